@@ -1,0 +1,56 @@
+package dev.threadbench.common;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class RequestCounterTest {
+
+    @Test
+    void delaysExactlyEveryTenthInOrder() {
+        RequestCounter counter = new RequestCounter(10);
+        for (int i = 1; i <= 30; i++) {
+            assertEquals(i % 10 == 0, counter.countAndCheckDelayed(), "request " + i);
+        }
+        assertEquals(3, counter.delayedAmong(counter.requests()));
+    }
+
+    @Test
+    void zeroTurnsTheDelayOff() {
+        RequestCounter counter = new RequestCounter(0);
+        for (int i = 0; i < 100; i++) {
+            assertFalse(counter.countAndCheckDelayed());
+        }
+        assertEquals(0, counter.delayedAmong(counter.requests()));
+    }
+
+    @Test
+    void everyOneDelaysAll() {
+        RequestCounter counter = new RequestCounter(1);
+        assertTrue(counter.countAndCheckDelayed());
+        assertTrue(counter.countAndCheckDelayed());
+    }
+
+    @Test
+    void exactUnderConcurrency() throws Exception {
+        RequestCounter counter = new RequestCounter(10);
+        AtomicInteger delayed = new AtomicInteger();
+        try (ExecutorService pool = Executors.newFixedThreadPool(16)) {
+            for (int i = 0; i < 10_000; i++) {
+                pool.execute(() -> {
+                    if (counter.countAndCheckDelayed()) {
+                        delayed.incrementAndGet();
+                    }
+                });
+            }
+        }
+        assertEquals(10_000, counter.requests());
+        assertEquals(1_000, delayed.get());
+        assertEquals(1_000, counter.delayedAmong(counter.requests()));
+    }
+}
