@@ -115,6 +115,14 @@ public final class ServerOptions {
         };
     }
 
+    /** The environment variables the servers read, one per option: PORT, HOST, DELAY_EVERY, ... */
+    public static java.util.List<String> environmentVariables() {
+        return new CommandLine(new ServerOptions()).getCommandSpec().options().stream()
+                .filter(option -> !option.usageHelp())
+                .map(ServerOptions::envName)
+                .toList();
+    }
+
     /** --delay-every is DELAY_EVERY. */
     static String envName(OptionSpec option) {
         return option.longestName().substring(2).replace('-', '_').toUpperCase(java.util.Locale.ROOT);

@@ -76,6 +76,12 @@ class ServerOptionsTest {
     }
 
     @Test
+    void environmentVariablesMatchTheOptions() {
+        assertEquals(java.util.List.of("PORT", "HOST", "DELAY_EVERY", "DELAY_MS", "STRATEGY", "WORKERS", "PAGE"),
+                ServerOptions.environmentVariables());
+    }
+
+    @Test
     void helpListsEveryOptionWithItsVariable() {
         ServerOptions o = parse(Map.of(), "--help");
         assertTrue(o.helpRequested());
