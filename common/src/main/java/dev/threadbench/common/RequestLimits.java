@@ -1,0 +1,37 @@
+package dev.threadbench.common;
+
+/**
+ * Applies {@link HttpLimits} to a parsed request head, the same way on both servers: Undertow answers
+ * every parse limit with a bare 400 and Vert.x has no header-count limit, so neither framework's own
+ * parser can give both servers the same 414 and 431. The parsers are set {@link #PARSER_CEILING_FACTOR}
+ * times looser, as a memory guard only; a request beyond that ceiling gets the parser's bare 400.
+ */
+public final class RequestLimits {
+
+    /** How much looser than {@link HttpLimits} the frameworks' own parsers are set. */
+    public static final int PARSER_CEILING_FACTOR = 4;
+
+    private RequestLimits() {}
+
+    /**
+     * The refusal for a request head, or null when it is within the limits.
+     *
+     * @param targetLength length of the request target as sent (path and query)
+     * @param headerCount number of header fields
+     * @param headerBytes bytes of all header fields, as counted by {@link #fieldBytes}
+     */
+    public static FixedResponse check(int targetLength, int headerCount, long headerBytes) {
+        if (targetLength > HttpLimits.MAX_URI_LENGTH) {
+            return FixedResponse.URI_TOO_LONG;
+        }
+        if (headerCount > HttpLimits.MAX_HEADERS || headerBytes > HttpLimits.MAX_HEADER_SIZE) {
+            return FixedResponse.HEADERS_TOO_LARGE;
+        }
+        return null;
+    }
+
+    /** Bytes one header field takes on the wire: {@code name: value CRLF}. */
+    public static int fieldBytes(CharSequence name, CharSequence value) {
+        return name.length() + 2 + value.length() + 2;
+    }
+}
