@@ -1,0 +1,308 @@
+package dev.threadbench.contract;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.threadbench.common.ServerOptions;
+import dev.threadbench.common.Strategy;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+
+/**
+ * docker-compose.yml, the Dockerfiles and .dockerignore agree with the servers: module jars, ports,
+ * the health path, option variables and their values. Reads the files only; nothing is started.
+ */
+class DeploymentFilesTest {
+
+    /** The servers' default ports, from the servers' contract. */
+    private static final Map<String, Integer> DEFAULT_PORTS = Map.of("undertow", 8080, "vertx", 8081);
+    private static final Map<String, Strategy> DEFAULT_STRATEGIES = Map.of("undertow", Strategy.BLOCKING, "vertx", Strategy.TIMER);
+    private static final Pattern VARIABLE = Pattern.compile("\\$\\{([A-Z_]+)(?::-([^}]*))?}");
+    /** Matches {@code <finalName>} of a module pom. */
+    private static final Pattern FINAL_NAME = Pattern.compile("<finalName>([^<]+)</finalName>");
+
+    private static final Path ROOT = Servers.projectRoot();
+    private static final Map<String, Object> COMPOSE = loadYaml(ROOT.resolve("docker-compose.yml"));
+    private static final Dockerfile DOCKERFILE = Dockerfile.read(ROOT.resolve("Dockerfile"));
+
+    static Stream<Arguments> servers() {
+        return DEFAULT_PORTS.keySet().stream().sorted().map(Arguments::of);
+    }
+
+    @ParameterizedTest
+    @MethodSource("servers")
+    void serverImageIsBuiltFromItsOwnModuleAndServesItsDefaultPort(String server) throws IOException {
+        Map<String, Object> service = service(server);
+        Map<String, Object> build = map(service, "build");
+        assertEquals(".", build.get("context"), server + ": build context");
+        assertEquals("server", build.get("target"), server + ": build target");
+        assertTrue(DOCKERFILE.stages().contains("server"), "Dockerfile has no stage 'server'");
+
+        Map<String, Object> args = map(build, "args");
+        String module = String.valueOf(args.get("MODULE"));
+        assertEquals(server + "-server", module, server + ": MODULE build argument");
+        assertModuleJarIsWhereTheDockerfileCopiesItFrom(module);
+
+        int port = DEFAULT_PORTS.get(server);
+        assertEquals(String.valueOf(port), String.valueOf(args.get("PORT")), server + ": PORT build argument");
+        List<String> ports = strings(service.get("ports"));
+        assertEquals(1, ports.size(), server + ": one published port");
+        assertEquals(port, Integer.parseInt(resolve(ports.getFirst()).replaceAll(".*:", "")), server + ": container port");
+        assertEquals(port, Integer.parseInt(resolve(ports.getFirst()).replaceAll(":.*", "")), server + ": default host port");
+    }
+
+    @ParameterizedTest
+    @MethodSource("servers")
+    void healthchecksAskTheHealthPathOnTheServersPort(String server) {
+        int port = DEFAULT_PORTS.get(server);
+        List<String> test = strings(map(service(server), "healthcheck").get("test"));
+        assertEquals("CMD", test.getFirst(), server + ": healthcheck form");
+        assertTrue(test.contains("http://127.0.0.1:" + port + "/health"), server + ": healthcheck " + test);
+
+        String imageCheck = DOCKERFILE.instruction("server", "HEALTHCHECK");
+        assertTrue(imageCheck.contains("http://127.0.0.1:${PORT}/health"), "Dockerfile HEALTHCHECK: " + imageCheck);
+        assertTrue(DOCKERFILE.instruction("server", "ENV").contains("PORT=${PORT}"), "the server image runs on its PORT");
+    }
+
+    @ParameterizedTest
+    @MethodSource("servers")
+    void environmentNamesOptionsTheServerAcceptsWithValuesItAccepts(String server) {
+        Map<String, String> environment = new LinkedHashMap<>();
+        map(service(server), "environment").forEach((name, value) -> environment.put(name, resolve(String.valueOf(value))));
+        List<String> known = ServerOptions.environmentVariables();
+        for (String name : environment.keySet()) {
+            assertTrue(known.contains(name), server + ": " + name + " is no server option (known: " + known + ")");
+        }
+        for (String required : List.of("DELAY_EVERY", "DELAY_MS", "STRATEGY", "WORKERS")) {
+            assertTrue(environment.containsKey(required), server + ": " + required + " is not set");
+        }
+        ServerOptions options = ServerOptions.parse(
+                new ServerOptions.Defaults(server, DEFAULT_PORTS.get(server), DEFAULT_STRATEGIES.get(server)), new String[0], environment);
+        assertEquals(DEFAULT_STRATEGIES.get(server), options.strategy(), server + ": default strategy");
+        assertEquals(10, options.delayEvery(), server + ": default DELAY_EVERY");
+        assertEquals(2000, options.delayMs(), server + ": default DELAY_MS");
+    }
+
+    @Test
+    void bothServersGetTheSameLimitsAndRoomForTenThousandConnections() {
+        Map<String, Object> undertow = service("undertow");
+        Map<String, Object> vertx = service("vertx");
+        for (String limit : List.of("cpus", "mem_limit", "ulimits", "sysctls")) {
+            assertTrue(undertow.containsKey(limit), "undertow: no " + limit);
+            assertEquals(undertow.get(limit), vertx.get(limit), limit + " differs between the servers");
+        }
+        Map<String, Object> nofile = map(map(undertow, "ulimits"), "nofile");
+        assertTrue(((Number) nofile.get("soft")).intValue() > 10_000, "nofile soft limit " + nofile);
+        assertTrue(((Number) nofile.get("hard")).intValue() >= ((Number) nofile.get("soft")).intValue(), "nofile " + nofile);
+        assertTrue(((Number) map(undertow, "sysctls").get("net.core.somaxconn")).intValue() > 128, "net.core.somaxconn");
+    }
+
+    @Test
+    void theImagesRunAsAnUnprivilegedUserOnSwappableBaseImages() {
+        String user = DOCKERFILE.instruction("app", "USER");
+        assertFalse(user.isBlank() || user.equals("0") || user.startsWith("root"), "app stage USER " + user);
+        assertTrue(DOCKERFILE.globalArgs().get("BUILD_IMAGE").contains("25"), "BUILD_IMAGE default is a JDK 25");
+        assertTrue(DOCKERFILE.globalArgs().get("RUNTIME_IMAGE").contains("25"), "RUNTIME_IMAGE default is a JRE 25");
+        assertEquals("${BUILD_IMAGE}", DOCKERFILE.base("build"));
+        assertEquals("${RUNTIME_IMAGE}", DOCKERFILE.base("app"));
+        assertEquals("app", DOCKERFILE.base("server"));
+    }
+
+    @Test
+    void theBuildContextHoldsEveryModuleOfTheReactor() throws IOException {
+        List<String> included = Files.readAllLines(ROOT.resolve(".dockerignore")).stream()
+                .filter(line -> line.startsWith("!")).map(line -> line.substring(1)).toList();
+        Matcher module = Pattern.compile("<module>([^<]+)</module>").matcher(Files.readString(ROOT.resolve("pom.xml")));
+        List<String> modules = new ArrayList<>();
+        while (module.find()) {
+            modules.add(module.group(1));
+        }
+        assertFalse(modules.isEmpty(), "no <module> in pom.xml");
+        for (String needed : Stream.concat(modules.stream(), Stream.of("pom.xml", "mvnw", ".mvn", "hello.html")).toList()) {
+            assertTrue(included.contains(needed), ".dockerignore leaves " + needed + " out of the build context");
+        }
+    }
+
+    @Test
+    void loadtestAndContractServicesTargetTheServersByTheirPorts() throws IOException {
+        Map<String, Object> loadtestBuild = map(service("loadtest"), "build");
+        assertEquals("app", loadtestBuild.get("target"));
+        String loadtestModule = String.valueOf(map(loadtestBuild, "args").get("MODULE"));
+        assertEquals("loadtest", loadtestModule);
+        assertModuleJarIsWhereTheDockerfileCopiesItFrom(loadtestModule);
+
+        assertEquals("contract-tests", map(service("contract"), "build").get("target"));
+        assertTrue(DOCKERFILE.stages().contains("contract-tests"), "Dockerfile has no stage 'contract-tests'");
+        List<String> contractArgs = strings(service("contract").get("command")).stream().map(DeploymentFilesTest::resolve).toList();
+        for (String server : DEFAULT_PORTS.keySet()) {
+            String url = "http://" + server + ":" + DEFAULT_PORTS.get(server);
+            assertTrue(contractArgs.contains("-Dcontract." + server + "=" + url), "contract: " + contractArgs);
+            assertTrue(String.join(" ", strings(service("loadtest").get("command"))).contains(server + "=" + url), "loadtest targets");
+            assertTrue(String.valueOf(map(service("drill"), "environment").get("DRILL_TARGETS")).contains(server + "=" + url), "drill targets");
+            for (String dependent : List.of("drill", "loadtest", "contract")) {
+                assertEquals("service_healthy", map(map(service(dependent), "depends_on"), server).get("condition"),
+                        dependent + " waits for " + server);
+            }
+        }
+        assertTrue(contractArgs.contains("-Dcontract.delayEvery=10") && contractArgs.contains("-Dcontract.delayMs=2000"),
+                "the suite is told the servers' delay settings: " + contractArgs);
+    }
+
+    @Test
+    void drillIsInstalledAtAPinnedVersionThatIsNotTheOneThatPanicsOnSlowRequests() throws IOException {
+        Map<String, Object> build = map(service("drill"), "build");
+        Path context = ROOT.resolve(String.valueOf(build.get("context")));
+        Dockerfile drill = Dockerfile.read(context.resolve("Dockerfile"));
+        String version = drill.stageArgs("build").get("DRILL_VERSION");
+        assertTrue(version != null && version.matches("\\d+\\.\\d+\\.\\d+"), "DRILL_VERSION pinned: " + version);
+        assertNotEquals("0.9.0", version, "drill 0.9.0 panics on requests slower than about 3.6 s");
+        String install = drill.instruction("build", "RUN", "cargo install");
+        assertTrue(install.contains("--version \"${DRILL_VERSION}\"") && install.contains("--locked"), install);
+        assertTrue(Files.isExecutable(context.resolve("run-plans")), "docker/drill/run-plans");
+        assertTrue(strings(service("drill").get("volumes")).contains("./benchmarks:/plans:ro"), "plans mounted");
+    }
+
+    private static void assertModuleJarIsWhereTheDockerfileCopiesItFrom(String module) throws IOException {
+        String pom = Files.readString(ROOT.resolve(module).resolve("pom.xml"));
+        Matcher finalName = FINAL_NAME.matcher(pom);
+        assertTrue(finalName.find() && finalName.group(1).equals(module),
+                module + "/pom.xml: <finalName> must be " + module + " for the Dockerfile's COPY");
+        String copy = DOCKERFILE.instruction("app", "COPY");
+        assertTrue(copy.contains("--from=build /workspace/${MODULE}/target/${MODULE}.jar "), "app stage " + copy);
+    }
+
+    private static Map<String, Object> service(String name) {
+        return map(map(COMPOSE, "services"), name);
+    }
+
+    /** {@code ${NAME:-default}} as compose resolves it when NAME is not set. */
+    private static String resolve(String value) {
+        Matcher variable = VARIABLE.matcher(value);
+        StringBuilder resolved = new StringBuilder();
+        while (variable.find()) {
+            variable.appendReplacement(resolved, Matcher.quoteReplacement(variable.group(2) == null ? "" : variable.group(2)));
+        }
+        return variable.appendTail(resolved).toString();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Map<String, Object> parent, String key) {
+        Object value = parent.get(key);
+        if (!(value instanceof Map)) {
+            fail("'" + key + "' is missing or not a mapping");
+        }
+        return (Map<String, Object>) value;
+    }
+
+    private static List<String> strings(Object value) {
+        if (!(value instanceof List<?> list)) {
+            return fail("expected a list, got " + value);
+        }
+        return list.stream().map(String::valueOf).toList();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> loadYaml(Path file) {
+        try {
+            return (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(Files.readString(file));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** A Dockerfile's instructions by stage, continuation lines joined and comments dropped. */
+    record Dockerfile(Map<String, String> globalArgs, Map<String, Stage> stagesByName) {
+
+        record Stage(String base, List<String> instructions) {}
+
+        static Dockerfile read(Path file) {
+            List<String> instructions = new ArrayList<>();
+            StringBuilder current = new StringBuilder();
+            try {
+                for (String line : Files.readAllLines(file)) {
+                    String trimmed = line.strip();
+                    if (trimmed.startsWith("#") || (trimmed.isEmpty() && current.isEmpty())) {
+                        continue;
+                    }
+                    if (trimmed.endsWith("\\")) {
+                        current.append(trimmed, 0, trimmed.length() - 1).append(' ');
+                    } else {
+                        instructions.add(current.append(trimmed).toString().strip());
+                        current.setLength(0);
+                    }
+                }
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            Map<String, String> globalArgs = new LinkedHashMap<>();
+            Map<String, Stage> stages = new LinkedHashMap<>();
+            Stage stage = null;
+            for (String instruction : instructions) {
+                String[] words = instruction.split("\\s+");
+                if (words[0].equalsIgnoreCase("FROM")) {
+                    stage = new Stage(words[1], new ArrayList<>());
+                    stages.put(words.length > 3 ? words[3] : "stage" + stages.size(), stage);
+                } else if (stage == null && words[0].equalsIgnoreCase("ARG")) {
+                    putArg(globalArgs, instruction);
+                } else if (stage != null) {
+                    stage.instructions().add(instruction);
+                }
+            }
+            return new Dockerfile(globalArgs, stages);
+        }
+
+        private static void putArg(Map<String, String> args, String instruction) {
+            String[] nameValue = instruction.substring(3).strip().split("=", 2);
+            args.put(nameValue[0], nameValue.length > 1 ? nameValue[1] : null);
+        }
+
+        java.util.Set<String> stages() {
+            return stagesByName.keySet();
+        }
+
+        String base(String stage) {
+            return stage(stage).base();
+        }
+
+        Map<String, String> stageArgs(String stage) {
+            Map<String, String> args = new LinkedHashMap<>();
+            stage(stage).instructions().stream().filter(i -> i.startsWith("ARG ")).forEach(i -> putArg(args, i));
+            return args;
+        }
+
+        /** The arguments of the stage's first {@code keyword} instruction containing all of {@code containing}. */
+        String instruction(String stage, String keyword, String... containing) {
+            return stage(stage).instructions().stream()
+                    .filter(i -> i.startsWith(keyword + " "))
+                    .filter(i -> Stream.of(containing).allMatch(i::contains))
+                    .map(i -> i.substring(keyword.length() + 1))
+                    .findFirst()
+                    .orElseGet(() -> fail("stage " + stage + " has no " + keyword + " " + String.join(" ", containing)));
+        }
+
+        private Stage stage(String name) {
+            Stage stage = stagesByName.get(name);
+            if (stage == null) {
+                fail("Dockerfile has no stage " + name + " (has " + stagesByName.keySet() + ")");
+            }
+            return stage;
+        }
+    }
+}
