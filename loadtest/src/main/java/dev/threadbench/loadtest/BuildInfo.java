@@ -1,0 +1,25 @@
+package dev.threadbench.loadtest;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Properties;
+
+/** Versions the project was built with, filtered into loadtest-build.properties by Maven. */
+public record BuildInfo(String projectVersion, String undertowVersion, String vertxVersion, String echartsVersion) {
+
+    public static BuildInfo get() {
+        Properties properties = new Properties();
+        try (InputStream in = BuildInfo.class.getResourceAsStream("/loadtest-build.properties")) {
+            if (in != null) {
+                properties.load(in);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return new BuildInfo(properties.getProperty("project.version", "unknown"),
+                properties.getProperty("undertow.version", "unknown"),
+                properties.getProperty("vertx.version", "unknown"),
+                properties.getProperty("echarts.version", "unknown"));
+    }
+}

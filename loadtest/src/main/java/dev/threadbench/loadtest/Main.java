@@ -1,0 +1,81 @@
+package dev.threadbench.loadtest;
+
+import dev.threadbench.loadtest.compare.CompareCommand;
+import dev.threadbench.loadtest.report.ReportCommand;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code java -jar loadtest.jar run|compare|report ...}. Exit codes: 0 done, 1 the run went wrong (a
+ * server would not start or stop, requests lost), 2 bad input (one line on stderr naming it).
+ */
+@Command(name = "loadtest", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        subcommands = {RunCommand.class, CompareCommand.class, ReportCommand.class},
+        description = "Drill-compatible load runner and side-by-side comparison of the Undertow and Vert.x servers.")
+public final class Main implements Runnable {
+
+    public static final int EXIT_OK = 0;
+    public static final int EXIT_FAILED = 1;
+    public static final int EXIT_USAGE = 2;
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    Main(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    public PrintStream out() {
+        return out;
+    }
+
+    public PrintStream err() {
+        return err;
+    }
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run, compare or report (see --help)");
+    }
+
+    public static void main(String[] args) {
+        System.exit(execute(args, System.out, System.err));
+    }
+
+    public static int execute(String[] args, PrintStream out, PrintStream err) {
+        CommandLine cli = new CommandLine(new Main(out, err));
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        cli.setParameterExceptionHandler((e, given) -> {
+            err.println("loadtest: " + firstLine(e.getMessage()));
+            return EXIT_USAGE;
+        });
+        cli.setExecutionExceptionHandler((e, command, parsed) -> {
+            out.flush();
+            if (e instanceof UsageException) {
+                err.println("loadtest: " + e.getMessage());
+                return EXIT_USAGE;
+            }
+            err.println("loadtest: " + e.getClass().getSimpleName() + ": " + firstLine(String.valueOf(e.getMessage())));
+            return EXIT_FAILED;
+        });
+        return cli.execute(args);
+    }
+
+    private static String firstLine(String message) {
+        return message == null ? "" : message.lines().findFirst().orElse("").trim();
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"loadtest " + BuildInfo.get().projectVersion()};
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package dev.threadbench.loadtest;
+
+import dev.threadbench.loadtest.plan.Plan;
+import dev.threadbench.loadtest.plan.PlanParser;
+import dev.threadbench.loadtest.runner.DrillSummary;
+import dev.threadbench.loadtest.runner.LoadResult;
+import dev.threadbench.loadtest.runner.LoadRunner;
+import dev.threadbench.loadtest.runner.LoadShape;
+import dev.threadbench.loadtest.runner.LoadSpec;
+import dev.threadbench.loadtest.runner.Progress;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code run --plan FILE}: drill's job on this runner, with drill's summary lines. */
+@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Run a drill plan on the embedded runner and print drill's --stats summary (plus p50, p90, max).")
+public final class RunCommand implements Callable<Integer> {
+
+    @ParentCommand
+    private Main main;
+
+    @Option(names = "--plan", required = true, paramLabel = "FILE", description = "drill plan (YAML), e.g. benchmarks/drill-1000.yml")
+    private Path planFile;
+
+    @Option(names = "--base", paramLabel = "URL", description = "replace the plan's base URL (e.g. http://localhost:8081)")
+    private String base;
+
+    @Option(names = "--iterations", paramLabel = "N", description = "replace the plan's iterations (plan runs in all)")
+    private Long iterations;
+
+    @Option(names = "--concurrency", paramLabel = "C", description = "replace the plan's concurrency (plan runs in flight)")
+    private Integer concurrency;
+
+    @Option(names = "--rampup", paramLabel = "S", description = "replace the plan's rampup: slot i starts after i x S / C seconds")
+    private Integer rampup;
+
+    @Option(names = "--timeout", paramLabel = "S", defaultValue = "10",
+            description = "a request that gets no bytes for S seconds fails as a timeout (default ${DEFAULT-VALUE})")
+    private int timeoutSeconds;
+
+    @Option(names = "--duration", paramLabel = "S",
+            description = "measure for S seconds instead of a number of iterations (the plan's iterations are ignored)")
+    private Integer durationSeconds;
+
+    @Option(names = "--warmup", paramLabel = "S", defaultValue = "0",
+            description = "unmeasured load before measuring, after the rampup (default ${DEFAULT-VALUE})")
+    private int warmupSeconds;
+
+    @Option(names = "--event-loops", paramLabel = "N", description = "event loop threads (default: cores, at most C)")
+    private Integer eventLoops;
+
+    @Option(names = "--quiet", description = "no progress line")
+    private boolean quiet;
+
+    @Override
+    public Integer call() {
+        Plan plan = PlanParser.parse(planFile).with(baseUrl(), concurrency, iterations, rampup);
+        if (timeoutSeconds < 1) {
+            throw new UsageException("--timeout: must be at least 1 second, got " + timeoutSeconds);
+        }
+        if (warmupSeconds < 0) {
+            throw new UsageException("--warmup: must be >= 0 seconds, got " + warmupSeconds);
+        }
+        if (durationSeconds != null && durationSeconds < 1) {
+            throw new UsageException("--duration: must be at least 1 second, got " + durationSeconds);
+        }
+        if (eventLoops != null && eventLoops < 1) {
+            throw new UsageException("--event-loops: must be at least 1, got " + eventLoops);
+        }
+        LoadShape shape = durationSeconds != null
+                ? new LoadShape.Timed(Duration.ofSeconds(warmupSeconds), Duration.ofSeconds(durationSeconds))
+                : new LoadShape.Counted(Duration.ofSeconds(warmupSeconds), plan.iterations());
+        int loops = eventLoops != null ? eventLoops : LoadSpec.defaultEventLoops(plan.concurrency());
+        LoadSpec spec = new LoadSpec(plan.steps(), plan.concurrency(), Duration.ofSeconds(plan.rampupSeconds()),
+                Duration.ofSeconds(timeoutSeconds), shape, loops);
+
+        PrintStream out = main.out();
+        out.println(String.format("%-25s %s", "Concurrency", plan.concurrency()));
+        out.println(String.format("%-25s %s", "Iterations", durationSeconds != null
+                ? "until " + durationSeconds + " s have been measured" : plan.iterations()));
+        out.println(String.format("%-25s %s", "Rampup", plan.rampupSeconds()));
+        out.println(String.format("%-25s %s", "Base URL", plan.base()));
+        out.println(String.format("%-25s %s", "Event loops", loops));
+        out.flush();
+        Progress.Sink progress = quiet ? Progress.Sink.NONE
+                : Progress.Sink.forStream(main.err(), Progress.Sink.stderrIsTerminal());
+        LoadResult result = new LoadRunner(spec, new LoadRunner.Phases() {}, progress).run();
+        DrillSummary.print(result, out);
+        out.flush();
+        if (result.requests() > 0 && result.successes() == 0) {
+            main.err().println("loadtest: all " + result.requests() + " requests failed: is a server answering at "
+                    + plan.base() + "?");
+            return Main.EXIT_FAILED;
+        }
+        return Main.EXIT_OK;
+    }
+
+    private URI baseUrl() {
+        if (base == null) {
+            return null;
+        }
+        try {
+            URI uri = new URI(base);
+            if (!"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null) {
+                throw new UsageException("--base: must be an http:// URL with a host, got " + base);
+            }
+            return uri;
+        } catch (URISyntaxException e) {
+            throw new UsageException("--base: not a URL: " + base);
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package dev.threadbench.loadtest.engine;
+
+import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.runner.LoadRunner;
+import java.net.URI;
+import java.util.Arrays;
+import java.util.Locale;
+
+/** A load generator compare can drive: the embedded runner, or wrk / drill when installed. */
+public interface Engine {
+
+    String name();
+
+    /** GET {@code target} from {@code concurrency} keep-alive connections as {@code timing} says. */
+    Outcome run(URI target, int concurrency, Timing timing, LoadRunner.Phases phases);
+
+    /**
+     * @param durationSeconds measured seconds, or null when {@code iterations} counts the measured part
+     */
+    record Timing(int rampupSeconds, int warmupSeconds, Integer durationSeconds, Long iterations, int timeoutSeconds,
+                  int eventLoops) {}
+
+    static Engine named(String name, java.io.PrintStream progressOut, boolean terminal) {
+        return switch (name.toLowerCase(Locale.ROOT)) {
+            case "embedded" -> new EmbeddedEngine(progressOut, terminal);
+            case "wrk" -> new WrkEngine(requireOnPath("wrk", "apt-get install wrk"));
+            case "drill" -> new DrillEngine(requireOnPath("drill", "cargo install drill"));
+            default -> throw new UsageException("--engine: unknown engine '" + name + "' (expected embedded, wrk or drill)");
+        };
+    }
+
+    static String requireOnPath(String tool, String install) {
+        String path = System.getenv().getOrDefault("PATH", "");
+        return Arrays.stream(path.split(java.io.File.pathSeparator))
+                .map(dir -> java.nio.file.Path.of(dir, tool))
+                .filter(java.nio.file.Files::isExecutable)
+                .findFirst()
+                .map(Object::toString)
+                .orElseThrow(() -> new UsageException("--engine " + tool + ": " + tool + " is not installed (" + install + ")"));
+    }
+}

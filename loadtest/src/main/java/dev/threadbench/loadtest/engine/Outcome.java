@@ -1,0 +1,24 @@
+package dev.threadbench.loadtest.engine;
+
+import dev.threadbench.loadtest.report.Results;
+import dev.threadbench.loadtest.runner.LatencySummary;
+import java.util.List;
+
+/**
+ * What an engine measured, in one shape for all engines.
+ *
+ * @param answered            answers received over the whole run (warm-up included), to set against the
+ *                            server's count
+ * @param unansweredAllowance how many more the server may have counted than were answered, and why
+ *                            (requests that failed without an answer, or that the tool abandoned at its deadline)
+ * @param connectionsOpened   null when the engine does not say
+ */
+public record Outcome(long requests, Results.Failed failed, double durationSeconds, double requestsPerSecond,
+                      Results.Latency latency, List<LatencySummary.Point> percentiles, double clientCpuSeconds,
+                      long answered, long unansweredAllowance, Long connectionsOpened, List<String> notes) {
+
+    public Outcome {
+        percentiles = List.copyOf(percentiles);
+        notes = List.copyOf(notes);
+    }
+}

@@ -1,0 +1,57 @@
+package dev.threadbench.loadtest.report;
+
+import dev.threadbench.loadtest.BuildInfo;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * report.html: one self-contained page (Apache ECharts and the results inlined, nothing fetched) with
+ * the table, throughput against the bound, latency percentile curves, server CPU and peak RSS.
+ */
+public final class HtmlReport {
+
+    private static final String TEMPLATE = "/dev/threadbench/loadtest/report/report-template.html";
+
+    private HtmlReport() {}
+
+    public static void write(Results results, Path file) {
+        try {
+            Files.writeString(file, render(results));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+
+    public static String render(Results results) {
+        String template = resource(TEMPLATE);
+        return template
+                .replace("/*ECHARTS*/", scriptSafe(echarts()))
+                .replace("/*RESULTS*/null", scriptSafe(ResultsJson.toCompactJson(results)));
+    }
+
+    /** The webjar's echarts.min.js, read from the classpath. */
+    static String echarts() {
+        String version = BuildInfo.get().echartsVersion();
+        return resource("/META-INF/resources/webjars/echarts/" + version + "/dist/echarts.min.js");
+    }
+
+    /** Text placed inside a script element must not close it. */
+    static String scriptSafe(String text) {
+        return text.replace("</", "<\\/");
+    }
+
+    private static String resource(String name) {
+        try (InputStream in = HtmlReport.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException(name + " is missing from the loadtest jar");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

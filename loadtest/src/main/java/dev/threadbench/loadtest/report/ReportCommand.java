@@ -1,0 +1,34 @@
+package dev.threadbench.loadtest.report;
+
+import dev.threadbench.loadtest.Main;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code report FILE.json}: the HTML report (and the terminal table) again from saved results. */
+@Command(name = "report", mixinStandardHelpOptions = true,
+        description = "Rebuild report.html from a results.json written by compare.")
+public final class ReportCommand implements Callable<Integer> {
+
+    @ParentCommand
+    private Main main;
+
+    @Parameters(paramLabel = "FILE.json", description = "results.json from loadtest compare")
+    private Path resultsFile;
+
+    @Option(names = "--html", paramLabel = "FILE", description = "where to write the page (default: report.html beside FILE.json)")
+    private Path html;
+
+    @Override
+    public Integer call() {
+        Results results = ResultsJson.read(resultsFile);
+        Path target = html != null ? html : resultsFile.toAbsolutePath().resolveSibling("report.html");
+        HtmlReport.write(results, target);
+        main.out().print(ConsoleTable.render(results));
+        main.out().println("report: " + target);
+        return Main.EXIT_OK;
+    }
+}

@@ -1,0 +1,64 @@
+package dev.threadbench.loadtest.report;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.threadbench.loadtest.UsageException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/** results.json: written by compare, read back by report. */
+public final class ResultsJson {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper()
+            .enable(SerializationFeature.INDENT_OUTPUT)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    private ResultsJson() {}
+
+    public static String toJson(Results results) {
+        try {
+            return MAPPER.writeValueAsString(results);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write results as JSON", e);
+        }
+    }
+
+    /** Compact JSON for embedding in the report page. */
+    public static String toCompactJson(Results results) {
+        try {
+            return MAPPER.copy().disable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(results);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write results as JSON", e);
+        }
+    }
+
+    public static void write(Results results, Path file) {
+        try {
+            Files.writeString(file, toJson(results) + "\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+
+    public static Results read(Path file) {
+        try {
+            Results results = MAPPER.readValue(Files.readString(file), Results.class);
+            if (results == null || results.environment() == null || results.runs() == null) {
+                throw new UsageException(file + ": not a results file from loadtest compare (no environment or runs)");
+            }
+            return results;
+        } catch (NoSuchFileException e) {
+            throw new UsageException(file + ": no such file");
+        } catch (JsonProcessingException e) {
+            throw new UsageException(file + ": not a results file from loadtest compare: "
+                    + e.getOriginalMessage().lines().findFirst().orElse(""));
+        } catch (IOException e) {
+            throw new UsageException(file + ": cannot read (" + e.getMessage() + ")");
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package dev.threadbench.loadtest.runner;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * The live progress of a load (requests done, requests/s, failures, time left), and the timer thread
+ * that fires the measured window's edges. On a terminal the line is rewritten in place with \r; else
+ * (CI, a pipe) a plain line is printed every {@link #PLAIN_EVERY_SECONDS} seconds.
+ */
+public final class Progress implements AutoCloseable {
+
+    static final int PLAIN_EVERY_SECONDS = 10;
+
+    /** What the runner reports, taken once a second. */
+    public record Snapshot(long nanos, long completed, long failed, double secondsLeft, long ticketsLeft, String phase) {}
+
+    /** Where progress goes. */
+    public interface Sink {
+        void update(String line);
+
+        default void done() {}
+
+        /** Nothing: for tests and for engines with their own output. */
+        Sink NONE = line -> {};
+
+        /** A line rewritten in place on a terminal, else a plain line now and then. */
+        static Sink forStream(PrintStream out, boolean terminal) {
+            if (terminal) {
+                return new Sink() {
+                    private int lastLength;
+
+                    @Override
+                    public void update(String line) {
+                        out.print("\r" + line + " ".repeat(Math.max(0, lastLength - line.length())));
+                        out.flush();
+                        lastLength = line.length();
+                    }
+
+                    @Override
+                    public void done() {
+                        if (lastLength > 0) {
+                            out.print("\r" + " ".repeat(lastLength) + "\r");
+                            out.flush();
+                            lastLength = 0;
+                        }
+                    }
+                };
+            }
+            return new Sink() {
+                private long calls;
+
+                @Override
+                public void update(String line) {
+                    if (calls++ % PLAIN_EVERY_SECONDS == PLAIN_EVERY_SECONDS - 1) {
+                        out.println(line);
+                    }
+                }
+            };
+        }
+
+        /** True when stderr is a terminal (not under CI, not redirected). */
+        static boolean stderrIsTerminal() {
+            if (System.getenv("CI") != null) {
+                return false;
+            }
+            try {
+                String target = Files.readSymbolicLink(Path.of("/proc/self/fd/2")).toString();
+                return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
+            } catch (IOException | UnsupportedOperationException e) {
+                return false;
+            }
+        }
+    }
+
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread thread = new Thread(r, "loadtest-progress");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private final Sink sink;
+    private final Supplier<Snapshot> source;
+    private Snapshot previous;
+    private volatile boolean closed;
+
+    Progress(Sink sink, Supplier<Snapshot> source) {
+        this.sink = sink;
+        this.source = source;
+        this.previous = source.get();
+        timer.scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);
+    }
+
+    /** Runs {@code action} on the timer thread at {@code nanoTime}. */
+    java.util.concurrent.Future<?> at(long nanoTime, Runnable action) {
+        return timer.schedule(action, Math.max(0, nanoTime - System.nanoTime()), TimeUnit.NANOSECONDS);
+    }
+
+    private void tick() {
+        Snapshot now = source.get();
+        double seconds = (now.nanos() - previous.nanos()) / 1e9;
+        double rate = seconds > 0 ? (now.completed() - previous.completed()) / seconds : 0;
+        previous = now;
+        double left = !Double.isNaN(now.secondsLeft()) ? now.secondsLeft()
+                : rate > 0 ? now.ticketsLeft() / rate : Double.NaN;
+        sink.update(line(now, rate, left));
+    }
+
+    static String line(Snapshot snapshot, double rate, double secondsLeft) {
+        String left = Double.isNaN(secondsLeft) ? "?" : String.format(Locale.ROOT, "%.0f s", Math.ceil(secondsLeft));
+        return String.format(Locale.ROOT, "%-9s %,12d requests  %,9.0f req/s  %,d failed  %s left",
+                snapshot.phase(), snapshot.completed(), rate, snapshot.failed(), left);
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            timer.shutdownNow();
+            sink.done();
+        }
+    }
+}

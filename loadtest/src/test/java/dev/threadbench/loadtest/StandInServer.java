@@ -1,0 +1,83 @@
+package dev.threadbench.loadtest;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.net.NetServer;
+import io.vertx.core.net.NetServerOptions;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A small server for the runner's tests, speaking the servers' contract on / (every Nth request
+ * delayed, /stats) and misbehaving on purpose elsewhere: /status/500, /slow (never answers), and, on
+ * a second raw TCP port, answers cut short or connections reset.
+ */
+public final class StandInServer implements AutoCloseable {
+
+    public static final String PAGE = "<html><body>stand-in</body></html>";
+
+    private final Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
+    private final AtomicLong requests = new AtomicLong();
+    private final AtomicLong inFlight = new AtomicLong();
+    private final HttpServer http;
+    private final NetServer raw;
+
+    public StandInServer(int delayEvery, long delayMs) {
+        http = vertx.createHttpServer().requestHandler(request -> {
+            switch (request.path()) {
+                case "/" -> {
+                    long n = requests.incrementAndGet();
+                    inFlight.incrementAndGet();
+                    Runnable answer = () -> {
+                        request.response().putHeader("Content-Type", "text/html").end(PAGE);
+                        inFlight.decrementAndGet();
+                    };
+                    if (delayEvery > 0 && n % delayEvery == 0) {
+                        vertx.setTimer(delayMs, id -> answer.run());
+                    } else {
+                        answer.run();
+                    }
+                }
+                case "/stats" -> request.response().end("{\"server\":\"stand-in\",\"strategy\":\"timer\",\"requests\":"
+                        + requests.get() + ",\"delayed\":0,\"inFlight\":" + inFlight.get() + "}");
+                case "/status/500" -> request.response().setStatusCode(500).end("no");
+                case "/slow" -> { /* never answers */ }
+                default -> request.response().setStatusCode(404).end();
+            }
+        }).listen(0, "127.0.0.1").await();
+        raw = vertx.createNetServer(new NetServerOptions().setSoLinger(0)).connectHandler(socket -> socket.handler(bytes -> {
+            String head = bytes.toString();
+            if (head.startsWith("GET /short")) {
+                socket.write(Buffer.buffer("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly ten b")).onComplete(v -> socket.close());
+            } else {
+                socket.close(); // SO_LINGER 0: the close is a reset
+            }
+        })).listen(0, "127.0.0.1").await();
+    }
+
+    public int port() {
+        return http.actualPort();
+    }
+
+    /** The port where answers are cut short (/short) or connections reset (anything else). */
+    public int rawPort() {
+        return raw.actualPort();
+    }
+
+    public long requests() {
+        return requests.get();
+    }
+
+    @Override
+    public void close() {
+        vertx.close().await();
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        try (StandInServer server = new StandInServer(Integer.parseInt(args[0]), Long.parseLong(args[1]))) {
+            System.out.println("http " + server.port() + " raw " + server.rawPort());
+            Thread.sleep(Long.parseLong(args[2]) * 1000);
+        }
+    }
+}
