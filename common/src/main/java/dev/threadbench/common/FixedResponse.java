@@ -7,32 +7,44 @@ import java.nio.charset.StandardCharsets;
  * {@code Content-Type}, {@code Content-Length} and body, byte for byte.
  */
 public enum FixedResponse {
-    HEALTHY(200, "ok\n"),
-    DRAINING(503, "draining\n"),
-    NOT_FOUND(404, "not found\n"),
-    METHOD_NOT_ALLOWED(405, "method not allowed (allowed: GET, HEAD)\n"),
-    URI_TOO_LONG(414, "request target longer than " + HttpLimits.MAX_URI_LENGTH + " bytes\n"),
-    HEADERS_TOO_LARGE(431, "more than " + HttpLimits.MAX_HEADERS + " request headers or "
+    HEALTH_UP(200, Type.JSON, "{\"status\":\"UP\"}"),
+    HEALTH_DRAINING(503, Type.JSON, "{\"status\":\"DRAINING\"}"),
+    /** A request to {@code /} after shutdown began; sent with {@code Connection: close}. */
+    DRAINING(503, Type.TEXT, "shutting down\n"),
+    NOT_FOUND(404, Type.TEXT, "not found\n"),
+    METHOD_NOT_ALLOWED(405, Type.TEXT, "method not allowed (allowed: GET, HEAD)\n"),
+    URI_TOO_LONG(414, Type.TEXT, "request target longer than " + HttpLimits.MAX_URI_LENGTH + " bytes\n"),
+    HEADERS_TOO_LARGE(431, Type.TEXT, "more than " + HttpLimits.MAX_HEADERS + " request headers or "
             + HttpLimits.MAX_HEADER_SIZE + " bytes of them\n"),
-    INTERNAL_ERROR(500, "internal server error\n");
+    INTERNAL_ERROR(500, Type.TEXT, "internal server error\n");
 
-    /** Content type of every fixed response. */
-    public static final String CONTENT_TYPE = "text/plain; charset=utf-8";
-    /** Content type of {@code GET /stats}. */
-    public static final String STATS_CONTENT_TYPE = "application/json";
+    /** Content types of the fixed responses and of {@code /stats}. */
+    public static final class Type {
+        public static final String TEXT = "text/plain; charset=utf-8";
+        public static final String JSON = "application/json";
+
+        private Type() {}
+    }
+
     /** The {@code Allow} header sent with 405. */
     public static final String ALLOW = "GET, HEAD";
 
     private final int status;
+    private final String contentType;
     private final byte[] body;
 
-    FixedResponse(int status, String body) {
+    FixedResponse(int status, String contentType, String body) {
         this.status = status;
+        this.contentType = contentType;
         this.body = body.getBytes(StandardCharsets.UTF_8);
     }
 
     public int status() {
         return status;
+    }
+
+    public String contentType() {
+        return contentType;
     }
 
     /** The body's bytes. Shared, never copied per request: callers must not modify the array. */

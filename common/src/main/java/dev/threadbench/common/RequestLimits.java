@@ -31,7 +31,7 @@ public final class RequestLimits {
     }
 
     /** Bytes one header field takes on the wire: {@code name: value CRLF}. */
-    public static int fieldBytes(CharSequence name, CharSequence value) {
-        return name.length() + 2 + value.length() + 2;
+    public static int fieldBytes(int nameLength, int valueLength) {
+        return nameLength + 2 + valueLength + 2;
     }
 }
