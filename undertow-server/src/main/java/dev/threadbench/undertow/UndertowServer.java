@@ -1,0 +1,132 @@
+package dev.threadbench.undertow;
+
+import dev.threadbench.common.FrameworkLogging;
+import dev.threadbench.common.GracefulShutdown;
+import dev.threadbench.common.HttpLimits;
+import dev.threadbench.common.OnDemandThreadPool;
+import dev.threadbench.common.RequestLimits;
+import dev.threadbench.common.ServerOptions;
+import dev.threadbench.common.ServerOptions.Defaults;
+import dev.threadbench.common.ServerStats;
+import dev.threadbench.common.Sizing;
+import dev.threadbench.common.StartupFailure;
+import dev.threadbench.common.StartupLine;
+import dev.threadbench.common.Strategy;
+import io.undertow.Undertow;
+import io.undertow.UndertowOptions;
+import io.undertow.Version;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.xnio.OptionMap;
+import org.xnio.Options;
+import org.xnio.Xnio;
+import org.xnio.XnioWorker;
+
+/** The page on Undertow: {@code java -jar undertow-server.jar [options]}. */
+public final class UndertowServer implements GracefulShutdown.Server {
+
+    private final Undertow undertow;
+    private final XnioWorker worker;
+    private final ExecutorService workers;
+    private final ExecutorService virtualThreads;
+    private final String threads;
+
+    public static void main(String[] args) {
+        ServerOptions options = ServerOptions.parseOrExit(new Defaults("undertow", 8080, Strategy.BLOCKING), args);
+        FrameworkLogging.quiet("io.undertow", "org.xnio", "org.jboss");
+        Sizing.fileDescriptorWarning("undertow").ifPresent(System.err::println);
+        ServerStats stats = new ServerStats("undertow", options.strategy(), options.delayEvery());
+        GracefulShutdown shutdown = new GracefulShutdown();
+        UndertowServer server = null;
+        try {
+            server = start(options, stats, shutdown);
+        } catch (RuntimeException e) {
+            StartupFailure.exit("undertow", options, e);
+        }
+        System.out.println(StartupLine.of("Undertow", Version.getVersionString(), server.port(), options, server.threads));
+        shutdown.install("undertow", stats, Duration.ofMillis(options.delayMs()), server);
+    }
+
+    /** Starts listening; throws when the address cannot be bound. */
+    static UndertowServer start(ServerOptions options, ServerStats stats, GracefulShutdown shutdown) {
+        int ioThreads = Sizing.ioThreads();
+        int coreWorkers = OnDemandThreadPool.coreFor(options.workers());
+        ExecutorService workers = OnDemandThreadPool.create(coreWorkers, options.workers(),
+                Thread.ofPlatform().name("undertow-worker-", 1).factory());
+        // Our own XNIO worker, so that Undertow.stop() closes only the listener and in-flight requests finish.
+        XnioWorker worker = createWorker(workers, OptionMap.builder()
+                .set(Options.WORKER_NAME, "undertow")
+                .set(Options.WORKER_IO_THREADS, ioThreads)
+                .set(Options.TCP_NODELAY, true)
+                .set(Options.CORK, true)
+                .getMap());
+        ExecutorService virtualThreads = Executors.newVirtualThreadPerTaskExecutor();
+        DelayStrategies.Delay delay = DelayStrategies.of(options.strategy(), options.delayMs(), virtualThreads);
+        Undertow undertow = Undertow.builder()
+                .setWorker(worker)
+                .addHttpListener(options.port(), options.host())
+                .setSocketOption(Options.BACKLOG, HttpLimits.ACCEPT_BACKLOG)
+                .setServerOption(UndertowOptions.MAX_HEADER_SIZE,
+                        RequestLimits.PARSER_CEILING_FACTOR * (HttpLimits.MAX_URI_LENGTH + HttpLimits.MAX_HEADER_SIZE))
+                .setServerOption(UndertowOptions.MAX_HEADERS, RequestLimits.PARSER_CEILING_FACTOR * HttpLimits.MAX_HEADERS)
+                .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, (int) HttpLimits.HEADER_READ_TIMEOUT.toMillis())
+                .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, (int) HttpLimits.IDLE_TIMEOUT.toMillis())
+                .setServerOption(UndertowOptions.IDLE_TIMEOUT, (int) HttpLimits.IDLE_TIMEOUT.toMillis())
+                .setHandler(Routes.root(options.page(), stats, shutdown, delay))
+                .build();
+        try {
+            undertow.start();
+        } catch (RuntimeException e) {
+            worker.shutdownNow();
+            workers.shutdownNow();
+            throw e;
+        }
+        String threads = String.format("io-threads=%d (%s) workers=%d (started on demand, %d kept idle)",
+                ioThreads, Sizing.ioThreadsRule(), options.workers(), coreWorkers);
+        return new UndertowServer(undertow, worker, workers, virtualThreads, threads);
+    }
+
+    private UndertowServer(Undertow undertow, XnioWorker worker, ExecutorService workers,
+                           ExecutorService virtualThreads, String threads) {
+        this.undertow = undertow;
+        this.worker = worker;
+        this.workers = workers;
+        this.virtualThreads = virtualThreads;
+        this.threads = threads;
+    }
+
+    /**
+     * XNIO's own task pool would be jboss-threads' executor, which on JDK 24+ prints sun.misc.Unsafe
+     * warnings; the shared on-demand pool also gives both servers the same worker-thread behaviour.
+     */
+    private static XnioWorker createWorker(ExecutorService workers, OptionMap options) {
+        try {
+            return Xnio.getInstance(Undertow.class.getClassLoader()).createWorkerBuilder()
+                    .populateFromOptions(options)
+                    .setExternalExecutorService(workers)
+                    .build();
+        } catch (RuntimeException e) {
+            workers.shutdownNow();
+            throw e;
+        }
+    }
+
+    int port() {
+        return ((InetSocketAddress) undertow.getListenerInfo().get(0).getAddress()).getPort();
+    }
+
+    /** With an external worker, Undertow.stop() closes the listening channel and nothing else. */
+    @Override
+    public void stopAccepting() {
+        undertow.stop();
+    }
+
+    @Override
+    public void close() {
+        worker.shutdownNow();
+        workers.shutdownNow();
+        virtualThreads.shutdownNow();
+    }
+}
