@@ -25,7 +25,7 @@ ARG MODULE=undertow-server
 RUN if ! command -v curl >/dev/null; then \
       apt-get update && apt-get install -y --no-install-recommends curl && rm -rf /var/lib/apt/lists/*; \
     fi \
- && useradd --system --uid 10001 --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin threadbench
+ && useradd --uid 10001 --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin threadbench
 COPY --from=build /workspace/${MODULE}/target/${MODULE}.jar /opt/threadbench/app.jar
 USER 10001
 # Heap: half the container's memory, so that the other half holds up to 10,000 platform thread
