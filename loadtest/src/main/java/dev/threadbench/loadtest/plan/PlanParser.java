@@ -107,6 +107,9 @@ public final class PlanParser {
         if (!(item instanceof Map<?, ?> step)) {
             throw fail(source, where + ": a step is a mapping with 'name' and 'request'");
         }
+        if (step.get("name") instanceof String named && !named.isBlank()) {
+            where += " '" + named + "'";
+        }
         for (Object key : step.keySet()) {
             String k = String.valueOf(key);
             if (DRILL_STEP_FEATURES.contains(k)) {
@@ -119,7 +122,6 @@ public final class PlanParser {
         if (!(step.get("name") instanceof String name) || name.isBlank()) {
             throw fail(source, where + ": missing required key 'name'");
         }
-        where += " '" + name + "'";
         if (!(step.get("request") instanceof Map<?, ?> request)) {
             throw fail(source, where + ": missing required key 'request' (a mapping with 'url')");
         }

@@ -1,0 +1,127 @@
+package dev.threadbench.loadtest.runner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.threadbench.loadtest.StandInServer;
+import dev.threadbench.loadtest.plan.Plan;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The runner against a stand-in server: counts, one connection per slot, each failure cause. */
+class LoadRunnerTest {
+
+    private static StandInServer server;
+
+    @BeforeAll
+    static void start() {
+        server = new StandInServer(10, 100);
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    private static LoadSpec counted(String url, int concurrency, long iterations, int timeoutSeconds) {
+        return new LoadSpec(List.of(new Plan.Step("step", "GET", URI.create(url), Map.of())), concurrency, Duration.ZERO,
+                Duration.ofSeconds(timeoutSeconds), new LoadShape.Counted(Duration.ZERO, iterations), 2);
+    }
+
+    private static String local(int port, String path) {
+        return "http://127.0.0.1:" + port + path;
+    }
+
+    @Test
+    void runsExactlyTheIterationsOnOneKeepAliveConnectionPerSlot() {
+        long before = server.requests();
+        AtomicInteger edges = new AtomicInteger();
+        LoadResult result = new LoadRunner(counted(local(server.port(), "/"), 20, 400, 10), new LoadRunner.Phases() {
+            @Override
+            public void measureStarted() {
+                edges.incrementAndGet();
+            }
+
+            @Override
+            public void measureEnded() {
+                edges.incrementAndGet();
+            }
+        }, Progress.Sink.NONE).run();
+        assertEquals(400, result.requests());
+        assertEquals(400, result.successes());
+        assertEquals(0, result.failed());
+        assertEquals(400, result.latencyMicros().getTotalCount());
+        assertEquals(20, result.connectionsOpened());
+        assertEquals(400, result.sent());
+        assertEquals(400, result.answered());
+        assertEquals(400, server.requests() - before, "the server counted what the client was answered");
+        assertEquals(2, edges.get());
+        // 40 of the 400 were held 100 ms
+        assertTrue(LatencySummary.of(result.latencyMicros()).p99() >= 100);
+        assertTrue(result.durationSeconds() > 0.1 && result.durationSeconds() < 30, "took " + result.durationSeconds());
+    }
+
+    @Test
+    void aTimedRunMeasuresItsWindowAfterTheWarmUp() {
+        LoadSpec spec = new LoadSpec(List.of(new Plan.Step("step", "GET", URI.create(local(server.port(), "/")), Map.of())), 10,
+                Duration.ofSeconds(1), Duration.ofSeconds(10), new LoadShape.Timed(Duration.ofSeconds(1), Duration.ofSeconds(2)), 2);
+        long started = System.nanoTime();
+        LoadResult result = new LoadRunner(spec, new LoadRunner.Phases() {}, Progress.Sink.NONE).run();
+        double took = (System.nanoTime() - started) / 1e9;
+        assertEquals(2.0, result.durationSeconds(), 1e-6);
+        assertTrue(took >= 4.0 && took < 30, "ramp-up 1 s + warm-up 1 s + 2 s measured, then the drain: " + took);
+        assertTrue(result.requests() > 10, "requests measured: " + result.requests());
+        assertEquals(0, result.failed());
+        assertEquals(result.sent(), result.answered(), "everything sent was answered, warm-up and drain included");
+        assertTrue(result.sent() > result.requests(), "warm-up requests are sent but not measured");
+    }
+
+    @Test
+    void countsNon2xx() {
+        LoadResult result = new LoadRunner(counted(local(server.port(), "/status/500"), 2, 10, 10), new LoadRunner.Phases() {},
+                Progress.Sink.NONE).run();
+        assertEquals(10, result.failures().get(FailureCause.NON_2XX));
+        assertEquals(0, result.successes());
+    }
+
+    @Test
+    void countsTimeouts() {
+        LoadResult result = new LoadRunner(counted(local(server.port(), "/slow"), 2, 2, 1), new LoadRunner.Phases() {},
+                Progress.Sink.NONE).run();
+        assertEquals(2, result.failures().get(FailureCause.TIMEOUT));
+        assertTrue(LatencySummary.of(result.latencyMicros()).max() >= 1000, "failed after the 1 s timeout");
+    }
+
+    @Test
+    void countsShortBodies() {
+        LoadResult result = new LoadRunner(counted(local(server.rawPort(), "/short"), 2, 4, 5), new LoadRunner.Phases() {},
+                Progress.Sink.NONE).run();
+        assertEquals(4, result.failures().get(FailureCause.SHORT_BODY), result.failures().toString());
+    }
+
+    @Test
+    void countsResets() {
+        LoadResult result = new LoadRunner(counted(local(server.rawPort(), "/reset"), 2, 4, 5), new LoadRunner.Phases() {},
+                Progress.Sink.NONE).run();
+        assertEquals(4, result.failures().get(FailureCause.RESET), result.failures().toString());
+    }
+
+    @Test
+    void countsRefusedConnections() throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        LoadResult result = new LoadRunner(counted(local(closedPort, "/"), 2, 6, 5), new LoadRunner.Phases() {},
+                Progress.Sink.NONE).run();
+        assertEquals(6, result.failures().get(FailureCause.REFUSED), result.failures().toString());
+        assertEquals(0, result.answered());
+    }
+}
