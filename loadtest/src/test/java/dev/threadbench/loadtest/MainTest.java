@@ -1,0 +1,74 @@
+package dev.threadbench.loadtest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import dev.threadbench.loadtest.report.ResultsFixtures;
+import dev.threadbench.loadtest.report.ResultsJson;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Bad input: one line on stderr naming what is wrong, exit code 2, nothing on stdout. */
+class MainTest {
+
+    @TempDir
+    static Path dir;
+
+    record Ran(int code, String out, String err) {}
+
+    static Ran run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = Main.execute(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Ran(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', textBlock = """
+            ''                                                  | loadtest: missing command: run, compare or report (see --help)
+            bogus                                               | loadtest: Unmatched argument at index 0: 'bogus'
+            run                                                 | loadtest: Missing required option: '--plan=FILE'
+            run --plan no-such.yml                              | loadtest: no-such.yml: cannot read the plan (NoSuchFileException: no-such.yml)
+            run --plan ../benchmarks/drill-1000.yml --concurrency lots | loadtest: Invalid value for option '--concurrency': 'lots' is not an int
+            run --plan ../benchmarks/drill-1000.yml --iterations 10    | loadtest: command line: concurrency (1000) can not be higher than iterations (10)
+            run --plan ../benchmarks/drill-1000.yml --base ftp://x     | loadtest: --base: must be an http:// URL with a host, got ftp://x
+            run --plan ../benchmarks/drill-1000.yml --timeout 0        | loadtest: --timeout: must be at least 1 second, got 0
+            compare --servers jetty                             | loadtest: --servers: unknown server 'jetty' (expected undertow, vertx)
+            compare --strategies fast                           | loadtest: --strategies: unknown strategy 'fast' (expected default, all, or some of blocking, timer, virtual)
+            compare --concurrency 0                             | loadtest: --concurrency: must be at least 1, got 0
+            compare --iterations 10 --duration 5                | loadtest: --iterations and --duration: give one or the other
+            compare --engine ab                                 | loadtest: --engine: unknown engine 'ab' (expected embedded, wrk or drill)
+            compare --vertx-jar /no/such.jar --servers vertx    | loadtest: no vertx server jar at /no/such.jar: build it (./mvnw -B -q package -DskipTests) or pass --vertx-jar
+            report /no/such/results.json                        | loadtest: /no/such/results.json: no such file
+            """)
+    void badInputIsOneLineAndExitCode2(String args, String expected) {
+        Ran ran = run(args.isEmpty() ? new String[0] : args.split(" "));
+        assertEquals(expected + "\n", ran.err().replace("\r\n", "\n"));
+        assertEquals(2, ran.code());
+        assertEquals("", ran.out());
+    }
+
+    @Test
+    void helpListsTheCommands() {
+        Ran ran = run("--help");
+        assertEquals(0, ran.code());
+        assertTrue(ran.out().contains("run") && ran.out().contains("compare") && ran.out().contains("report"), ran.out());
+    }
+
+    @Test
+    void reportRebuildsThePageFromSavedResults() throws Exception {
+        Path json = dir.resolve("results.json");
+        ResultsJson.write(ResultsFixtures.results(), json);
+        Ran ran = run("report", json.toString());
+        assertEquals(0, ran.code(), ran.err());
+        assertTrue(Files.readString(dir.resolve("report.html")).contains("echarts.init("));
+        assertTrue(ran.out().contains("report: " + dir.resolve("report.html")), ran.out());
+    }
+}

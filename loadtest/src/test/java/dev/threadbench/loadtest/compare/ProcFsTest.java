@@ -1,0 +1,37 @@
+package dev.threadbench.loadtest.compare;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class ProcFsTest {
+
+    @Test
+    void statFieldsAfterACommandNameWithSpacesAndParentheses() {
+        String line = "4242 (java (my app)) S 1 4242 4242 0 -1 4194560 100 0 0 0 250 50 7 3 20 0 30 0 12345 0 0";
+        long[] fields = ProcFs.parseStat(line);
+        assertEquals(250, fields[13], "utime");
+        assertEquals(50, fields[14], "stime");
+        assertEquals(7, fields[15], "cutime");
+        assertEquals(3, fields[16], "cstime");
+    }
+
+    @Test
+    void readsThisProcessItself() {
+        long pid = ProcessHandle.current().pid();
+        assertTrue(ProcFs.cpuSeconds(pid).orElseThrow() > 0);
+        assertTrue(ProcFs.peakRssKb(pid).orElseThrow() > 1024);
+        assertTrue(ProcFs.rssKb(pid).orElseThrow() > 1024);
+        assertTrue(ProcFs.cpuSeconds(Long.MAX_VALUE).isEmpty(), "a process that is gone");
+    }
+
+    @Test
+    void theBoundIsFiveTimesTheConcurrencyWithTheDefaults() {
+        assertEquals(5000.0, CompareCommand.bound(1000, 10, 2000));
+        assertEquals(10000.0, CompareCommand.bound(2000, 10, 2000));
+        assertEquals(1000.0, CompareCommand.bound(20, 10, 200));
+        assertNull(CompareCommand.bound(1000, 0, 2000), "no delay, no bound");
+    }
+}

@@ -1,0 +1,39 @@
+package dev.threadbench.loadtest.report;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class HtmlReportTest {
+
+    @Test
+    void selfContainedWithEchartsAndTheResultsInlined() {
+        String html = HtmlReport.render(ResultsFixtures.results());
+        assertTrue(html.length() > 900_000, "echarts.min.js is inlined: " + html.length());
+        assertTrue(html.contains("echarts.init("));
+        assertFalse(html.contains("<script src"), "nothing fetched");
+        assertFalse(html.contains("/*RESULTS*/null"), "the results are in");
+        assertTrue(html.contains("\"requestsPerSecond\":9400.0"));
+        assertTrue(html.contains("\"percentiles\":[{\"percentile\":0.0"));
+        assertFalse(html.substring(html.indexOf("const results")).contains("</script>\n<script>"), "no early script end");
+    }
+
+    @Test
+    void textThatWouldEndTheScriptIsEscaped() {
+        assertTrue(HtmlReport.scriptSafe("a</script>b").equals("a<\\/script>b"));
+    }
+
+    @Test
+    void theTerminalTableHasTheServersSideBySideAndFlagsGeneratorBoundRuns() {
+        String table = ConsoleTable.render(ResultsFixtures.results());
+        String[] lines = table.split("\n");
+        assertTrue(lines[0].trim().startsWith("C  ") && lines[0].contains("of bound"), lines[0]);
+        assertTrue(lines[2].contains("undertow") && lines[2].contains("99.0%"), lines[2]);
+        assertTrue(lines[3].contains("vertx") && lines[3].contains("99.8%"), lines[3]);
+        assertTrue(lines[5].contains("GENERATOR-BOUND"), lines[5]);
+        assertTrue(table.contains("GENERATOR-BOUND: the load generator saturated"));
+        assertTrue(ConsoleTable.oneLine(ResultsFixtures.run("vertx", "timer", 2000, 9400, true))
+                .startsWith("C=2000: 9,400 req/s (94.0% of the 10,000 bound), p50 0.80 ms, p99 2003 ms"));
+    }
+}

@@ -1,0 +1,82 @@
+package dev.threadbench.loadtest.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.threadbench.loadtest.UsageException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ResultsJsonTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theShapeTheIssueAsksFor() throws Exception {
+        JsonNode json = new ObjectMapper().readTree(ResultsJson.toJson(ResultsFixtures.results()));
+        assertShape(json);
+    }
+
+    /** Shared with the real compare run's test. */
+    static void assertShape(JsonNode json) {
+        JsonNode environment = json.get("environment");
+        for (String key : List.of("jdk", "os", "cpuModel", "cores", "undertowVersion", "vertxVersion", "date")) {
+            assertTrue(environment.hasNonNull(key), "environment." + key);
+        }
+        assertTrue(environment.get("cores").isInt());
+        assertTrue(json.get("runs").isArray() && !json.get("runs").isEmpty());
+        for (JsonNode run : json.get("runs")) {
+            for (String key : List.of("server", "strategy", "concurrency", "engine", "requests", "failed", "durationSeconds",
+                    "requestsPerSecond", "bound", "latencyMs", "serverCpuSeconds", "serverPeakRssMb", "generatorBound",
+                    "reconciliation", "percentiles")) {
+                assertTrue(run.has(key), "run." + key + " in " + run);
+            }
+            for (String key : List.of("total", "non2xx", "timeout", "refused", "reset", "shortBody", "other")) {
+                assertTrue(run.get("failed").get(key).isIntegralNumber(), "failed." + key);
+            }
+            for (String key : List.of("p50", "p90", "p99", "p999", "max")) {
+                assertTrue(run.get("latencyMs").has(key), "latencyMs." + key);
+            }
+            for (String key : List.of("serverCounted", "clientAnswered", "difference", "verdict")) {
+                assertTrue(run.get("reconciliation").has(key), "reconciliation." + key);
+            }
+            assertTrue(run.get("requestsPerSecond").isNumber());
+            assertTrue(run.get("percentiles").isArray());
+        }
+    }
+
+    @Test
+    void writesAndReadsBackTheSame() {
+        Results results = ResultsFixtures.results();
+        Path file = dir.resolve("results.json");
+        ResultsJson.write(results, file);
+        assertEquals(results, ResultsJson.read(file));
+    }
+
+    @Test
+    void badFilesAreOneLine() throws Exception {
+        UsageException missing = assertThrows(UsageException.class, () -> ResultsJson.read(dir.resolve("nope.json")));
+        assertEquals(dir.resolve("nope.json") + ": no such file", missing.getMessage());
+        Path garbage = Files.writeString(dir.resolve("garbage.json"), "{not json");
+        UsageException bad = assertThrows(UsageException.class, () -> ResultsJson.read(garbage));
+        assertTrue(bad.getMessage().startsWith(garbage + ": not a results file from loadtest compare"), bad.getMessage());
+        assertTrue(!bad.getMessage().contains("\n"));
+        Path other = Files.writeString(dir.resolve("other.json"), "{\"name\": 1}");
+        assertThrows(UsageException.class, () -> ResultsJson.read(other));
+    }
+
+    @Test
+    void reconciliationVerdicts() {
+        assertEquals("exact", Results.Reconciliation.of(100, 100, 0).verdict());
+        assertEquals("explained", Results.Reconciliation.of(103, 100, 5).verdict());
+        assertEquals("mismatch", Results.Reconciliation.of(106, 100, 5).verdict());
+        assertEquals("mismatch", Results.Reconciliation.of(99, 100, 5).verdict(), "the client got an answer the server never counted");
+    }
+}
