@@ -347,7 +347,7 @@ public final class CompareCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "compare: %s x %s strategy, concurrency %s, engine %s%n", String.join(", ", servers),
                 strategies, concurrencies.stream().map(String::valueOf).reduce((a, b) -> a + ", " + b).orElse(""), engineName);
         out.printf(Locale.ROOT, "server JVM options (both): %s%n", String.join(" ", settings.jvmOptions()));
-        out.printf(Locale.ROOT, "workload: every %d-th request held %d ms; bound = C x %d / %.1f s%n",
+        out.printf(Locale.ROOT, "workload: every %dth request held %d ms; bound = C x %d / %.1f s%n",
                 delayEvery, delayMs, delayEvery, delayMs / 1000.0);
         if (settings.durationSeconds() != null) {
             long perRun = rampupSeconds + settings.warmupSeconds() + settings.durationSeconds() + delayMs / 1000 + 1;

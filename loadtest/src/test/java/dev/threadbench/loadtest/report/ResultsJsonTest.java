@@ -13,7 +13,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class ResultsJsonTest {
+public class ResultsJsonTest {
 
     @TempDir
     Path dir;
@@ -25,7 +25,7 @@ class ResultsJsonTest {
     }
 
     /** Shared with the real compare run's test. */
-    static void assertShape(JsonNode json) {
+    public static void assertShape(JsonNode json) {
         JsonNode environment = json.get("environment");
         for (String key : List.of("jdk", "os", "cpuModel", "cores", "undertowVersion", "vertxVersion", "date")) {
             assertTrue(environment.hasNonNull(key), "environment." + key);

@@ -1,0 +1,100 @@
+package dev.threadbench.loadtest.compare;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.threadbench.loadtest.Main;
+import dev.threadbench.loadtest.report.ResultsJsonTest;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Short real runs of {@code run} and {@code compare} against both packaged server jars, at small
+ * concurrency with a 200 ms delay so the suite stays fast.
+ */
+class ServersIT {
+
+    @TempDir
+    Path dir;
+
+    record Ran(int code, String out, String err) {}
+
+    static Ran loadtest(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = Main.execute(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Ran(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    static Path jar(String server) {
+        Path jar = Path.of(System.getProperty(server + ".jar", ProjectLayout.defaultJar(server).toString()));
+        assertTrue(Files.isRegularFile(jar), "the " + server + " server jar is built before this test: " + jar);
+        return jar;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"undertow", "vertx"})
+    void runDrivesAPlanAndTheServerCountsExactlyItsRequests(String name) throws Exception {
+        Path plan = Files.writeString(dir.resolve("plan.yml"), """
+                concurrency: 20
+                base: 'http://localhost:8080'
+                iterations: 400
+                rampup: 1
+                plan:
+                  - name: Fetch the page
+                    request:
+                      url: /
+                """);
+        try (ServerProcess server = ServerProcess.start(name, jar(name), List.of("-Xmx256m"), null, 10, 200,
+                dir.resolve(name + ".log"))) {
+            long before = server.stats().requests();
+            Ran ran = loadtest("run", "--plan", plan.toString(), "--base", server.base().toString(), "--quiet");
+            assertEquals(0, ran.code(), ran.err());
+            for (String line : List.of("Total requests            400", "Successful requests       400",
+                    "Failed requests           0", "Connections opened        20", "Requests per second ",
+                    "99.9'th percentile ", "90.0'th percentile ", "Maximum time per request ")) {
+                assertTrue(ran.out().contains(line), "'" + line + "' in\n" + ran.out());
+            }
+            assertEquals(400, server.idleStats(Duration.ofSeconds(5)).requests() - before);
+            assertEquals(0, server.stop(Duration.ofSeconds(15)), "SIGTERM: exit 0");
+        }
+    }
+
+    @Test
+    void compareRunsBothServersAndReconcilesTheirCounts() throws Exception {
+        Path out = dir.resolve("results");
+        Ran ran = loadtest("compare", "--undertow-jar", jar("undertow").toString(), "--vertx-jar", jar("vertx").toString(),
+                "--concurrency", "20", "--rampup", "1", "--warmup", "1", "--duration", "2", "--delay-ms", "200",
+                "--jvm-opts", "-Xmx256m", "--out", out.toString());
+        assertEquals(0, ran.code(), ran.out() + ran.err());
+        assertTrue(ran.out().contains("server JVM options (both): -Xmx256m"), ran.out());
+        JsonNode json = new ObjectMapper().readTree(out.resolve("results.json").toFile());
+        ResultsJsonTest.assertShape(json);
+        assertEquals(2, json.get("runs").size());
+        for (JsonNode run : json.get("runs")) {
+            assertEquals(20, run.get("concurrency").asInt());
+            assertEquals(0, run.get("failed").get("total").asLong(), run.toString());
+            assertEquals("exact", run.get("reconciliation").get("verdict").asText(), run.toString());
+            assertEquals(1000.0, run.get("bound").asDouble());
+            assertTrue(run.get("requestsPerSecond").asDouble() > 0);
+            assertTrue(run.get("serverCpuSeconds").asDouble() > 0);
+            assertTrue(run.get("serverPeakRssMb").asDouble() > 10);
+            assertEquals(0, run.get("serverExitCode").asInt());
+            assertEquals(20, run.get("connectionsOpened").asInt());
+        }
+        assertEquals(List.of("undertow", "vertx"), json.get("runs").findValuesAsText("server"));
+        assertTrue(Files.readString(out.resolve("report.html")).contains("echarts.init("));
+        assertTrue(Files.exists(out.resolve("logs").resolve("undertow-default.log")));
+    }
+}
