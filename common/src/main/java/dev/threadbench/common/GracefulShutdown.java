@@ -42,7 +42,9 @@ public final class GracefulShutdown {
                 System.err.println(name + ": second SIG" + signal.getName() + ", exiting now");
                 Runtime.getRuntime().halt(1);
             }
-            Thread.ofPlatform().name("graceful-shutdown").start(() -> drain(name, stats, delay.plus(GRACE), server));
+            // not a daemon like the signal thread it comes from: the JVM must not end (with 0) before drain() decides
+            Thread.ofPlatform().name("graceful-shutdown").daemon(false)
+                    .start(() -> drain(name, stats, delay.plus(GRACE), server));
         };
         Signal.handle(new Signal("TERM"), handler);
         Signal.handle(new Signal("INT"), handler);
