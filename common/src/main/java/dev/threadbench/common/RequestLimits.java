@@ -3,13 +3,16 @@ package dev.threadbench.common;
 /**
  * Applies {@link HttpLimits} to a parsed request head, the same way on both servers: Undertow answers
  * every parse limit with a bare 400 and Vert.x has no header-count limit, so neither framework's own
- * parser can give both servers the same 414 and 431. The parsers are set {@link #PARSER_CEILING_FACTOR}
- * times looser, as a memory guard only; a request beyond that ceiling gets the parser's bare 400.
+ * parser can give both servers the same 414 and 431. The parsers are set four times looser
+ * ({@link #PARSER_HEAD_BYTES}, {@link #PARSER_HEADER_COUNT}), as a memory guard only; a request beyond
+ * that ceiling gets the parser's bare 400.
  */
 public final class RequestLimits {
 
-    /** How much looser than {@link HttpLimits} the frameworks' own parsers are set. */
-    public static final int PARSER_CEILING_FACTOR = 4;
+    /** Longest request line, and most header bytes, the frameworks' own parsers take. */
+    public static final int PARSER_HEAD_BYTES = 4 * (HttpLimits.MAX_URI_LENGTH + HttpLimits.MAX_HEADER_SIZE);
+    /** Most header fields the frameworks' own parsers take (where they have such a limit). */
+    public static final int PARSER_HEADER_COUNT = 4 * HttpLimits.MAX_HEADERS;
 
     private RequestLimits() {}
 

@@ -8,6 +8,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TransferQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -76,9 +77,11 @@ class OnDemandThreadPoolTest {
         assertThrows(IllegalArgumentException.class, () -> OnDemandThreadPool.create(3, 2, Thread.ofPlatform().factory()));
     }
 
+    /** Until the worker is back waiting for work: only then can the next task be handed to it. */
     private static void awaitIdle(ThreadPoolExecutor pool) throws InterruptedException {
+        TransferQueue<Runnable> queue = (TransferQueue<Runnable>) pool.getQueue();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (pool.getActiveCount() > 0 && System.nanoTime() < deadline) {
+        while (!queue.hasWaitingConsumer() && System.nanoTime() < deadline) {
             Thread.sleep(1);
         }
     }

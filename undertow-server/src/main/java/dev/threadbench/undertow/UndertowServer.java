@@ -68,9 +68,8 @@ public final class UndertowServer implements GracefulShutdown.Server {
                 .setWorker(worker)
                 .addHttpListener(options.port(), options.host())
                 .setSocketOption(Options.BACKLOG, HttpLimits.ACCEPT_BACKLOG)
-                .setServerOption(UndertowOptions.MAX_HEADER_SIZE,
-                        RequestLimits.PARSER_CEILING_FACTOR * (HttpLimits.MAX_URI_LENGTH + HttpLimits.MAX_HEADER_SIZE))
-                .setServerOption(UndertowOptions.MAX_HEADERS, RequestLimits.PARSER_CEILING_FACTOR * HttpLimits.MAX_HEADERS)
+                .setServerOption(UndertowOptions.MAX_HEADER_SIZE, RequestLimits.PARSER_HEAD_BYTES)
+                .setServerOption(UndertowOptions.MAX_HEADERS, RequestLimits.PARSER_HEADER_COUNT)
                 .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, (int) HttpLimits.HEADER_READ_TIMEOUT.toMillis())
                 .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, (int) HttpLimits.IDLE_TIMEOUT.toMillis())
                 .setServerOption(UndertowOptions.IDLE_TIMEOUT, (int) HttpLimits.IDLE_TIMEOUT.toMillis())
