@@ -1,0 +1,151 @@
+package dev.threadbench.vertx;
+
+import dev.threadbench.common.FrameworkLogging;
+import dev.threadbench.common.GracefulShutdown;
+import dev.threadbench.common.HttpLimits;
+import dev.threadbench.common.OnDemandThreadPool;
+import dev.threadbench.common.RequestLimits;
+import dev.threadbench.common.ServerOptions;
+import dev.threadbench.common.ServerOptions.Defaults;
+import dev.threadbench.common.ServerStats;
+import dev.threadbench.common.Sizing;
+import dev.threadbench.common.StartupFailure;
+import dev.threadbench.common.StartupLine;
+import dev.threadbench.common.Strategy;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/** The page on Vert.x: {@code java -jar vertx-server.jar [options]}. One instance of this verticle per event loop. */
+public final class VertxServer extends VerticleBase {
+
+    private final ServerOptions options;
+    private final ServerStats stats;
+    private final GracefulShutdown shutdown;
+    private final DelayStrategies.Delay delay;
+    private final List<HttpServer> servers;
+
+    public static void main(String[] args) {
+        ServerOptions options = ServerOptions.parseOrExit(new Defaults("vertx", 8081, Strategy.TIMER), args);
+        FrameworkLogging.quiet("io.vertx", "io.netty");
+        Sizing.fileDescriptorWarning("vertx").ifPresent(System.err::println);
+        ServerStats stats = new ServerStats("vertx", options.strategy(), options.delayEvery());
+        GracefulShutdown shutdown = new GracefulShutdown();
+        Deployment deployment = null;
+        try {
+            deployment = start(options, stats, shutdown);
+        } catch (Exception e) {
+            StartupFailure.exit("vertx", options, e);
+        }
+        System.out.println(StartupLine.of("Vert.x", version(), deployment.port(), options, deployment.threads));
+        shutdown.install("vertx", stats, Duration.ofMillis(options.delayMs()), deployment);
+    }
+
+    /** Starts Vert.x and listens; throws when the address cannot be bound. */
+    static Deployment start(ServerOptions options, ServerStats stats, GracefulShutdown shutdown) {
+        int eventLoops = Sizing.ioThreads();
+        // The worker pool is an OnDemandThreadPool: see OnDemandWorkerPools, a service provider.
+        Vertx vertx = Vertx.vertx(new VertxOptions()
+                .setEventLoopPoolSize(eventLoops)
+                .setWorkerPoolSize(options.workers()));
+        List<HttpServer> servers = new CopyOnWriteArrayList<>();
+        try {
+            DelayStrategies.Delay delay = DelayStrategies.of(vertx, options.strategy(), options.delayMs()).await();
+            vertx.deployVerticle(() -> new VertxServer(options, stats, shutdown, delay, servers),
+                    new DeploymentOptions().setInstances(eventLoops)).await();
+        } catch (RuntimeException e) {
+            vertx.close();
+            throw e;
+        }
+        String threads = String.format("event-loops=%d (%s) verticles=%d workers=%d (started on demand, %d kept idle)",
+                eventLoops, Sizing.ioThreadsRule(), eventLoops, options.workers(),
+                OnDemandThreadPool.coreFor(options.workers()));
+        return new Deployment(vertx, servers, Duration.ofMillis(options.delayMs()).plus(GracefulShutdown.GRACE), threads);
+    }
+
+    VertxServer(ServerOptions options, ServerStats stats, GracefulShutdown shutdown, DelayStrategies.Delay delay,
+                List<HttpServer> servers) {
+        this.options = options;
+        this.stats = stats;
+        this.shutdown = shutdown;
+        this.delay = delay;
+        this.servers = servers;
+    }
+
+    @Override
+    public Future<?> start() {
+        HttpServer server = vertx.createHttpServer(httpOptions())
+                .requestHandler(Routes.root(vertx, options.page(), stats, shutdown, delay))
+                .invalidRequestHandler(Routes::badRequest);
+        servers.add(server);
+        return server.listen(options.port(), options.host());
+    }
+
+    private static HttpServerOptions httpOptions() {
+        return new HttpServerOptions()
+                .setAcceptBacklog(HttpLimits.ACCEPT_BACKLOG)
+                .setIdleTimeout((int) HttpLimits.IDLE_TIMEOUT.toSeconds())
+                .setIdleTimeoutUnit(TimeUnit.SECONDS)
+                .setMaxInitialLineLength(RequestLimits.PARSER_HEAD_BYTES)
+                .setMaxHeaderSize(RequestLimits.PARSER_HEAD_BYTES);
+    }
+
+    /** The version of the vertx-core jar on the class path. */
+    private static String version() {
+        try (InputStream in = Vertx.class.getClassLoader().getResourceAsStream("META-INF/vertx/vertx-version.txt")) {
+            return in == null ? "(unknown version)" : new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The running deployment, as the graceful shutdown sees it. */
+    static final class Deployment implements GracefulShutdown.Server {
+        private final Vertx vertx;
+        private final List<HttpServer> servers;
+        private final Duration drainLimit;
+        private final String threads;
+
+        private Deployment(Vertx vertx, List<HttpServer> servers, Duration drainLimit, String threads) {
+            this.vertx = vertx;
+            this.servers = servers;
+            this.drainLimit = drainLimit;
+            this.threads = threads;
+        }
+
+        int port() {
+            return servers.get(0).actualPort();
+        }
+
+        /**
+         * Vert.x's graceful shutdown: the listener closes at once, idle connections too, and a busy one
+         * once its response is out. Not awaited: GracefulShutdown waits for the in-flight count instead.
+         */
+        @Override
+        public void stopAccepting() {
+            servers.forEach(server -> server.shutdown(drainLimit.toMillis(), TimeUnit.MILLISECONDS));
+        }
+
+        @Override
+        public void close() {
+            try {
+                vertx.close().await(GracefulShutdown.GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                System.err.println("vertx-server: Vert.x did not close within " + GracefulShutdown.GRACE);
+            }
+        }
+    }
+}
