@@ -11,6 +11,7 @@ import org.HdrHistogram.Histogram;
  * @param answered      of those, how many got a status line back: what the server should have counted
  * @param connectionsOpened TCP connections the client opened (one per slot unless some broke)
  * @param clientCpuSeconds  CPU time this JVM used during the measured window
+ * @param eventLoops        distinct event loop threads the slots ran on
  */
 public record LoadResult(long requests, long successes, Map<FailureCause, Long> failures, double durationSeconds,
                          Histogram latencyMicros, long sent, long answered, long connectionsOpened,

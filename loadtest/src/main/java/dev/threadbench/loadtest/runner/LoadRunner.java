@@ -2,6 +2,7 @@ package dev.threadbench.loadtest.runner;
 
 import dev.threadbench.loadtest.plan.Plan;
 import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
@@ -9,7 +10,8 @@ import io.vertx.core.http.HttpClientAgent;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.HttpClientConnection;
+import io.vertx.core.http.HttpConnectOptions;
 import io.vertx.core.http.RequestOptions;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
@@ -23,7 +25,7 @@ import java.util.concurrent.atomic.LongAdder;
  * The embedded load generator: closed-loop slots on the Vert.x HTTP client.
  *
  * <p>The slots are split over {@code eventLoops} groups; each group lives on one event loop with its own
- * client whose pool holds exactly one connection per slot (keep-alive, no pipelining), so a slot's
+ * client, and each slot holds its own keep-alive connection (no pool, no pipelining), so a slot's
  * connection, callbacks and counters all stay on one thread. Each slot sends a request, waits for the
  * whole answer, checks it (status 2xx, body length = Content-Length), records it, and sends the next.
  */
@@ -65,11 +67,12 @@ public final class LoadRunner {
         Vertx vertx = Vertx.vertx(options);
         Progress progress = null;
         try {
+            List<Context> contexts = eventLoopContexts(vertx, spec.eventLoops());
             List<Group> groups = new ArrayList<>();
             for (int g = 0; g < spec.eventLoops(); g++) {
                 int slots = spec.concurrency() / spec.eventLoops() + (g < spec.concurrency() % spec.eventLoops() ? 1 : 0);
                 if (slots > 0) {
-                    groups.add(new Group(vertx, vertx.getOrCreateContext(), slots));
+                    groups.add(new Group(vertx, contexts.get(g), slots));
                 }
             }
             startNanos = System.nanoTime();
@@ -126,13 +129,26 @@ public final class LoadRunner {
             double seconds = (measureEndNanos - measureStartNanos) / 1e9;
             return new LoadResult(total.measuredRequests, total.measuredSuccesses, total.failures(), seconds,
                     total.latencyMicros, total.sent, total.answered, connections.get(), cpu.seconds(),
-                    spec.eventLoops(), total.firstOtherFailure);
+                    (int) groups.stream().map(g -> g.thread).distinct().count(), total.firstOtherFailure);
         } finally {
             if (progress != null) {
                 progress.close();
             }
             vertx.close().toCompletionStage().toCompletableFuture().orTimeout(10, TimeUnit.SECONDS).exceptionally(e -> null).join();
         }
+    }
+
+    /**
+     * One context per event loop. Deployments are spread over the event loops in turn; asking
+     * getOrCreateContext() from this thread would hand back the same context, and so one core, each time.
+     */
+    private static List<Context> eventLoopContexts(Vertx vertx, int count) {
+        List<Context> contexts = java.util.Collections.synchronizedList(new ArrayList<>());
+        vertx.deployVerticle(() -> context -> {
+            contexts.add(context);
+            return Future.succeededFuture();
+        }, new io.vertx.core.DeploymentOptions().setInstances(count)).toCompletionStage().toCompletableFuture().join();
+        return List.copyOf(contexts);
     }
 
     private static void awaitQuietly(java.util.concurrent.Future<?> edge) {
@@ -179,9 +195,12 @@ public final class LoadRunner {
         final int slots;
         final HttpClientAgent client;
         final List<RequestOptions> requests;
+        final List<HttpConnectOptions> endpoints;
         final Tally tally = new Tally();
         final CompletableFuture<Tally> done = new CompletableFuture<>();
         int running;
+        /** The event loop thread the group ran on, to prove the groups were spread over the loops. */
+        volatile String thread;
 
         Group(Vertx vertx, Context context, int slots) {
             this.vertx = vertx;
@@ -193,32 +212,45 @@ public final class LoadRunner {
                     .setKeepAlive(true)
                     .setPipelining(false)
                     .setTcpNoDelay(true)
-                    .setConnectTimeout(timeoutMillis)
-                    .setKeepAliveTimeout((int) Math.max(60, spec.timeout().toSeconds() * 2));
-            PoolOptions pool = new PoolOptions().setHttp1MaxSize(slots).setMaxWaitQueueSize(-1);
-            this.client = vertx.httpClientBuilder().with(clientOptions).with(pool)
-                    .withConnectHandler(connection -> connections.incrementAndGet())
-                    .build();
+                    .setConnectTimeout(timeoutMillis);
+            this.client = vertx.createHttpClient(clientOptions);
             this.requests = spec.steps().stream().map(step -> requestOptions(step, timeoutMillis)).toList();
+            this.endpoints = requests.stream().map(r -> new HttpConnectOptions().setHost(r.getHost()).setPort(r.getPort())
+                    .setConnectTimeout(timeoutMillis)).toList();
         }
 
         void startSlot(long delayNanos) {
             context.runOnContext(v -> {
+                thread = Thread.currentThread().getName();
+                Slot slot = new Slot();
                 long delayMillis = TimeUnit.NANOSECONDS.toMillis(delayNanos);
                 if (delayMillis > 0) {
-                    vertx.setTimer(delayMillis, id -> nextPlanRun());
+                    vertx.setTimer(delayMillis, id -> nextPlanRun(slot));
                 } else {
-                    nextPlanRun();
+                    nextPlanRun(slot);
                 }
             });
         }
 
-        private void nextPlanRun() {
+        /**
+         * One closed-loop client and its own connection, taken from no pool: a pool as large as the
+         * slots would scan its connections on every request. A broken connection is replaced by the
+         * next request's.
+         */
+        private final class Slot {
+            HttpClientConnection connection;
+            HttpConnectOptions connectedTo;
+        }
+
+        private void nextPlanRun(Slot slot) {
             Ticket ticket = nextTicket(System.nanoTime());
             if (ticket == null) {
+                if (slot.connection != null) {
+                    slot.connection.close();
+                }
                 slotFinished();
             } else {
-                send(0, ticket);
+                send(slot, 0, ticket);
             }
         }
 
@@ -228,31 +260,76 @@ public final class LoadRunner {
             }
         }
 
-        private void send(int step, Ticket ticket) {
+        private Future<HttpClientConnection> connection(Slot slot, int step) {
+            HttpConnectOptions endpoint = endpoints.get(step);
+            if (slot.connection != null && slot.connectedTo == endpoint) {
+                return Future.succeededFuture(slot.connection);
+            }
+            if (slot.connection != null) {
+                slot.connection.close();
+            }
+            slot.connection = null;
+            return client.connect(endpoint).andThen(connected -> {
+                if (connected.succeeded()) {
+                    HttpClientConnection connection = connected.result();
+                    connections.incrementAndGet();
+                    slot.connection = connection;
+                    slot.connectedTo = endpoint;
+                    connection.closeHandler(v -> {
+                        if (slot.connection == connection) {
+                            slot.connection = null;
+                        }
+                    });
+                }
+            });
+        }
+
+        private void send(Slot slot, int step, Ticket ticket) {
             RequestOptions options = requests.get(step);
             boolean head = options.getMethod() == HttpMethod.HEAD;
             long start = System.nanoTime();
             tally.sent++;
-            client.request(options)
-                    .compose(request -> request.send())
-                    .onComplete(answer -> {
-                        if (answer.failed()) {
-                            finish(step, ticket, start, FailureCause.of(answer.cause(), false), answer.cause());
-                            return;
-                        }
-                        HttpClientResponse response = answer.result();
-                        tally.answered++;
-                        response.body().onComplete(body -> {
-                            if (body.failed()) {
-                                finish(step, ticket, start, FailureCause.of(body.cause(), true), body.cause());
-                            } else {
-                                finish(step, ticket, start, check(response, body.result(), head), null);
-                            }
-                        });
-                    });
+            HttpClientConnection open = slot.connection != null && slot.connectedTo == endpoints.get(step) ? slot.connection : null;
+            if (open != null) {
+                exchange(open, slot, step, ticket, start, options, head);
+            } else {
+                connection(slot, step).onComplete(connected -> {
+                    if (connected.failed()) {
+                        finish(slot, step, ticket, start, FailureCause.of(connected.cause(), false), connected.cause());
+                    } else {
+                        exchange(connected.result(), slot, step, ticket, start, options, head);
+                    }
+                });
+            }
         }
 
-        private void finish(int step, Ticket ticket, long start, FailureCause failure, Throwable cause) {
+        /** One request and its whole answer on the slot's connection; plain callbacks, no future chains, per request. */
+        private void exchange(HttpClientConnection connection, Slot slot, int step, Ticket ticket, long start,
+                              RequestOptions options, boolean head) {
+            connection.request(options).onComplete(created -> {
+                if (created.failed()) {
+                    finish(slot, step, ticket, start, FailureCause.of(created.cause(), false), created.cause());
+                    return;
+                }
+                created.result().send().onComplete(answer -> {
+                    if (answer.failed()) {
+                        finish(slot, step, ticket, start, FailureCause.of(answer.cause(), false), answer.cause());
+                        return;
+                    }
+                    HttpClientResponse response = answer.result();
+                    tally.answered++;
+                    response.body().onComplete(body -> {
+                        if (body.failed()) {
+                            finish(slot, step, ticket, start, FailureCause.of(body.cause(), true), body.cause());
+                        } else {
+                            finish(slot, step, ticket, start, check(response, body.result(), head), null);
+                        }
+                    });
+                });
+            });
+        }
+
+        private void finish(Slot slot, int step, Ticket ticket, long start, FailureCause failure, Throwable cause) {
             long end = System.nanoTime();
             boolean measured = switch (ticket) {
                 case WARMUP -> false;
@@ -268,15 +345,23 @@ public final class LoadRunner {
             completed.increment();
             if (failure != null) {
                 failed.increment();
+                if (failure != FailureCause.NON_2XX && slot.connection != null) {
+                    // the connection's state is unknown after a broken exchange: start the next on a new one
+                    slot.connection.close();
+                    slot.connection = null;
+                }
             }
             if (step + 1 < requests.size()) {
                 if (ticket == Ticket.BY_COMPLETION && end >= measureEndNanos) {
+                    if (slot.connection != null) {
+                        slot.connection.close();
+                    }
                     slotFinished();
                 } else {
-                    send(step + 1, ticket);
+                    send(slot, step + 1, ticket);
                 }
             } else {
-                nextPlanRun();
+                nextPlanRun(slot);
             }
         }
     }

@@ -59,6 +59,7 @@ class LoadRunnerTest {
         assertEquals(0, result.failed());
         assertEquals(400, result.latencyMicros().getTotalCount());
         assertEquals(20, result.connectionsOpened());
+        assertEquals(2, result.eventLoops(), "the slots are spread over both event loops");
         assertEquals(400, result.sent());
         assertEquals(400, result.answered());
         assertEquals(400, server.requests() - before, "the server counted what the client was answered");
