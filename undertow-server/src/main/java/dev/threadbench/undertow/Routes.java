@@ -60,7 +60,12 @@ final class Routes {
                 exchange.setPersistent(false);
                 send(exchange, FixedResponse.DRAINING);
             } else if (stats.admit()) {
-                delay.answerLater(exchange, answer);
+                try {
+                    delay.answerLater(exchange, answer);
+                } catch (RuntimeException e) {
+                    stats.completed();
+                    throw e;
+                }
             } else {
                 answer.send(exchange);
             }

@@ -27,6 +27,9 @@ import org.xnio.XnioWorker;
 /** The page on Undertow: {@code java -jar undertow-server.jar [options]}. */
 public final class UndertowServer implements GracefulShutdown.Server {
 
+    /** Loggers of the framework and its libraries: WARNING and above only. */
+    static final String[] FRAMEWORK_LOGGERS = {"io.undertow", "org.xnio", "org.jboss"};
+
     private final Undertow undertow;
     private final XnioWorker worker;
     private final ExecutorService workers;
@@ -35,7 +38,7 @@ public final class UndertowServer implements GracefulShutdown.Server {
 
     public static void main(String[] args) {
         ServerOptions options = ServerOptions.parseOrExit(new Defaults("undertow", 8080, Strategy.BLOCKING), args);
-        FrameworkLogging.quiet("io.undertow", "org.xnio", "org.jboss");
+        FrameworkLogging.quiet(FRAMEWORK_LOGGERS);
         Sizing.fileDescriptorWarning("undertow").ifPresent(System.err::println);
         ServerStats stats = new ServerStats("undertow", options.strategy(), options.delayEvery());
         GracefulShutdown shutdown = new GracefulShutdown();
