@@ -89,7 +89,12 @@ final class Routes {
             if (shutdown.draining()) {
                 sendAndClose(ctx.request(), FixedResponse.DRAINING);
             } else if (stats.admit()) {
-                delay.answerLater(ctx, answer);
+                try {
+                    delay.answerLater(ctx, answer);
+                } catch (RuntimeException e) {
+                    stats.completed();
+                    throw e;
+                }
             } else {
                 answer.send(ctx);
             }

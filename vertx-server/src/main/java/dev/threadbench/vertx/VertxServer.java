@@ -32,6 +32,9 @@ import java.util.concurrent.TimeoutException;
 /** The page on Vert.x: {@code java -jar vertx-server.jar [options]}. One instance of this verticle per event loop. */
 public final class VertxServer extends VerticleBase {
 
+    /** Loggers of the framework and its libraries: WARNING and above only. */
+    static final String[] FRAMEWORK_LOGGERS = {"io.vertx", "io.netty"};
+
     private final ServerOptions options;
     private final ServerStats stats;
     private final GracefulShutdown shutdown;
@@ -40,7 +43,7 @@ public final class VertxServer extends VerticleBase {
 
     public static void main(String[] args) {
         ServerOptions options = ServerOptions.parseOrExit(new Defaults("vertx", 8081, Strategy.TIMER), args);
-        FrameworkLogging.quiet("io.vertx", "io.netty");
+        FrameworkLogging.quiet(FRAMEWORK_LOGGERS);
         Sizing.fileDescriptorWarning("vertx").ifPresent(System.err::println);
         ServerStats stats = new ServerStats("vertx", options.strategy(), options.delayEvery());
         GracefulShutdown shutdown = new GracefulShutdown();
@@ -91,7 +94,8 @@ public final class VertxServer extends VerticleBase {
                 .requestHandler(Routes.root(vertx, options.page(), stats, shutdown, delay))
                 .invalidRequestHandler(Routes::badRequest);
         servers.add(server);
-        return server.listen(options.port(), options.host());
+        // Vert.x gives each instance its own random port for 0; a negative port is one random port they share
+        return server.listen(options.port() == 0 ? -1 : options.port(), options.host());
     }
 
     private static HttpServerOptions httpOptions() {
@@ -128,6 +132,10 @@ public final class VertxServer extends VerticleBase {
 
         int port() {
             return servers.get(0).actualPort();
+        }
+
+        List<HttpServer> servers() {
+            return servers;
         }
 
         /**
