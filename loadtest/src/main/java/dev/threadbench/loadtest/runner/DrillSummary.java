@@ -7,7 +7,7 @@ import java.util.StringJoiner;
 /**
  * Prints a run the way {@code drill --stats} prints its summary (same labels, same 25-column layout,
  * same rounding to whole milliseconds), then this runner's extra lines: p50, p90, max, failures by
- * cause and connections opened.
+ * cause, connections opened, event loops used and the runner's own CPU time over the measured window.
  */
 public final class DrillSummary {
 
@@ -34,6 +34,9 @@ public final class DrillSummary {
         result.failures().forEach((cause, count) -> causes.add(cause.key() + " " + count));
         line(out, "Failures by cause", causes.toString());
         line(out, "Connections opened", String.valueOf(result.connectionsOpened()));
+        line(out, "Event loops used", result.eventLoops() + " (" + result.transport() + ")");
+        line(out, "Client CPU", String.format(Locale.ROOT, "%.1f s (%.2f cores)", result.clientCpuSeconds(),
+                result.durationSeconds() > 0 ? result.clientCpuSeconds() / result.durationSeconds() : 0));
         if (result.firstOtherFailure() != null) {
             line(out, "First other failure", result.firstOtherFailure());
         }

@@ -12,10 +12,11 @@ import org.HdrHistogram.Histogram;
  * @param connectionsOpened TCP connections the client opened (one per slot unless some broke)
  * @param clientCpuSeconds  CPU time this JVM used during the measured window
  * @param eventLoops        distinct event loop threads the slots ran on
+ * @param transport         epoll (native) or nio
  */
 public record LoadResult(long requests, long successes, Map<FailureCause, Long> failures, double durationSeconds,
                          Histogram latencyMicros, long sent, long answered, long connectionsOpened,
-                         double clientCpuSeconds, int eventLoops, String firstOtherFailure) {
+                         double clientCpuSeconds, int eventLoops, String transport, String firstOtherFailure) {
 
     public long failed() {
         return failures.values().stream().mapToLong(Long::longValue).sum();

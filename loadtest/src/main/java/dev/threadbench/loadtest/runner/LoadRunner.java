@@ -62,7 +62,7 @@ public final class LoadRunner {
         long rampupNanos = spec.rampup().toNanos();
         VertxOptions options = new VertxOptions()
                 .setEventLoopPoolSize(spec.eventLoops())
-                .setPreferNativeTransport(false)
+                .setPreferNativeTransport(true)
                 .setBlockedThreadCheckInterval(1).setBlockedThreadCheckIntervalUnit(TimeUnit.HOURS);
         Vertx vertx = Vertx.vertx(options);
         Progress progress = null;
@@ -129,7 +129,8 @@ public final class LoadRunner {
             double seconds = (measureEndNanos - measureStartNanos) / 1e9;
             return new LoadResult(total.measuredRequests, total.measuredSuccesses, total.failures(), seconds,
                     total.latencyMicros, total.sent, total.answered, connections.get(), cpu.seconds(),
-                    (int) groups.stream().map(g -> g.thread).distinct().count(), total.firstOtherFailure);
+                    (int) groups.stream().map(g -> g.thread).distinct().count(), vertx.isNativeTransportEnabled() ? "epoll" : "nio",
+                    total.firstOtherFailure);
         } finally {
             if (progress != null) {
                 progress.close();
