@@ -60,6 +60,7 @@ final class Routes {
         router.head("/stats").handler(statsHandler);
         router.errorHandler(405, ctx -> send(ctx.response(), FixedResponse.METHOD_NOT_ALLOWED));
         router.errorHandler(404, notFound);
+        // a path vertx-web cannot decode (/%zz): the bare 400 Undertow's parser gives it, not vertx-web's "Bad Request"
         router.errorHandler(400, ctx -> badRequest(ctx.request()));
         router.errorHandler(500, ctx -> failed(ctx, ctx.failure()));
         return withinLimits(router);

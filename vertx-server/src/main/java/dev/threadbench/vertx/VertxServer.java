@@ -69,7 +69,7 @@ public final class VertxServer extends VerticleBase {
             DelayStrategies.Delay delay = DelayStrategies.of(vertx, options.strategy(), options.delayMs()).await();
             vertx.deployVerticle(() -> new VertxServer(options, stats, shutdown, delay, servers),
                     new DeploymentOptions().setInstances(eventLoops)).await();
-        } catch (RuntimeException e) {
+        } catch (Exception e) { // await() rethrows a bind failure as it is: a (checked) BindException
             vertx.close();
             throw e;
         }
