@@ -163,6 +163,8 @@ class DeploymentFilesTest {
         }
         assertTrue(contractArgs.contains("-Dcontract.delayEvery=10") && contractArgs.contains("-Dcontract.delayMs=2000"),
                 "the suite is told the servers' delay settings: " + contractArgs);
+        assertEquals("service_completed_successfully", map(map(service("loadtest"), "depends_on"), "drill").get("condition"),
+                "the comparison starts after drill, so that the two loads never overlap");
     }
 
     @Test
