@@ -40,18 +40,22 @@ import picocli.CommandLine.ParentCommand;
 public final class CompareCommand implements Callable<Integer> {
 
     static final List<String> SERVERS = List.of("undertow", "vertx");
-    /** Default timings: about 5 minutes in all on 2 cores with the defaults; --quick about 2. */
-    static final int WARMUP = 10;
-    static final int DURATION = 55;
-    static final int QUICK_WARMUP = 5;
-    static final int QUICK_DURATION = 20;
+    /**
+     * Default timings: about 5 minutes in all on 2 cores, --quick under 3. The warm-up is long enough for
+     * the JIT of both JVMs (server and generator) to settle at 2000 connections; shorter, the generator's
+     * first run measures its own compiler.
+     */
+    static final int WARMUP = 15;
+    static final int DURATION = 50;
+    static final int QUICK_WARMUP = 10;
+    static final int QUICK_DURATION = 15;
     /** A generator using this share of its half of the machine or more is flagged: its figure may be its own limit. */
     static final double GENERATOR_BOUND_SHARE = 0.9;
 
     @ParentCommand
     private Main main;
 
-    @Option(names = "--quick", description = "shorter runs: 5 s warm-up + 20 s measured (default 10 + 55): under 3 minutes in all")
+    @Option(names = "--quick", description = "shorter runs: 10 s warm-up + 15 s measured (default 15 + 50): under 3 minutes in all")
     private boolean quick;
 
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "results",
@@ -74,10 +78,10 @@ public final class CompareCommand implements Callable<Integer> {
             description = "embedded (this runner), wrk or drill (when installed) (default ${DEFAULT-VALUE})")
     private String engineName;
 
-    @Option(names = "--warmup", paramLabel = "S", description = "unmeasured seconds after the ramp-up (default 10; --quick 5)")
+    @Option(names = "--warmup", paramLabel = "S", description = "unmeasured seconds after the ramp-up (default 15; --quick 10)")
     private Integer warmupSeconds;
 
-    @Option(names = "--duration", paramLabel = "S", description = "measured seconds per run (default 55; --quick 20)")
+    @Option(names = "--duration", paramLabel = "S", description = "measured seconds per run (default 50; --quick 15)")
     private Integer durationSeconds;
 
     @Option(names = "--iterations", paramLabel = "N",
