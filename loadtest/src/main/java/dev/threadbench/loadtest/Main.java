@@ -62,6 +62,10 @@ public final class Main implements Runnable {
                 err.println("loadtest: " + e.getMessage());
                 return EXIT_USAGE;
             }
+            if (e instanceof RunFailure) {
+                err.println("loadtest: " + e.getMessage());
+                return EXIT_FAILED;
+            }
             err.println("loadtest: " + e.getClass().getSimpleName() + ": " + firstLine(String.valueOf(e.getMessage())));
             return EXIT_FAILED;
         });

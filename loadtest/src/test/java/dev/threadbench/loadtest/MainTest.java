@@ -56,6 +56,15 @@ class MainTest {
     }
 
     @Test
+    void aServerThatWillNotStartIsOneLineAndExitCode1() throws Exception {
+        Path notAJar = Files.writeString(dir.resolve("not-a.jar"), "not a jar");
+        Ran ran = run("compare", "--servers", "undertow", "--undertow-jar", notAJar.toString(), "--out", dir.resolve("out").toString());
+        assertEquals(1, ran.code());
+        assertTrue(ran.err().startsWith("loadtest: undertow server exited with code 1 before /health answered: "), ran.err());
+        assertEquals(1, ran.err().strip().lines().count(), ran.err());
+    }
+
+    @Test
     void helpListsTheCommands() {
         Ran ran = run("--help");
         assertEquals(0, ran.code());

@@ -163,8 +163,6 @@ public final class CompareCommand implements Callable<Integer> {
                 }
                 out.printf(Locale.ROOT, "  stopped with SIGTERM: exit code %d%n", exit);
                 serverRuns.replaceAll(r -> r.withServerExitCode(exit));
-            } catch (ServerProcess.Failure e) {
-                throw new IllegalStateException(e.getMessage());
             }
             runs.addAll(serverRuns);
         }
@@ -348,7 +346,7 @@ public final class CompareCommand implements Callable<Integer> {
 
     private void printHeader(PrintStream out, Settings settings, List<Planned> planned) {
         int runsCount = planned.size() * concurrencies.size();
-        out.printf(Locale.ROOT, "compare: %s x %s strategy, concurrency %s, engine %s%n", String.join(", ", servers),
+        out.printf(Locale.ROOT, "compare: servers %s; strategies: %s; concurrency %s; engine %s%n", String.join(", ", servers),
                 strategies, concurrencies.stream().map(String::valueOf).reduce((a, b) -> a + ", " + b).orElse(""), engineName);
         out.printf(Locale.ROOT, "server JVM options (both): %s%n", String.join(" ", settings.jvmOptions()));
         out.printf(Locale.ROOT, "workload: every %dth request held %d ms; bound = C x %d / %.1f s%n",

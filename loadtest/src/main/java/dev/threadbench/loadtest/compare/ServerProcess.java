@@ -31,9 +31,9 @@ final class ServerProcess implements AutoCloseable {
     record Stats(String server, String strategy, long requests, long delayed, long inFlight) {}
 
     /** Thrown when a server will not start or answer: compare stops, exit code 1. */
-    static final class Failure extends RuntimeException {
+    static final class Failure extends dev.threadbench.loadtest.RunFailure {
         Failure(String message) {
-            super(message, null, false, false);
+            super(message);
         }
     }
 

@@ -31,7 +31,7 @@ final class ExternalTool {
 
     static void requireSuccess(Ran ran, List<String> command) {
         if (ran.exitCode() != 0) {
-            throw new IllegalStateException(String.join(" ", command) + " exited with " + ran.exitCode() + ": "
+            throw new dev.threadbench.loadtest.RunFailure(String.join(" ", command) + " exited with " + ran.exitCode() + ": "
                     + ran.output().strip().lines().reduce((a, b) -> b).orElse("(no output)"));
         }
     }
