@@ -16,14 +16,16 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** Bad input: one line on stderr naming what is wrong, exit code 2, nothing on stdout. */
-class MainTest {
+public class MainTest {
 
     @TempDir
     static Path dir;
 
-    record Ran(int code, String out, String err) {}
+    /** What a command printed and returned. */
+    public record Ran(int code, String out, String err) {}
 
-    static Ran run(String... args) {
+    /** Runs the CLI in this JVM, as {@code java -jar loadtest.jar ARGS} would. */
+    public static Ran run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = Main.execute(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));

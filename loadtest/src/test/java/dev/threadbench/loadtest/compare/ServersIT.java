@@ -5,11 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.threadbench.loadtest.Main;
+import dev.threadbench.loadtest.MainTest;
 import dev.threadbench.loadtest.report.ResultsJsonTest;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,15 +24,6 @@ class ServersIT {
 
     @TempDir
     Path dir;
-
-    record Ran(int code, String out, String err) {}
-
-    static Ran loadtest(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = Main.execute(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Ran(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
 
     static Path jar(String server) {
         Path jar = Path.of(System.getProperty(server + ".jar", ProjectLayout.defaultJar(server).toString()));
@@ -59,7 +47,7 @@ class ServersIT {
         try (ServerProcess server = ServerProcess.start(name, jar(name), List.of("-Xmx256m"), null, 10, 200,
                 dir.resolve(name + ".log"))) {
             long before = server.stats().requests();
-            Ran ran = loadtest("run", "--plan", plan.toString(), "--base", server.base().toString(), "--quiet");
+            MainTest.Ran ran = MainTest.run("run", "--plan", plan.toString(), "--base", server.base().toString(), "--quiet");
             assertEquals(0, ran.code(), ran.err());
             for (String line : List.of("Total requests            400", "Successful requests       400",
                     "Failed requests           0", "Connections opened        20", "Requests per second ",
@@ -74,7 +62,7 @@ class ServersIT {
     @Test
     void compareRunsBothServersAndReconcilesTheirCounts() throws Exception {
         Path out = dir.resolve("results");
-        Ran ran = loadtest("compare", "--undertow-jar", jar("undertow").toString(), "--vertx-jar", jar("vertx").toString(),
+        MainTest.Ran ran = MainTest.run("compare", "--undertow-jar", jar("undertow").toString(), "--vertx-jar", jar("vertx").toString(),
                 "--concurrency", "20", "--rampup", "1", "--warmup", "1", "--duration", "2", "--delay-ms", "200",
                 "--jvm-opts", "-Xmx256m", "--out", out.toString());
         assertEquals(0, ran.code(), ran.out() + ran.err());
