@@ -67,7 +67,7 @@ public final class CompareCommand implements Callable<Integer> {
     private List<String> servers;
 
     @Option(names = "--strategies", paramLabel = "default|all|LIST", defaultValue = "default",
-            description = "default: each server's own; all: blocking, timer and virtual on each; or a list (default ${DEFAULT-VALUE})")
+            description = "default (each server's own), all (blocking, timer and virtual on each) or a list such as virtual,timer (default: ${DEFAULT-VALUE})")
     private String strategies;
 
     @Option(names = "--concurrency", paramLabel = "LIST", split = ",", defaultValue = "1000,2000",
