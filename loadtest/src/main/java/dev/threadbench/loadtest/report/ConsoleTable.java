@@ -30,7 +30,7 @@ public final class ConsoleTable {
                     r.bound() == null ? "-" : String.format(Locale.ROOT, "%,.0f", r.bound()),
                     r.ratioToBound() == null ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * r.ratioToBound()),
                     ms(r.latencyMs().p50()), ms(r.latencyMs().p99()), ms(r.latencyMs().p999()), ms(r.latencyMs().max()),
-                    number(r.serverCpuSeconds(), "%.1f"), number(r.serverPeakRssMb(), "%.0f"), counts(r.reconciliation()),
+                    serverFigure(r.serverCpuSeconds(), "%.1f"), serverFigure(r.serverPeakRssMb(), "%.0f"), counts(r.reconciliation()),
                     r.generatorBound() ? "GENERATOR-BOUND" : ""});
         }
         int[] widths = new int[HEADER.length];
@@ -58,6 +58,10 @@ public final class ConsoleTable {
                 .append(results.settings() == null ? "2000" : results.settings().delayMs()).append(" ms: 5 x C with the defaults).\n")
                 .append("counts: the server's /stats count against the answers the client got (exact, explained by failed"
                         + " or abandoned requests, or MISMATCH).\n");
+        if (results.runs().stream().anyMatch(r -> r.serverCpuSeconds() == null || r.serverPeakRssMb() == null)) {
+            text.append("n/a: a server's CPU and RSS are read from its process, which compare can only see when it started"
+                    + " the server itself (not with --targets).\n");
+        }
         if (results.runs().stream().anyMatch(Results.Run::generatorBound)) {
             text.append("GENERATOR-BOUND: the load generator saturated its share of this machine's cores; that figure is"
                     + " the generator's limit as much as the server's.\n");
@@ -67,11 +71,11 @@ public final class ConsoleTable {
 
     /** One run in a line, printed as each finishes. */
     public static String oneLine(Results.Run r) {
-        return String.format(Locale.ROOT, "C=%d: %,.0f req/s%s, p50 %s ms, p99 %s ms, %,d failed, server CPU %s s, peak RSS %s MB, counts %s%s",
+        return String.format(Locale.ROOT, "C=%d: %,.0f req/s%s, p50 %s ms, p99 %s ms, %,d failed, server CPU %s, peak RSS %s, counts %s%s",
                 r.concurrency(), r.requestsPerSecond(),
                 r.bound() == null ? "" : String.format(Locale.ROOT, " (%.1f%% of the %,.0f bound)", 100 * r.ratioToBound(), r.bound()),
-                ms(r.latencyMs().p50()), ms(r.latencyMs().p99()), r.failed().total(), number(r.serverCpuSeconds(), "%.1f"),
-                number(r.serverPeakRssMb(), "%.0f"), counts(r.reconciliation()), r.generatorBound() ? " [GENERATOR-BOUND]" : "");
+                ms(r.latencyMs().p50()), ms(r.latencyMs().p99()), r.failed().total(), serverFigure(r.serverCpuSeconds(), "%.1f s"),
+                serverFigure(r.serverPeakRssMb(), "%.0f MB"), counts(r.reconciliation()), r.generatorBound() ? " [GENERATOR-BOUND]" : "");
     }
 
     static String counts(Results.Reconciliation c) {
@@ -92,7 +96,8 @@ public final class ConsoleTable {
         return value >= 100 ? String.format(Locale.ROOT, "%.0f", value) : String.format(Locale.ROOT, "%.2f", value);
     }
 
-    private static String number(Double value, String format) {
-        return value == null ? "-" : String.format(Locale.ROOT, format, value);
+    /** A server figure compare could not read (a server it did not start, whose process it cannot see) is n/a. */
+    private static String serverFigure(Double value, String format) {
+        return value == null ? "n/a" : String.format(Locale.ROOT, format, value);
     }
 }

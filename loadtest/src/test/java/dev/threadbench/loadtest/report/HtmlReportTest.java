@@ -20,6 +20,23 @@ class HtmlReportTest {
     }
 
     @Test
+    void serverFiguresCompareCouldNotReadAreNullInThePageAndNaInTheTable() {
+        Results results = ResultsFixtures.resultsOfRunningServers();
+        String html = HtmlReport.render(results);
+        assertTrue(html.contains("\"serverCpuSeconds\":null,\"serverPeakRssMb\":null"), "nulls inlined");
+        assertTrue(html.contains("\"serverJvmOptions\":null"));
+        assertTrue(html.contains("'n/a'"), "the page shows n/a for them");
+
+        String table = ConsoleTable.render(results);
+        String[] lines = table.split("\n");
+        assertTrue(lines[2].matches(".*\\s2100\\s+n/a\\s+n/a\\s+exact.*"), lines[2]);
+        assertTrue(table.contains("n/a: a server's CPU and RSS are read from its process"), table);
+        assertTrue(ConsoleTable.oneLine(results.runs().getFirst()).contains("server CPU n/a, peak RSS n/a, counts exact"),
+                ConsoleTable.oneLine(results.runs().getFirst()));
+        assertFalse(ConsoleTable.render(ResultsFixtures.results()).contains("n/a"), "started servers have their figures");
+    }
+
+    @Test
     void textThatWouldEndTheScriptIsEscaped() {
         assertTrue(HtmlReport.scriptSafe("a</script>b").equals("a<\\/script>b"));
     }

@@ -61,6 +61,20 @@ public class ResultsJsonTest {
     }
 
     @Test
+    void serverFiguresCompareCouldNotReadStayNullThroughTheFile() throws Exception {
+        Results results = ResultsFixtures.resultsOfRunningServers();
+        Path file = dir.resolve("results.json");
+        ResultsJson.write(results, file);
+        JsonNode json = new ObjectMapper().readTree(file.toFile());
+        assertShape(json);
+        for (JsonNode run : json.get("runs")) {
+            assertTrue(run.get("serverCpuSeconds").isNull() && run.get("serverPeakRssMb").isNull(), run.toString());
+            assertTrue(run.get("serverExitCode").isNull(), run.toString());
+        }
+        assertEquals(results, ResultsJson.read(file));
+    }
+
+    @Test
     void badFilesAreOneLine() throws Exception {
         UsageException missing = assertThrows(UsageException.class, () -> ResultsJson.read(dir.resolve("nope.json")));
         assertEquals(dir.resolve("nope.json") + ": no such file", missing.getMessage());
