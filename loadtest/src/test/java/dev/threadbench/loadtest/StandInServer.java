@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A small server for the runner's tests, speaking the servers' contract on / (every Nth request
- * delayed, /stats) and misbehaving on purpose elsewhere: /status/500, /slow (never answers), and, on
+ * delayed, /health, /stats) and misbehaving on purpose elsewhere: /status/500, /slow (never answers), and, on
  * a second raw TCP port, answers cut short or connections reset.
  */
 public final class StandInServer implements AutoCloseable {
@@ -39,6 +39,7 @@ public final class StandInServer implements AutoCloseable {
                         answer.run();
                     }
                 }
+                case "/health" -> request.response().end("ok");
                 case "/stats" -> request.response().end("{\"server\":\"stand-in\",\"strategy\":\"timer\",\"requests\":"
                         + requests.get() + ",\"delayed\":0,\"inFlight\":" + inFlight.get() + "}");
                 case "/status/500" -> request.response().setStatusCode(500).end("no");

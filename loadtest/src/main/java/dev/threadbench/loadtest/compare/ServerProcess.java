@@ -1,53 +1,40 @@
 package dev.threadbench.loadtest.compare;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** One server started from its jar as its own JVM on a free loopback port, its output going to a log file. */
-final class ServerProcess implements AutoCloseable {
+final class ServerProcess implements Target {
 
     /** The options both servers read from the environment too; cleared so only the flags given here count. */
     private static final List<String> SERVER_ENV = List.of("PORT", "HOST", "DELAY_EVERY", "DELAY_MS", "STRATEGY", "WORKERS", "PAGE");
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
     private static final Pattern STARTUP_LINE = Pattern.compile("^(\\S+) (\\S+) listening on ");
-    private static final ObjectMapper JSON = new ObjectMapper();
-
-    /** What GET /stats says. */
-    record Stats(String server, String strategy, long requests, long delayed, long inFlight) {}
-
-    /** Thrown when a server will not start or answer: compare stops, exit code 1. */
-    static final class Failure extends dev.threadbench.loadtest.RunFailure {
-        Failure(String message) {
-            super(message);
-        }
-    }
 
     private final String name;
     private final Process process;
     private final int port;
     private final Path log;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final ServerHttp http;
 
     private ServerProcess(String name, Process process, int port, Path log) {
         this.name = name;
         this.process = process;
         this.port = port;
         this.log = log;
+        this.http = new ServerHttp(name, base());
     }
 
     static List<String> command(Path jar, List<String> jvmOptions, int port, String strategy, int delayEvery, long delayMs) {
@@ -82,24 +69,28 @@ final class ServerProcess implements AutoCloseable {
         return server;
     }
 
-    String name() {
+    @Override
+    public String name() {
         return name;
     }
 
-    URI base() {
+    @Override
+    public URI base() {
         return URI.create("http://127.0.0.1:" + port);
     }
 
-    long pid() {
-        return process.pid();
+    @Override
+    public OptionalLong pid() {
+        return OptionalLong.of(process.pid());
     }
 
     Path log() {
         return log;
     }
 
-    /** "Undertow 2.4.4.Final" from the server's startup line, once it has logged it. */
-    String frameworkVersion() {
+    /** "2.4.4.Final" from the server's startup line ("Undertow 2.4.4.Final listening on ..."), once it has logged it. */
+    @Override
+    public String frameworkVersion() {
         try {
             for (String line : Files.readAllLines(log)) {
                 Matcher m = STARTUP_LINE.matcher(line);
@@ -120,57 +111,34 @@ final class ServerProcess implements AutoCloseable {
                 throw new Failure(name + " server exited with code " + process.exitValue()
                         + " before /health answered: " + lastLine() + " (log: " + log + ")");
             }
-            if (status("/health") == 200) {
+            if (http.status("/health") == 200) {
                 return;
             }
-            sleep(100);
+            ServerHttp.sleep(100);
         }
         process.destroyForcibly();
         throw new Failure(name + " server did not answer /health within " + READY_TIMEOUT.toSeconds() + " s (log: " + log + ")");
     }
 
-    Stats stats() {
-        try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(base().resolve("/stats"))
-                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() != 200) {
-                throw new Failure(name + " server: GET /stats answered " + response.statusCode());
-            }
-            JsonNode json = JSON.readTree(response.body());
-            return new Stats(json.path("server").asText(), json.path("strategy").asText(), json.path("requests").asLong(),
-                    json.path("delayed").asLong(), json.path("inFlight").asLong());
-        } catch (IOException e) {
-            throw new Failure(name + " server: GET /stats failed: " + e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new Failure("interrupted");
-        }
-    }
-
-    /** /stats once nothing is in flight (the last delayed answers written), within {@code limit}. */
-    Stats idleStats(Duration limit) {
-        long deadline = System.nanoTime() + limit.toNanos();
-        Stats stats = stats();
-        while (stats.inFlight() > 0 && System.nanoTime() < deadline) {
-            sleep(50);
-            stats = stats();
-        }
-        return stats;
+    @Override
+    public Stats stats() {
+        return http.stats();
     }
 
     /** SIGTERM, then the exit code (-1: it had to be killed after {@code grace}). */
-    int stop(Duration grace) {
+    @Override
+    public OptionalInt stop(Duration grace) {
         process.destroy();
         try {
             if (process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
-                return process.exitValue();
+                return OptionalInt.of(process.exitValue());
             }
             process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            return -1;
+            return OptionalInt.of(-1);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             process.destroyForcibly();
-            return -1;
+            return OptionalInt.of(-1);
         }
     }
 
@@ -178,18 +146,6 @@ final class ServerProcess implements AutoCloseable {
     public void close() {
         if (process.isAlive()) {
             process.destroyForcibly();
-        }
-    }
-
-    private int status(String path) {
-        try {
-            return http.send(HttpRequest.newBuilder(base().resolve(path)).timeout(Duration.ofSeconds(2)).build(),
-                    HttpResponse.BodyHandlers.discarding()).statusCode();
-        } catch (IOException e) {
-            return -1;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return -1;
         }
     }
 
@@ -207,14 +163,6 @@ final class ServerProcess implements AutoCloseable {
             return socket.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.threadbench.loadtest.compare;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -11,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -55,7 +57,7 @@ class ServersIT {
                 assertTrue(ran.out().contains(line), "'" + line + "' in\n" + ran.out());
             }
             assertEquals(400, server.idleStats(Duration.ofSeconds(5)).requests() - before);
-            assertEquals(0, server.stop(Duration.ofSeconds(15)), "SIGTERM: exit 0");
+            assertEquals(OptionalInt.of(0), server.stop(Duration.ofSeconds(15)), "SIGTERM: exit 0");
         }
     }
 
@@ -84,5 +86,48 @@ class ServersIT {
         assertEquals(List.of("undertow", "vertx"), json.get("runs").findValuesAsText("server"));
         assertTrue(Files.readString(out.resolve("report.html")).contains("echarts.init("));
         assertTrue(Files.exists(out.resolve("logs").resolve("undertow-default.log")));
+    }
+
+    @Test
+    void compareTargetsDrivesServersAlreadyRunningAndLeavesThemRunning() throws Exception {
+        try (ServerProcess undertow = ServerProcess.start("undertow", jar("undertow"), List.of("-Xmx256m"), "virtual", 10, 200,
+                dir.resolve("undertow.log"));
+             ServerProcess vertx = ServerProcess.start("vertx", jar("vertx"), List.of("-Xmx256m"), null, 10, 200, dir.resolve("vertx.log"))) {
+            String targets = "undertow=" + undertow.base() + ",vertx=" + vertx.base();
+            Path out = dir.resolve("results");
+            MainTest.Ran ran = MainTest.run("compare", "--targets", targets, "--strategies", "default", "--concurrency", "20",
+                    "--rampup", "1", "--warmup", "1", "--duration", "2", "--delay-every", "10", "--delay-ms", "200", "--out", out.toString());
+            assertEquals(0, ran.code(), ran.out() + ran.err());
+            assertTrue(ran.out().contains("undertow at " + undertow.base() + ": up, strategy virtual"), ran.out());
+            assertTrue(ran.out().contains("server CPU n/a, peak RSS n/a"), ran.out());
+            assertFalse(ran.out().contains("SIGTERM"), ran.out());
+
+            JsonNode json = new ObjectMapper().readTree(out.resolve("results.json").toFile());
+            ResultsJsonTest.assertShape(json);
+            assertTrue(json.get("environment").get("serverJvmOptions").isNull(), "not known for servers compare did not start");
+            assertEquals(List.of("undertow", "vertx"), json.get("runs").findValuesAsText("server"));
+            assertEquals(List.of("virtual", "timer"), json.get("runs").findValuesAsText("strategy"), "from each server's /stats");
+            for (JsonNode run : json.get("runs")) {
+                assertEquals(0, run.get("failed").get("total").asLong(), run.toString());
+                assertEquals("exact", run.get("reconciliation").get("verdict").asText(), run.toString());
+                assertEquals(1000.0, run.get("bound").asDouble());
+                assertTrue(run.get("requestsPerSecond").asDouble() > 0);
+                assertTrue(run.get("serverCpuSeconds").isNull() && run.get("serverPeakRssMb").isNull(), run.toString());
+                assertTrue(run.get("serverExitCode").isNull(), run.toString());
+                assertTrue(run.get("notes").toString().contains("server CPU and peak RSS n/a"), run.toString());
+            }
+            assertTrue(Files.readString(out.resolve("report.html")).contains("echarts.init("));
+            assertFalse(Files.exists(out.resolve("logs")), "no server logs: compare started no server");
+
+            // still running and counting: a --delay-every other than theirs is refused before any run
+            MainTest.Ran mismatch = MainTest.run("compare", "--targets", targets, "--delay-every", "7", "--out", out.toString());
+            assertEquals(2, mismatch.code(), mismatch.out() + mismatch.err());
+            assertTrue(mismatch.err().startsWith("loadtest: --delay-every 7 does not match undertow at " + undertow.base()
+                    + ": its /stats counts "), mismatch.err());
+            assertEquals(1, mismatch.err().strip().lines().count(), mismatch.err());
+
+            assertEquals(OptionalInt.of(0), undertow.stop(Duration.ofSeconds(15)), "SIGTERM: exit 0");
+            assertEquals(OptionalInt.of(0), vertx.stop(Duration.ofSeconds(15)), "SIGTERM: exit 0");
+        }
     }
 }

@@ -1,0 +1,56 @@
+package dev.threadbench.loadtest.compare;
+
+import dev.threadbench.loadtest.RunFailure;
+import java.net.URI;
+import java.time.Duration;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+
+/** A server compare drives: one it started from its jar ({@link ServerProcess}), or one already running ({@link RunningServer}). */
+interface Target extends AutoCloseable {
+
+    /** What GET /stats says. */
+    record Stats(String server, String strategy, long requests, long delayed, long inFlight) {
+
+        /** The servers delay exactly every Nth request and derive {@code delayed} from {@code requests}: this checks N. */
+        boolean delaysEvery(int delayEvery) {
+            return delayed == (delayEvery == 0 ? 0 : requests / delayEvery);
+        }
+    }
+
+    /** Thrown when a server will not start or answer: compare stops, exit code 1. */
+    final class Failure extends RunFailure {
+        Failure(String message) {
+            super(message);
+        }
+    }
+
+    String name();
+
+    URI base();
+
+    /** The server's process when it runs on this machine, where /proc gives its CPU time and RSS. */
+    OptionalLong pid();
+
+    /** "2.4.4.Final", say, when the server said so; null when unknown. */
+    String frameworkVersion();
+
+    Stats stats();
+
+    /** /stats once nothing is in flight (the last delayed answers written), within {@code limit}. */
+    default Stats idleStats(Duration limit) {
+        long deadline = System.nanoTime() + limit.toNanos();
+        Stats stats = stats();
+        while (stats.inFlight() > 0 && System.nanoTime() < deadline) {
+            ServerHttp.sleep(50);
+            stats = stats();
+        }
+        return stats;
+    }
+
+    /** Stops the server and gives its exit code; empty when compare did not start it, so leaves it running. */
+    OptionalInt stop(Duration grace);
+
+    @Override
+    void close();
+}
