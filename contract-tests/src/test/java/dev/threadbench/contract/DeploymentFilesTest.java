@@ -151,10 +151,14 @@ class DeploymentFilesTest {
         assertEquals("contract-tests", map(service("contract"), "build").get("target"));
         assertTrue(DOCKERFILE.stages().contains("contract-tests"), "Dockerfile has no stage 'contract-tests'");
         List<String> contractArgs = strings(service("contract").get("command")).stream().map(DeploymentFilesTest::resolve).toList();
+        List<String> loadtestCommand = strings(service("loadtest").get("command"));
+        assertEquals("compare", loadtestCommand.getFirst(), "loadtest: " + loadtestCommand);
+        List<String> loadtestTargets = List.of(optionValue(loadtestCommand, "--targets").split(","));
+        assertEquals(DEFAULT_PORTS.size(), loadtestTargets.size(), "loadtest --targets: " + loadtestTargets);
         for (String server : DEFAULT_PORTS.keySet()) {
             String url = "http://" + server + ":" + DEFAULT_PORTS.get(server);
             assertTrue(contractArgs.contains("-Dcontract." + server + "=" + url), "contract: " + contractArgs);
-            assertTrue(String.join(" ", strings(service("loadtest").get("command"))).contains(server + "=" + url), "loadtest targets");
+            assertTrue(loadtestTargets.contains(server + "=" + url), "loadtest --targets: " + loadtestTargets);
             assertTrue(String.valueOf(map(service("drill"), "environment").get("DRILL_TARGETS")).contains(server + "=" + url), "drill targets");
             for (String dependent : List.of("drill", "loadtest", "contract")) {
                 assertEquals("service_healthy", map(map(service(dependent), "depends_on"), server).get("condition"),
@@ -165,6 +169,21 @@ class DeploymentFilesTest {
                 "the suite is told the servers' delay settings: " + contractArgs);
         assertEquals("service_completed_successfully", map(map(service("loadtest"), "depends_on"), "drill").get("condition"),
                 "the comparison starts after drill, so that the two loads never overlap");
+    }
+
+    /**
+     * compare cannot read the running servers' delay settings, and its bound is made of them: it is given the
+     * same expressions as the servers' environment, so that one setting (or its default) moves both.
+     */
+    @ParameterizedTest
+    @MethodSource("servers")
+    void theComparisonIsToldTheServersDelaySettings(String server) {
+        Map<String, Object> environment = map(service(server), "environment");
+        List<String> command = strings(service("loadtest").get("command"));
+        assertEquals(String.valueOf(environment.get("DELAY_EVERY")), optionValue(command, "--delay-every"),
+                "loadtest --delay-every against " + server + "'s DELAY_EVERY");
+        assertEquals(String.valueOf(environment.get("DELAY_MS")), optionValue(command, "--delay-ms"),
+                "loadtest --delay-ms against " + server + "'s DELAY_MS");
     }
 
     @Test
@@ -188,6 +207,15 @@ class DeploymentFilesTest {
                 module + "/pom.xml: <finalName> must be " + module + " for the Dockerfile's COPY");
         String copy = DOCKERFILE.instruction("app", "COPY");
         assertTrue(copy.contains("--from=build /workspace/${MODULE}/target/${MODULE}.jar "), "app stage " + copy);
+    }
+
+    /** The argument after {@code option} in a command list. */
+    private static String optionValue(List<String> command, String option) {
+        int at = command.indexOf(option);
+        if (at < 0 || at + 1 >= command.size()) {
+            return fail("no " + option + " VALUE in " + command);
+        }
+        return command.get(at + 1);
     }
 
     private static Map<String, Object> service(String name) {
