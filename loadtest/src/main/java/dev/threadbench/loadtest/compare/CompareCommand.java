@@ -486,7 +486,8 @@ public final class CompareCommand implements Callable<Integer> {
                 delayEvery, delayMs / 1000.0);
         if (settings.durationSeconds() != null) {
             long perRun = rampupSeconds + settings.warmupSeconds() + settings.durationSeconds() + delayMs / 1000 + 1;
-            long total = runsCount * perRun + planned.size() * (6 + delayMs / 1000);
+            long startAndStop = settings.running() ? 0 : planned.size() * (6 + delayMs / 1000);
+            long total = runsCount * perRun + startAndStop;
             out.printf(Locale.ROOT, "each run: %d s ramp-up + %d s warm-up + %d s measured; %d runs, about %d min %02d s in all%n",
                     rampupSeconds, settings.warmupSeconds(), settings.durationSeconds(), runsCount, total / 60, total % 60);
         } else {
