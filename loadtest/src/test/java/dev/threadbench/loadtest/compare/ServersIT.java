@@ -36,11 +36,12 @@ class ServersIT {
     @ParameterizedTest
     @ValueSource(strings = {"undertow", "vertx"})
     void runDrivesAPlanAndTheServerCountsExactlyItsRequests(String name) throws Exception {
+        // no ramp-up, so every slot starts, and opens its connection, before the 400 iterations run out
         Path plan = Files.writeString(dir.resolve("plan.yml"), """
                 concurrency: 20
                 base: 'http://localhost:8080'
                 iterations: 400
-                rampup: 1
+                rampup: 0
                 plan:
                   - name: Fetch the page
                     request:
