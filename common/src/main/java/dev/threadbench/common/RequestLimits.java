@@ -5,14 +5,18 @@ package dev.threadbench.common;
  * every parse limit with a bare 400 and Vert.x has no header-count limit, so neither framework's own
  * parser can give both servers the same 414 and 431. The parsers are set four times looser
  * ({@link #PARSER_HEAD_BYTES}, {@link #PARSER_HEADER_COUNT}), as a memory guard only; a request beyond
- * that ceiling gets the parser's bare 400.
+ * that ceiling gets the parser's bare 400. Undertow's parser counts the whole head against its
+ * ceiling; Vert.x's guard ({@link RequestHeadScanner}) counts the same way, so the ceiling falls at the
+ * same byte on both.
  */
 public final class RequestLimits {
 
-    /** Longest request line, and most header bytes, the frameworks' own parsers take. */
+    /** Most bytes of a request head (request line, header lines, the empty line) a parser takes. */
     public static final int PARSER_HEAD_BYTES = 4 * (HttpLimits.MAX_URI_LENGTH + HttpLimits.MAX_HEADER_SIZE);
-    /** Most header fields the frameworks' own parsers take (where they have such a limit). */
+    /** Most header fields a parser takes. */
     public static final int PARSER_HEADER_COUNT = 4 * HttpLimits.MAX_HEADERS;
+    /** Longest method name Undertow's parser takes (not configurable there); Vert.x's guard holds to it too. */
+    public static final int PARSER_METHOD_LENGTH = 33;
 
     private RequestLimits() {}
 

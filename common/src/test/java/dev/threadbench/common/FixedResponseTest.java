@@ -1,6 +1,7 @@
 package dev.threadbench.common;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -12,6 +13,9 @@ class FixedResponseTest {
     void textBodiesAreOneLineAndJsonBodiesAreOneObject() {
         for (FixedResponse r : FixedResponse.values()) {
             String body = new String(r.body(), StandardCharsets.UTF_8);
+            if (r == FixedResponse.BAD_REQUEST) {
+                continue;
+            }
             if (r.contentType().equals(FixedResponse.Type.JSON)) {
                 assertTrue(body.startsWith("{") && body.endsWith("}"), r + ": " + body);
             } else {
@@ -37,5 +41,23 @@ class FixedResponseTest {
         assertEquals(414, FixedResponse.URI_TOO_LONG.status());
         assertEquals(431, FixedResponse.HEADERS_TOO_LARGE.status());
         assertEquals(500, FixedResponse.INTERNAL_ERROR.status());
+        assertEquals(400, FixedResponse.BAD_REQUEST.status());
+        assertEquals(413, FixedResponse.CONTENT_TOO_LARGE.status());
+        assertEquals(501, FixedResponse.NOT_IMPLEMENTED.status());
+    }
+
+    @Test
+    void theBare400LooksLikeTheParsers() {
+        assertNull(FixedResponse.BAD_REQUEST.contentType());
+        assertEquals(0, FixedResponse.BAD_REQUEST.length());
+    }
+
+    @Test
+    void refusalsCloseTheConnectionAndNormalAnswersKeepIt() {
+        for (FixedResponse r : FixedResponse.values()) {
+            boolean refusal = r.status() >= 400 && r != FixedResponse.NOT_FOUND && r != FixedResponse.METHOD_NOT_ALLOWED
+                    && r != FixedResponse.HEALTH_DRAINING;
+            assertEquals(refusal, r.closesConnection(), r.name());
+        }
     }
 }
