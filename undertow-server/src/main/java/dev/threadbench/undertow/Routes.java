@@ -3,15 +3,18 @@ package dev.threadbench.undertow;
 import dev.threadbench.common.FixedResponse;
 import dev.threadbench.common.GracefulShutdown;
 import dev.threadbench.common.Page;
-import dev.threadbench.common.RequestLimits;
+import dev.threadbench.common.RequestRules;
 import dev.threadbench.common.ServerStats;
 import io.undertow.Handlers;
+import io.undertow.io.IoCallback;
+import io.undertow.io.Sender;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.HeaderMap;
 import io.undertow.util.HeaderValues;
 import io.undertow.util.Headers;
 import io.undertow.util.Methods;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -28,7 +31,7 @@ final class Routes {
         HttpHandler pageHandler = page(page, stats, shutdown, delay);
         HttpHandler healthHandler = health(shutdown);
         HttpHandler statsHandler = stats(stats);
-        return withinLimits(guarded(Handlers.routing()
+        return checked(guarded(Handlers.routing()
                 .get("/", pageHandler).add(Methods.HEAD, "/", pageHandler)
                 .get("/health", healthHandler).add(Methods.HEAD, "/health", healthHandler)
                 .get("/stats", statsHandler).add(Methods.HEAD, "/stats", statsHandler)
@@ -38,26 +41,38 @@ final class Routes {
 
     /**
      * Counts the request; 9 in 10 are answered right here on the IO thread, the Nth goes to the delay.
-     * The page's bytes sit in one direct buffer built here, duplicated per answer.
+     * The page's bytes sit in one direct buffer built here, duplicated per answer. A request stays in
+     * flight until its answer is written (or the write failed), so a drain waits for the bytes to go out.
      */
     static HttpHandler page(Page page, ServerStats stats, GracefulShutdown shutdown, DelayStrategies.Delay delay) {
         ByteBuffer body = ByteBuffer.allocateDirect(page.length()).put(page.bytes()).flip();
         String length = String.valueOf(page.length());
+        IoCallback countWhenWritten = new IoCallback() {
+            @Override
+            public void onComplete(HttpServerExchange exchange, Sender sender) {
+                stats.completed();
+                IoCallback.END_EXCHANGE.onComplete(exchange, sender);
+            }
+
+            @Override
+            public void onException(HttpServerExchange exchange, Sender sender, IOException failure) {
+                stats.completed();
+                IoCallback.END_EXCHANGE.onException(exchange, sender, failure);
+            }
+        };
         DelayStrategies.Answer answer = exchange -> {
             try {
                 exchange.getResponseHeaders()
                         .put(Headers.CONTENT_TYPE, Page.CONTENT_TYPE)
                         .put(Headers.CONTENT_LENGTH, length);
-                exchange.getResponseSender().send(body.duplicate());
+                exchange.getResponseSender().send(body.duplicate(), countWhenWritten);
             } catch (Throwable t) {
-                failed(exchange, t);
-            } finally {
                 stats.completed();
+                failed(exchange, t);
             }
         };
         return exchange -> {
             if (shutdown.draining()) {
-                exchange.setPersistent(false);
                 send(exchange, FixedResponse.DRAINING);
             } else if (stats.admit()) {
                 try {
@@ -83,23 +98,25 @@ final class Routes {
         };
     }
 
-    /** HttpLimits checked on the parsed head: Undertow's parser would only give a bare 400 (see RequestLimits). */
-    static HttpHandler withinLimits(HttpHandler next) {
+    /**
+     * The shared RequestRules, on the head as Undertow parsed it: Undertow's parser and Host check refuse
+     * much of it first, with the same bare 400; what they let through is refused here as on Vert.x.
+     */
+    static HttpHandler checked(HttpHandler next) {
         return exchange -> {
-            HeaderMap headers = exchange.getRequestHeaders();
-            long headerBytes = 0;
-            for (HeaderValues field : headers) {
-                int nameLength = field.getHeaderName().length();
+            String query = exchange.getQueryString();
+            String target = query.isEmpty() ? exchange.getRequestURI() : exchange.getRequestURI() + '?' + query;
+            RequestRules.Head head = RequestRules.head(
+                    exchange.getRequestMethod().toString(), target, exchange.getProtocol().toString());
+            for (HeaderValues field : exchange.getRequestHeaders()) {
+                String name = field.getHeaderName().toString();
                 for (String value : field) {
-                    headerBytes += RequestLimits.fieldBytes(nameLength, value.length());
+                    head.header(name, value);
                 }
             }
-            String query = exchange.getQueryString();
-            int targetLength = exchange.getRequestURI().length() + (query.isEmpty() ? 0 : 1 + query.length());
-            FixedResponse refusal = RequestLimits.check(targetLength, (int) headers.size(), headerBytes);
-            if (refusal != null) {
-                exchange.setPersistent(false);
-                send(exchange, refusal);
+            FixedResponse verdict = head.verdict();
+            if (verdict != null) {
+                send(exchange, verdict);
             } else {
                 next.handleRequest(exchange);
             }
@@ -123,18 +140,21 @@ final class Routes {
             IoUtils.safeClose(exchange.getConnection());
         } else {
             exchange.getResponseHeaders().clear();
-            exchange.setPersistent(false);
             send(exchange, FixedResponse.INTERNAL_ERROR);
         }
     }
 
     static void send(HttpServerExchange exchange, FixedResponse response) {
         exchange.setStatusCode(response.status());
-        HeaderMap headers = exchange.getResponseHeaders()
-                .put(Headers.CONTENT_TYPE, response.contentType())
-                .put(Headers.CONTENT_LENGTH, response.length());
+        HeaderMap headers = exchange.getResponseHeaders().put(Headers.CONTENT_LENGTH, response.length());
+        if (response.contentType() != null) {
+            headers.put(Headers.CONTENT_TYPE, response.contentType());
+        }
         if (response == FixedResponse.METHOD_NOT_ALLOWED) {
             headers.put(Headers.ALLOW, FixedResponse.ALLOW);
+        }
+        if (response.closesConnection()) {
+            exchange.setPersistent(false);
         }
         exchange.getResponseSender().send(ByteBuffer.wrap(response.body()));
     }
