@@ -3,8 +3,9 @@ package dev.threadbench.vertx;
 import dev.threadbench.common.FixedResponse;
 import dev.threadbench.common.GracefulShutdown;
 import dev.threadbench.common.Page;
-import dev.threadbench.common.RequestLimits;
+import dev.threadbench.common.RequestRules;
 import dev.threadbench.common.ServerStats;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.MultiMap;
@@ -13,6 +14,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.util.EnumMap;
@@ -34,7 +36,9 @@ final class Routes {
 
     static {
         for (FixedResponse response : FixedResponse.values()) {
-            CONTENT_TYPES.put(response, HttpHeaders.createOptimized(response.contentType()));
+            if (response.contentType() != null) {
+                CONTENT_TYPES.put(response, HttpHeaders.createOptimized(response.contentType()));
+            }
             CONTENT_LENGTHS.put(response, HttpHeaders.createOptimized(String.valueOf(response.length())));
             BODIES.put(response, Buffer.buffer(response.body()));
         }
@@ -47,7 +51,7 @@ final class Routes {
         Handler<RoutingContext> pageHandler = page(page, stats, shutdown, delay);
         Handler<RoutingContext> healthHandler = health(shutdown);
         Handler<RoutingContext> statsHandler = stats(stats);
-        Handler<RoutingContext> notFound = ctx -> send(ctx.response(), FixedResponse.NOT_FOUND);
+        Handler<RoutingContext> notFound = ctx -> send(ctx.request(), FixedResponse.NOT_FOUND);
         Router router = Router.router(vertx);
         router.get("/").handler(pageHandler);
         router.head("/").handler(pageHandler);
@@ -58,37 +62,41 @@ final class Routes {
         router.head("/health").handler(healthHandler);
         router.get("/stats").handler(statsHandler);
         router.head("/stats").handler(statsHandler);
-        router.errorHandler(405, ctx -> send(ctx.response(), FixedResponse.METHOD_NOT_ALLOWED));
+        router.errorHandler(405, ctx -> send(ctx.request(), FixedResponse.METHOD_NOT_ALLOWED));
         router.errorHandler(404, notFound);
-        // a path vertx-web cannot decode (/%zz): the bare 400 Undertow's parser gives it, not vertx-web's "Bad Request"
+        // whatever vertx-web itself refuses that the rules let through: the bare 400, not vertx-web's "Bad Request"
         router.errorHandler(400, ctx -> badRequest(ctx.request()));
         router.errorHandler(500, ctx -> failed(ctx, ctx.failure()));
-        return withinLimits(router);
+        return checked(router);
     }
 
     /**
      * Counts the request; 9 in 10 are answered right here on the event loop, the Nth goes to the delay.
-     * The page's bytes sit in one buffer built here, sliced per answer.
+     * The page's bytes sit in one buffer built here, sliced per answer. A request stays in flight until
+     * its answer is written (or the write failed), so a drain waits for the bytes to go out.
      */
     static Handler<RoutingContext> page(Page page, ServerStats stats, GracefulShutdown shutdown, DelayStrategies.Delay delay) {
         Buffer body = Buffer.buffer(page.bytes());
         CharSequence length = HttpHeaders.createOptimized(String.valueOf(page.length()));
+        Handler<AsyncResult<Void>> countWhenWritten = written -> stats.completed();
         DelayStrategies.Answer answer = ctx -> {
+            Future<Void> written;
             try {
                 HttpServerResponse response = ctx.response();
                 response.headers()
                         .add(HttpHeaders.CONTENT_TYPE, HTML)
                         .add(HttpHeaders.CONTENT_LENGTH, length);
-                response.end(body);
+                written = response.end(body);
             } catch (Throwable t) {
-                failed(ctx, t);
-            } finally {
                 stats.completed();
+                failed(ctx, t);
+                return;
             }
+            written.onComplete(countWhenWritten);
         };
         return ctx -> {
             if (shutdown.draining()) {
-                sendAndClose(ctx.request(), FixedResponse.DRAINING);
+                send(ctx.request(), FixedResponse.DRAINING);
             } else if (stats.admit()) {
                 try {
                     delay.answerLater(ctx, answer);
@@ -103,39 +111,37 @@ final class Routes {
     }
 
     static Handler<RoutingContext> health(GracefulShutdown shutdown) {
-        return ctx -> send(ctx.response(), shutdown.draining() ? FixedResponse.HEALTH_DRAINING : FixedResponse.HEALTH_UP);
+        return ctx -> send(ctx.request(), shutdown.draining() ? FixedResponse.HEALTH_DRAINING : FixedResponse.HEALTH_UP);
     }
 
     static Handler<RoutingContext> stats(ServerStats stats) {
         return ctx -> ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, JSON).end(stats.toJson());
     }
 
-    /** HttpLimits checked on the parsed head: Vert.x has no header-count limit (see RequestLimits). */
-    static Handler<HttpServerRequest> withinLimits(Handler<HttpServerRequest> next) {
+    /**
+     * The shared RequestRules, on the head as Netty parsed it, before vertx-web sees it (which would serve
+     * "/a/../" as "/", and whose Host check fails on a percent-encoded name). The head guard in
+     * VertxServer has already refused what only the raw bytes show.
+     */
+    static Handler<HttpServerRequest> checked(Handler<HttpServerRequest> next) {
         return request -> {
-            MultiMap headers = request.headers();
-            int headerCount = 0;
-            long headerBytes = 0;
-            for (Map.Entry<String, String> field : headers) {
-                headerCount++;
-                headerBytes += RequestLimits.fieldBytes(field.getKey().length(), field.getValue().length());
+            RequestRules.Head head = RequestRules.head(request.method().name(), request.uri(),
+                    request.version() == HttpVersion.HTTP_1_0 ? "HTTP/1.0" : "HTTP/1.1");
+            for (Map.Entry<String, String> field : request.headers()) {
+                head.header(field.getKey(), field.getValue());
             }
-            FixedResponse refusal = RequestLimits.check(request.uri().length(), headerCount, headerBytes);
-            if (refusal != null) {
-                sendAndClose(request, refusal);
+            FixedResponse verdict = head.verdict();
+            if (verdict != null) {
+                send(request, verdict);
             } else {
                 next.handle(request);
             }
         };
     }
 
-    /** What Vert.x's parser rejects (malformed, or beyond the parser ceiling): a bare 400, as Undertow's parser sends. */
+    /** What Vert.x's parser or the head guard refuses (malformed, or beyond the parser ceiling): the bare 400, as Undertow's parser sends. */
     static void badRequest(HttpServerRequest request) {
-        request.response().setStatusCode(400)
-                .putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE)
-                .putHeader(HttpHeaders.CONTENT_LENGTH, "0")
-                .end()
-                .onComplete(sent -> request.connection().close());
+        send(request, FixedResponse.BAD_REQUEST);
     }
 
     /** Anything a handler throws becomes the fixed 500, logged here once; never a stack trace to the client. */
@@ -146,24 +152,26 @@ final class Routes {
             ctx.request().connection().close();
         } else {
             response.headers().clear();
-            sendAndClose(ctx.request(), FixedResponse.INTERNAL_ERROR);
+            send(ctx.request(), FixedResponse.INTERNAL_ERROR);
         }
     }
 
-    static Future<Void> send(HttpServerResponse response, FixedResponse fixed) {
-        response.setStatusCode(fixed.status());
-        MultiMap headers = response.headers()
-                .add(HttpHeaders.CONTENT_TYPE, CONTENT_TYPES.get(fixed))
-                .add(HttpHeaders.CONTENT_LENGTH, CONTENT_LENGTHS.get(fixed));
+    /** Sends a fixed response; one that closes the connection is sent with {@code Connection: close}, then closes it. */
+    static void send(HttpServerRequest request, FixedResponse fixed) {
+        HttpServerResponse response = request.response().setStatusCode(fixed.status());
+        MultiMap headers = response.headers().add(HttpHeaders.CONTENT_LENGTH, CONTENT_LENGTHS.get(fixed));
+        if (fixed.contentType() != null) {
+            headers.add(HttpHeaders.CONTENT_TYPE, CONTENT_TYPES.get(fixed));
+        }
         if (fixed == FixedResponse.METHOD_NOT_ALLOWED) {
             headers.add(HttpHeaders.ALLOW, ALLOW);
         }
-        return response.end(BODIES.get(fixed));
-    }
-
-    /** Vert.x keeps the connection despite a {@code Connection: close} header, so close it once answered. */
-    static void sendAndClose(HttpServerRequest request, FixedResponse fixed) {
-        request.response().putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
-        send(request.response(), fixed).onComplete(sent -> request.connection().close());
+        if (fixed.closesConnection()) {
+            // Vert.x keeps the connection despite a Connection: close header, so close it once answered
+            headers.add(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
+            response.end(BODIES.get(fixed)).onComplete(sent -> request.connection().close());
+        } else {
+            response.end(BODIES.get(fixed));
+        }
     }
 }

@@ -4,6 +4,7 @@ import dev.threadbench.common.FrameworkLogging;
 import dev.threadbench.common.GracefulShutdown;
 import dev.threadbench.common.HttpLimits;
 import dev.threadbench.common.OnDemandThreadPool;
+import dev.threadbench.common.RequestHeadScanner;
 import dev.threadbench.common.RequestLimits;
 import dev.threadbench.common.ServerOptions;
 import dev.threadbench.common.ServerOptions.Defaults;
@@ -13,11 +14,24 @@ import dev.threadbench.common.StartupFailure;
 import dev.threadbench.common.StartupLine;
 import dev.threadbench.common.Strategy;
 import io.vertx.core.DeploymentOptions;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.http.DefaultHttpRequest;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.concurrent.ScheduledFuture;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.impl.HttpServerConnection;
 import io.vertx.core.http.HttpServerOptions;
 import java.io.IOException;
 import java.io.InputStream;
@@ -91,6 +105,7 @@ public final class VertxServer extends VerticleBase {
     @Override
     public Future<?> start() {
         HttpServer server = vertx.createHttpServer(httpOptions())
+                .connectionHandler(HeadGuard::install)
                 .requestHandler(Routes.root(vertx, options.page(), stats, shutdown, delay))
                 .invalidRequestHandler(Routes::badRequest);
         servers.add(server);
@@ -98,8 +113,10 @@ public final class VertxServer extends VerticleBase {
         return server.listen(options.port() == 0 ? -1 : options.port(), options.host());
     }
 
+    /** HTTP/1.1 only, as on Undertow: no h2c upgrade, no HTTP/2 with prior knowledge. */
     private static HttpServerOptions httpOptions() {
         return new HttpServerOptions()
+                .setHttp2ClearTextEnabled(false)
                 .setAcceptBacklog(HttpLimits.ACCEPT_BACKLOG)
                 .setIdleTimeout((int) HttpLimits.IDLE_TIMEOUT.toSeconds())
                 .setIdleTimeoutUnit(TimeUnit.SECONDS)
@@ -113,6 +130,110 @@ public final class VertxServer extends VerticleBase {
             return in == null ? "(unknown version)" : new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Sits in front of Netty's HTTP decoder on every connection and passes the raw bytes on through a
+     * RequestHeadScanner: the strictness Undertow's parser has and Netty's lacks (refused as a request
+     * whose decoding failed, so Vert.x answers it in turn with Routes.badRequest), Undertow's head read
+     * timeout (Vert.x has no such setting: the connection is closed, as Undertow closes it), and content
+     * after a head dropped unread, since RequestRules refuses it and closes the connection. Vert.x has
+     * no public hook for this; its own extensions reach the pipeline the same way.
+     */
+    static final class HeadGuard extends ChannelInboundHandlerAdapter {
+        private static final ChannelHandler SERVED_AS_HTTP_1_1 = new ServedAsHttp11();
+
+        private final RequestHeadScanner scanner = new RequestHeadScanner();
+        private boolean discarding;
+        private long headStartedNanos;
+        private ScheduledFuture<?> headTimeout;
+
+        static void install(HttpConnection connection) {
+            ChannelPipeline pipeline = ((HttpServerConnection) connection).channelHandlerContext().pipeline();
+            pipeline.addBefore("httpDecoder", "headGuard", new HeadGuard());
+            pipeline.addAfter("httpDecoder", "servedAsHttp11", SERVED_AS_HTTP_1_1);
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (!(msg instanceof ByteBuf bytes)) {
+                ctx.fireChannelRead(msg);
+                return;
+            }
+            if (discarding) {
+                bytes.release();
+                return;
+            }
+            long now = System.nanoTime();
+            int from = bytes.readerIndex();
+            int to = bytes.writerIndex();
+            for (int i = from; i < to; i++) {
+                if (!scanner.inHead()) {
+                    headStartedNanos = now;
+                }
+                switch (scanner.feed(bytes.getByte(i))) {
+                    case MORE -> { }
+                    case HEAD_COMPLETE -> cancelHeadTimeout();
+                    case CONTENT_FOLLOWS -> {
+                        forwardUpTo(ctx, bytes, i + 1);
+                        return;
+                    }
+                    case REFUSE -> {
+                        forwardUpTo(ctx, bytes, i);
+                        ctx.fireChannelRead(refusedRequest());
+                        ctx.fireChannelRead(LastHttpContent.EMPTY_LAST_CONTENT);
+                        return;
+                    }
+                }
+            }
+            if (scanner.inHead() && headTimeout == null) {
+                long left = HttpLimits.HEADER_READ_TIMEOUT.toNanos() - (now - headStartedNanos);
+                headTimeout = ctx.executor().schedule(() -> ctx.close(), left, TimeUnit.NANOSECONDS);
+            }
+            ctx.fireChannelRead(bytes);
+        }
+
+        /** Passes on the bytes before {@code end} and reads nothing after them. */
+        private void forwardUpTo(ChannelHandlerContext ctx, ByteBuf bytes, int end) {
+            cancelHeadTimeout();
+            discarding = true;
+            if (end > bytes.readerIndex()) {
+                ctx.fireChannelRead(bytes.retainedSlice(bytes.readerIndex(), end - bytes.readerIndex()));
+            }
+            bytes.release();
+        }
+
+        private static HttpRequest refusedRequest() {
+            HttpRequest refused = new DefaultHttpRequest(io.netty.handler.codec.http.HttpVersion.HTTP_1_1, HttpMethod.GET, "/");
+            refused.setDecoderResult(DecoderResult.failure(new IllegalArgumentException("malformed request head")));
+            return refused;
+        }
+
+        private void cancelHeadTimeout() {
+            if (headTimeout != null) {
+                headTimeout.cancel(false);
+                headTimeout = null;
+            }
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            cancelHeadTimeout();
+            ctx.fireChannelInactive();
+        }
+    }
+
+    /** Behind the decoder: a version the scanner let through other than 1.0 is served as 1.1, as Undertow does (Vert.x would answer 501). */
+    @ChannelHandler.Sharable
+    private static final class ServedAsHttp11 extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (msg instanceof HttpRequest request && request.decoderResult().isSuccess()
+                    && request.protocolVersion() != io.netty.handler.codec.http.HttpVersion.HTTP_1_0) {
+                request.setProtocolVersion(io.netty.handler.codec.http.HttpVersion.HTTP_1_1);
+            }
+            ctx.fireChannelRead(msg);
         }
     }
 
