@@ -43,6 +43,13 @@ public final class RequestHeadScanner {
     private static final byte[] VERSION_PREFIX = {'H', 'T', 'T', 'P', '/'};
     private static final String CONTENT_LENGTH = "content-length";
     private static final String TRANSFER_ENCODING = "transfer-encoding";
+    private static final boolean[] TOKEN_BYTES = new boolean[128];
+
+    static {
+        for (char c = 0; c < 128; c++) {
+            TOKEN_BYTES[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+        }
+    }
 
     private State state = State.METHOD;
     private int headBytes;
@@ -200,6 +207,6 @@ public final class RequestHeadScanner {
     }
 
     private static boolean isTokenByte(byte b) {
-        return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9') || "!#$%&'*+-.^_`|~".indexOf(b) >= 0;
+        return b >= 0 && TOKEN_BYTES[b];
     }
 }

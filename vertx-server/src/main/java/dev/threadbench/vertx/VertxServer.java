@@ -24,6 +24,7 @@ import io.netty.handler.codec.http.DefaultHttpRequest;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ByteProcessor;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -141,12 +142,14 @@ public final class VertxServer extends VerticleBase {
      * after a head dropped unread, since RequestRules refuses it and closes the connection. Vert.x has
      * no public hook for this; its own extensions reach the pipeline the same way.
      */
-    static final class HeadGuard extends ChannelInboundHandlerAdapter {
+    static final class HeadGuard extends ChannelInboundHandlerAdapter implements ByteProcessor {
         private static final ChannelHandler SERVED_AS_HTTP_1_1 = new ServedAsHttp11();
 
         private final RequestHeadScanner scanner = new RequestHeadScanner();
         private boolean discarding;
+        private long readStartedNanos;
         private long headStartedNanos;
+        private RequestHeadScanner.Step step;
         private ScheduledFuture<?> headTimeout;
 
         static void install(HttpConnection connection) {
@@ -165,33 +168,44 @@ public final class VertxServer extends VerticleBase {
                 bytes.release();
                 return;
             }
-            long now = System.nanoTime();
-            int from = bytes.readerIndex();
-            int to = bytes.writerIndex();
-            for (int i = from; i < to; i++) {
-                if (!scanner.inHead()) {
-                    headStartedNanos = now;
+            readStartedNanos = System.nanoTime();
+            int end = bytes.writerIndex();
+            for (int from = bytes.readerIndex(); from < end; ) {
+                int at = bytes.forEachByte(from, end - from, this);
+                if (at < 0) {
+                    break;
                 }
-                switch (scanner.feed(bytes.getByte(i))) {
-                    case MORE -> { }
+                switch (step) {
                     case HEAD_COMPLETE -> cancelHeadTimeout();
                     case CONTENT_FOLLOWS -> {
-                        forwardUpTo(ctx, bytes, i + 1);
+                        forwardUpTo(ctx, bytes, at + 1);
                         return;
                     }
                     case REFUSE -> {
-                        forwardUpTo(ctx, bytes, i);
+                        forwardUpTo(ctx, bytes, at);
                         ctx.fireChannelRead(refusedRequest());
                         ctx.fireChannelRead(LastHttpContent.EMPTY_LAST_CONTENT);
                         return;
                     }
+                    case MORE -> throw new AssertionError();
                 }
+                from = at + 1;
             }
             if (scanner.inHead() && headTimeout == null) {
-                long left = HttpLimits.HEADER_READ_TIMEOUT.toNanos() - (now - headStartedNanos);
+                long left = HttpLimits.HEADER_READ_TIMEOUT.toNanos() - (readStartedNanos - headStartedNanos);
                 headTimeout = ctx.executor().schedule(() -> ctx.close(), left, TimeUnit.NANOSECONDS);
             }
             ctx.fireChannelRead(bytes);
+        }
+
+        /** Feeds one byte; stops the scan of the buffer at any step but MORE. */
+        @Override
+        public boolean process(byte b) {
+            if (!scanner.inHead()) {
+                headStartedNanos = readStartedNanos;
+            }
+            step = scanner.feed(b);
+            return step == RequestHeadScanner.Step.MORE;
         }
 
         /** Passes on the bytes before {@code end} and reads nothing after them. */
