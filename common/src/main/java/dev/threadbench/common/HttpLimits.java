@@ -10,9 +10,9 @@ public final class HttpLimits {
     public static final int MAX_HEADER_SIZE = 8192;
     /** Most request header fields; more gets 431. */
     public static final int MAX_HEADERS = 100;
-    /** A client that has not sent a whole request head by then is cut off. */
+    /** A request head not complete this long after its first byte: the connection is closed (slowloris). */
     public static final Duration HEADER_READ_TIMEOUT = Duration.ofSeconds(10);
-    /** An idle keep-alive connection is closed after this. */
+    /** A connection with no request under way (an idle keep-alive one) is closed after this. */
     public static final Duration IDLE_TIMEOUT = Duration.ofSeconds(60);
     /** Accept backlog, sized for bursts of thousands of new connections. */
     public static final int ACCEPT_BACKLOG = 16_384;

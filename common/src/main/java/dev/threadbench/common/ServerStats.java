@@ -4,7 +4,11 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What {@code GET /stats} reports: requests to {@code /}, how many were delayed, and how many are
- * being answered now. Only requests to {@code /} are counted.
+ * being answered now. Only requests to {@code /} are counted. A request is in flight from its admission
+ * until its answer has been written to the connection (or the write failed), so a drain that waits for
+ * none in flight loses no answer; a client may read its answer a moment before the server's IO thread
+ * has counted it done, so one that asks {@code /stats} over another connection right away can still
+ * see it in flight.
  */
 public final class ServerStats {
 
@@ -25,7 +29,7 @@ public final class ServerStats {
         return counter.countAndCheckDelayed();
     }
 
-    /** The answer to an admitted request has been handed to the connection. */
+    /** The answer to an admitted request has been written to the connection, or its write failed. */
     public void completed() {
         inFlight.decrementAndGet();
     }
