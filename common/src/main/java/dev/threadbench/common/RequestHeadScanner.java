@@ -63,10 +63,16 @@ public final class RequestHeadScanner {
     private boolean contentFollows;
     private boolean sawContentLength;
     private boolean sawTransferEncoding;
+    private boolean sawOtherVersion;
 
     /** True while a head has begun and is not complete yet. */
     public boolean inHead() {
         return headBytes > 0 && state != State.DONE;
+    }
+
+    /** True once a head on this connection had a version other than HTTP/1.0 and HTTP/1.1 (one to serve as 1.1). */
+    public boolean sawOtherVersion() {
+        return sawOtherVersion;
     }
 
     public Step feed(byte b) {
@@ -113,6 +119,7 @@ public final class RequestHeadScanner {
         }
         if (index == VERSION_PREFIX.length + 2) {
             boolean refused = !isDigit(b) || (majorVersion == '2' && b == '0') || (majorVersion == '0' && b == '9');
+            sawOtherVersion |= majorVersion != '1' || b > '1';
             return refused ? refuse() : Step.MORE;
         }
         return b == '\r' ? to(State.LINE_FEED) : refuse();

@@ -83,6 +83,17 @@ class RequestHeadScannerTest {
     }
 
     @Test
+    void aVersionOtherThan10And11IsNotedForTheRestOfTheConnection() {
+        RequestHeadScanner scanner = new RequestHeadScanner();
+        scan(scanner, "GET / HTTP/1.1\r\n" + HOST + "\r\nGET / HTTP/1.0\r\n\r\n");
+        assertFalse(scanner.sawOtherVersion());
+        scan(scanner, "GET / HTTP/1.2\r\n" + HOST + "\r\n");
+        assertTrue(scanner.sawOtherVersion());
+        scan(scanner, "GET / HTTP/1.1\r\n" + HOST + "\r\n");
+        assertTrue(scanner.sawOtherVersion());
+    }
+
+    @Test
     void methodsLongerThanUndertowTakesAreRefused() {
         String longest = "X".repeat(RequestLimits.PARSER_METHOD_LENGTH);
         assertTrue(scan(longest + " / HTTP/1.1\r\n" + HOST + "\r\n").get(0).startsWith("HEAD_COMPLETE"));

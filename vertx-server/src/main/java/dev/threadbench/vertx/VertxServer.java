@@ -147,6 +147,7 @@ public final class VertxServer extends VerticleBase {
 
         private final RequestHeadScanner scanner = new RequestHeadScanner();
         private boolean discarding;
+        private boolean servingAsHttp11;
         private long readStartedNanos;
         private long headStartedNanos;
         private RequestHeadScanner.Step step;
@@ -155,7 +156,6 @@ public final class VertxServer extends VerticleBase {
         static void install(HttpConnection connection) {
             ChannelPipeline pipeline = ((HttpServerConnection) connection).channelHandlerContext().pipeline();
             pipeline.addBefore("httpDecoder", "headGuard", new HeadGuard());
-            pipeline.addAfter("httpDecoder", "servedAsHttp11", SERVED_AS_HTTP_1_1);
         }
 
         @Override
@@ -174,6 +174,11 @@ public final class VertxServer extends VerticleBase {
                 int at = bytes.forEachByte(from, end - from, this);
                 if (at < 0) {
                     break;
+                }
+                if (step != RequestHeadScanner.Step.REFUSE && scanner.sawOtherVersion() && !servingAsHttp11) {
+                    // rare, so off the common path: only this connection's pipeline gets the extra handler
+                    ctx.pipeline().addAfter("httpDecoder", "servedAsHttp11", SERVED_AS_HTTP_1_1);
+                    servingAsHttp11 = true;
                 }
                 switch (step) {
                     case HEAD_COMPLETE -> cancelHeadTimeout();
