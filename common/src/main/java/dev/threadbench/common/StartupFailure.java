@@ -1,5 +1,6 @@
 package dev.threadbench.common;
 
+import java.io.IOException;
 import java.net.BindException;
 import java.net.UnknownHostException;
 import java.nio.channels.UnresolvedAddressException;
@@ -19,7 +20,7 @@ public final class StartupFailure {
     public static String describe(ServerOptions options, Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             String message = String.valueOf(t.getMessage());
-            if (t instanceof BindException) {
+            if (isBindFailure(t, message)) {
                 if (message.contains("already in use")) {
                     return "--port: " + options.port() + " is already in use";
                 }
@@ -36,5 +37,10 @@ public final class StartupFailure {
             }
         }
         return "cannot listen on " + options.host() + ":" + options.port() + ": " + failure;
+    }
+
+    /** The JDK's BindException, or the IOException a native transport (Netty's epoll) throws from bind(2). */
+    private static boolean isBindFailure(Throwable t, String message) {
+        return t instanceof BindException || (t instanceof IOException && message.startsWith("bind("));
     }
 }

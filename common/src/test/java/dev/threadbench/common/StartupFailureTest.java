@@ -2,6 +2,7 @@ package dev.threadbench.common;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.io.IOException;
 import java.net.BindException;
 import java.net.UnknownHostException;
 import java.util.Map;
@@ -16,6 +17,14 @@ class StartupFailureTest {
     void portInUseNamesThePort() {
         Exception wrapped = new RuntimeException(new BindException("Address already in use"));
         assertEquals("--port: 8081 is already in use", StartupFailure.describe(OPTIONS, wrapped));
+    }
+
+    @Test
+    void aNativeTransportsBindFailureReadsTheSame() {
+        Exception epoll = new IOException("bind(..) failed with error(-98): Address already in use");
+        assertEquals("--port: 8081 is already in use", StartupFailure.describe(OPTIONS, epoll));
+        assertEquals("--port: 8081: permission denied", StartupFailure.describe(OPTIONS,
+                new IOException("bind(..) failed with error(-13): Permission denied")));
     }
 
     @Test

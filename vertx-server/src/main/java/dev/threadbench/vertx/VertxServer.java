@@ -77,6 +77,7 @@ public final class VertxServer extends VerticleBase {
         int eventLoops = Sizing.ioThreads();
         // The worker pool is an OnDemandThreadPool: see OnDemandWorkerPools, a service provider.
         Vertx vertx = Vertx.vertx(new VertxOptions()
+                .setPreferNativeTransport(true)
                 .setEventLoopPoolSize(eventLoops)
                 .setWorkerPoolSize(options.workers()));
         List<HttpServer> servers = new CopyOnWriteArrayList<>();
@@ -88,8 +89,8 @@ public final class VertxServer extends VerticleBase {
             vertx.close();
             throw e;
         }
-        String threads = String.format("event-loops=%d (%s) verticles=%d workers=%d (started on demand, %d kept idle)",
-                eventLoops, Sizing.ioThreadsRule(), eventLoops, options.workers(),
+        String threads = String.format("event-loops=%d (%s, %s) verticles=%d workers=%d (started on demand, %d kept idle)",
+                eventLoops, Sizing.ioThreadsRule(), vertx.isNativeTransportEnabled() ? "epoll" : "nio", eventLoops, options.workers(),
                 OnDemandThreadPool.coreFor(options.workers()));
         return new Deployment(vertx, servers, Duration.ofMillis(options.delayMs()).plus(GracefulShutdown.GRACE), threads);
     }
