@@ -7,7 +7,7 @@ import io.vertx.core.Future;
 import io.vertx.core.ThreadingModel;
 import io.vertx.core.Vertx;
 import io.vertx.core.VerticleBase;
-import io.vertx.ext.web.RoutingContext;
+import io.vertx.core.http.HttpServerRequest;
 
 /** The three ways a delayed request waits out its delay on Vert.x. Only delayed requests come here. */
 final class DelayStrategies {
@@ -15,13 +15,13 @@ final class DelayStrategies {
     /** Waits out the delay for one request, then runs {@code answer}: exactly once, on some thread. */
     @FunctionalInterface
     interface Delay {
-        void answerLater(RoutingContext ctx, Answer answer);
+        void answerLater(HttpServerRequest request, Answer answer);
     }
 
     /** What to send once the delay is over; never throws. */
     @FunctionalInterface
     interface Answer {
-        void send(RoutingContext ctx);
+        void send(HttpServerRequest request);
     }
 
     private DelayStrategies() {}
@@ -40,15 +40,15 @@ final class DelayStrategies {
      * one at a time, which would queue all of an event loop's delayed requests behind each other.
      */
     static Delay blocking(Vertx vertx, long delayMs) {
-        return (ctx, answer) -> vertx.executeBlocking(() -> {
+        return (request, answer) -> vertx.executeBlocking(() -> {
             Thread.sleep(delayMs);
             return null;
-        }, false).onComplete(slept -> answer.send(ctx));
+        }, false).onComplete(slept -> answer.send(request));
     }
 
     /** Nobody sleeps: the event loop answers when the timer fires, Vert.x's own way to wait. */
     static Delay timer(Vertx vertx, long delayMs) {
-        return (ctx, answer) -> vertx.setTimer(delayMs, id -> answer.send(ctx));
+        return (request, answer) -> vertx.setTimer(delayMs, id -> answer.send(request));
     }
 
     /**
@@ -59,9 +59,9 @@ final class DelayStrategies {
     static Future<Delay> virtual(Vertx vertx, long delayMs) {
         VirtualThreads virtualThreads = new VirtualThreads();
         return vertx.deployVerticle(virtualThreads, new DeploymentOptions().setThreadingModel(ThreadingModel.VIRTUAL_THREAD))
-                .map(id -> (ctx, answer) -> virtualThreads.context().runOnContext(v -> {
+                .map(id -> (request, answer) -> virtualThreads.context().runOnContext(v -> {
                     vertx.timer(delayMs).await();
-                    answer.send(ctx);
+                    answer.send(request);
                 }));
     }
 

@@ -12,6 +12,7 @@ import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
@@ -48,13 +49,11 @@ final class Routes {
 
     static Handler<HttpServerRequest> root(Vertx vertx, Page page, ServerStats stats, GracefulShutdown shutdown,
                                            DelayStrategies.Delay delay) {
-        Handler<RoutingContext> pageHandler = page(page, stats, shutdown, delay);
+        Handler<HttpServerRequest> pageHandler = page(page, stats, shutdown, delay);
         Handler<RoutingContext> healthHandler = health(shutdown);
         Handler<RoutingContext> statsHandler = stats(stats);
         Handler<RoutingContext> notFound = ctx -> send(ctx.request(), FixedResponse.NOT_FOUND);
         Router router = Router.router(vertx);
-        router.get("/").handler(pageHandler);
-        router.head("/").handler(pageHandler);
         // vertx-web lets "/health" match "/health/" too; Undertow's routing (and the contract) does not
         router.route("/health/").handler(notFound);
         router.route("/stats/").handler(notFound);
@@ -66,8 +65,22 @@ final class Routes {
         router.errorHandler(404, notFound);
         // whatever vertx-web itself refuses that the rules let through: the bare 400, not vertx-web's "Bad Request"
         router.errorHandler(400, ctx -> badRequest(ctx.request()));
-        router.errorHandler(500, ctx -> failed(ctx, ctx.failure()));
-        return checked(router);
+        router.errorHandler(500, ctx -> failed(ctx.request(), ctx.failure()));
+        // The page, nearly every request, skips the Router's per-request RoutingContext. The rules have
+        // already refused a path the Router would normalise to "/", so this is the very match it would make.
+        return checked(request -> {
+            if (!request.path().equals("/")) {
+                router.handle(request);
+            } else if (request.method() == HttpMethod.GET || request.method() == HttpMethod.HEAD) {
+                try {
+                    pageHandler.handle(request);
+                } catch (Throwable t) {
+                    failed(request, t);
+                }
+            } else {
+                send(request, FixedResponse.METHOD_NOT_ALLOWED);
+            }
+        });
     }
 
     /**
@@ -75,37 +88,39 @@ final class Routes {
      * The page's bytes sit in one buffer built here, sliced per answer. A request stays in flight until
      * its answer is written (or the write failed), so a drain waits for the bytes to go out.
      */
-    static Handler<RoutingContext> page(Page page, ServerStats stats, GracefulShutdown shutdown, DelayStrategies.Delay delay) {
+    static Handler<HttpServerRequest> page(Page page, ServerStats stats, GracefulShutdown shutdown, DelayStrategies.Delay delay) {
         Buffer body = Buffer.buffer(page.bytes());
-        CharSequence length = HttpHeaders.createOptimized(String.valueOf(page.length()));
+        // read-only, so that every answer shares it and Vert.x encodes it once (vertx.cacheImmutableHttpResponseHeaders)
+        MultiMap headers = HttpHeaders.headers()
+                .add(HttpHeaders.CONTENT_TYPE, HTML)
+                .add(HttpHeaders.CONTENT_LENGTH, HttpHeaders.createOptimized(String.valueOf(page.length())))
+                .copy(false);
         Handler<AsyncResult<Void>> countWhenWritten = written -> stats.completed();
-        DelayStrategies.Answer answer = ctx -> {
+        DelayStrategies.Answer answer = request -> {
             Future<Void> written;
             try {
-                HttpServerResponse response = ctx.response();
-                response.headers()
-                        .add(HttpHeaders.CONTENT_TYPE, HTML)
-                        .add(HttpHeaders.CONTENT_LENGTH, length);
+                HttpServerResponse response = request.response();
+                response.headers().setAll(headers);
                 written = response.end(body);
             } catch (Throwable t) {
                 stats.completed();
-                failed(ctx, t);
+                failed(request, t);
                 return;
             }
             written.onComplete(countWhenWritten);
         };
-        return ctx -> {
+        return request -> {
             if (shutdown.draining()) {
-                send(ctx.request(), FixedResponse.DRAINING);
+                send(request, FixedResponse.DRAINING);
             } else if (stats.admit()) {
                 try {
-                    delay.answerLater(ctx, answer);
+                    delay.answerLater(request, answer);
                 } catch (RuntimeException e) {
                     stats.completed();
                     throw e;
                 }
             } else {
-                answer.send(ctx);
+                answer.send(request);
             }
         };
     }
@@ -145,14 +160,14 @@ final class Routes {
     }
 
     /** Anything a handler throws becomes the fixed 500, logged here once; never a stack trace to the client. */
-    static void failed(RoutingContext ctx, Throwable failure) {
-        LOG.log(Level.SEVERE, ctx.request().method() + " " + ctx.request().uri() + " failed", failure);
-        HttpServerResponse response = ctx.response();
+    static void failed(HttpServerRequest request, Throwable failure) {
+        LOG.log(Level.SEVERE, request.method() + " " + request.uri() + " failed", failure);
+        HttpServerResponse response = request.response();
         if (response.headWritten()) {
-            ctx.request().connection().close();
+            request.connection().close();
         } else {
             response.headers().clear();
-            send(ctx.request(), FixedResponse.INTERNAL_ERROR);
+            send(request, FixedResponse.INTERNAL_ERROR);
         }
     }
 

@@ -57,6 +57,7 @@ public final class VertxServer extends VerticleBase {
     private final List<HttpServer> servers;
 
     public static void main(String[] args) {
+        System.setProperty("vertx.cacheImmutableHttpResponseHeaders", "true"); // see Routes.page
         ServerOptions options = ServerOptions.parseOrExit(new Defaults("vertx", 8081, Strategy.TIMER), args);
         FrameworkLogging.quiet(FRAMEWORK_LOGGERS);
         Sizing.fileDescriptorWarning("vertx").ifPresent(System.err::println);
