@@ -228,26 +228,41 @@ public final class RequestRules {
      * percent-encoded name is refused: no DNS name needs one, and it sends one of Vert.x's checks out of bounds.
      */
     static boolean isValidHost(String value) {
-        String name = value;
         int bracket = value.lastIndexOf(']');
         int colon = value.lastIndexOf(':');
+        int nameEnd = value.length();
         if (colon > bracket) {
-            String port = value.substring(colon + 1);
-            if (!isDigits(port, 5) || Integer.parseInt(port) < 1 || Integer.parseInt(port) > 65535) {
+            if (!isPort(value, colon + 1)) {
                 return false;
             }
-            name = value.substring(0, colon);
+            nameEnd = colon;
         }
-        if (name.startsWith("[")) {
-            return name.endsWith("]") && isIpv6(name.substring(1, name.length() - 1));
+        if (value.startsWith("[")) {
+            return nameEnd >= 2 && value.charAt(nameEnd - 1) == ']' && isIpv6(value.substring(1, nameEnd - 1));
         }
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
+        for (int i = 0; i < nameEnd; i++) {
+            char c = value.charAt(i);
             if (c >= 128 || !REG_NAME_BYTES[c]) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** A port 1-65535 of at most 5 digits from {@code from} to the end (every request has one: no substrings). */
+    private static boolean isPort(String value, int from) {
+        if (from == value.length() || value.length() - from > 5) {
+            return false;
+        }
+        int port = 0;
+        for (int i = from; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+            port = port * 10 + (c - '0');
+        }
+        return port >= 1 && port <= 65535;
     }
 
     /** An IPv6 address in text form (RFC 4291 2.2), optionally ending in a dotted IPv4 address. */
