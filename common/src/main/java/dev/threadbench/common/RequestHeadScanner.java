@@ -43,13 +43,6 @@ public final class RequestHeadScanner {
     private static final byte[] VERSION_PREFIX = {'H', 'T', 'T', 'P', '/'};
     private static final String CONTENT_LENGTH = "content-length";
     private static final String TRANSFER_ENCODING = "transfer-encoding";
-    private static final boolean[] TOKEN_BYTES = new boolean[128];
-
-    static {
-        for (char c = 0; c < 128; c++) {
-            TOKEN_BYTES[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
-        }
-    }
 
     private State state = State.METHOD;
     private int headBytes;
@@ -101,7 +94,7 @@ public final class RequestHeadScanner {
         if (b == ' ' && methodLength > 0) {
             return to(State.TARGET_START);
         }
-        return isTokenByte(b) && ++methodLength <= RequestLimits.PARSER_METHOD_LENGTH ? Step.MORE : refuse();
+        return RequestRules.isTokenChar(b) && ++methodLength <= RequestLimits.PARSER_METHOD_LENGTH ? Step.MORE : refuse();
     }
 
     /** "HTTP/" DIGIT "." DIGIT CR, but not 2.0 or 0.9. */
@@ -213,7 +206,4 @@ public final class RequestHeadScanner {
         return b > ' ' && b < 127;
     }
 
-    private static boolean isTokenByte(byte b) {
-        return b >= 0 && TOKEN_BYTES[b];
-    }
 }

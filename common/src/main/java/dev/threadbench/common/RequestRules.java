@@ -240,28 +240,15 @@ public final class RequestRules {
         if (value.startsWith("[")) {
             return nameEnd >= 2 && value.charAt(nameEnd - 1) == ']' && isIpv6(value.substring(1, nameEnd - 1));
         }
-        for (int i = 0; i < nameEnd; i++) {
-            char c = value.charAt(i);
-            if (c >= 128 || !REG_NAME_BYTES[c]) {
-                return false;
-            }
-        }
-        return true;
+        return allIn(REG_NAME_BYTES, value, nameEnd);
     }
 
     /** A port 1-65535 of at most 5 digits from {@code from} to the end (every request has one: no substrings). */
     private static boolean isPort(String value, int from) {
-        if (from == value.length() || value.length() - from > 5) {
+        if (!isDigits(value, from, 5)) {
             return false;
         }
-        int port = 0;
-        for (int i = from; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c < '0' || c > '9') {
-                return false;
-            }
-            port = port * 10 + (c - '0');
-        }
+        int port = Integer.parseInt(value, from, value.length(), 10);
         return port >= 1 && port <= 65535;
     }
 
@@ -338,12 +325,19 @@ public final class RequestRules {
     }
 
     private static boolean isToken(String name) {
-        if (name.isEmpty()) {
-            return false;
-        }
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            if (c >= 128 || !TOKEN_BYTES[c]) {
+        return !name.isEmpty() && allIn(TOKEN_BYTES, name, name.length());
+    }
+
+    /** An RFC 9110 token character; RequestHeadScanner's test for method bytes too. */
+    static boolean isTokenChar(int c) {
+        return c >= 0 && c < 128 && TOKEN_BYTES[c];
+    }
+
+    /** Every character of {@code value} before {@code end} is ASCII and marked in {@code table}. */
+    private static boolean allIn(boolean[] table, String value, int end) {
+        for (int i = 0; i < end; i++) {
+            char c = value.charAt(i);
+            if (c >= 128 || !table[c]) {
                 return false;
             }
         }
@@ -351,10 +345,16 @@ public final class RequestRules {
     }
 
     private static boolean isDigits(String value, int maxLength) {
-        if (value.isEmpty() || value.length() > maxLength) {
+        return isDigits(value, 0, maxLength);
+    }
+
+    /** One to {@code maxLength} ASCII digits from {@code from} to the end of {@code value}. */
+    private static boolean isDigits(String value, int from, int maxLength) {
+        int length = value.length() - from;
+        if (length < 1 || length > maxLength) {
             return false;
         }
-        for (int i = 0; i < value.length(); i++) {
+        for (int i = from; i < value.length(); i++) {
             if (value.charAt(i) < '0' || value.charAt(i) > '9') {
                 return false;
             }
