@@ -58,6 +58,7 @@ public final class VertxServer extends VerticleBase {
 
     public static void main(String[] args) {
         System.setProperty("vertx.cacheImmutableHttpResponseHeaders", "true"); // see Routes.page
+        System.setProperty("vertx.disableWebsockets", "true"); // no WebSocket here: no upgrade check or extension handler per request
         ServerOptions options = ServerOptions.parseOrExit(new Defaults("vertx", 8081, Strategy.TIMER), args);
         FrameworkLogging.quiet(FRAMEWORK_LOGGERS);
         Sizing.fileDescriptorWarning("vertx").ifPresent(System.err::println);
