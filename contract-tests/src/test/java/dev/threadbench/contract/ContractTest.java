@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.threadbench.process.ServerProcess;
 import io.restassured.response.Response;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -35,7 +36,7 @@ class ContractTest {
 
     private static final Map<String, Target> TARGETS = new LinkedHashMap<>();
     private static final List<ServerProcess> STARTED = new ArrayList<>();
-    private static final byte[] HELLO = ServerProcess.helloHtml();
+    private static final byte[] HELLO = Servers.helloHtml();
 
     private final int delayEvery = Servers.delayEvery();
     private final long delayMs = Servers.delayMs();
@@ -46,7 +47,7 @@ class ContractTest {
             if (Servers.external()) {
                 TARGETS.put(name, new Target(name, Servers.externalUrl(name)));
             } else {
-                ServerProcess process = ServerProcess.start(name);
+                ServerProcess process = Servers.start(name);
                 STARTED.add(process);
                 TARGETS.put(name, new Target(name, process.baseUrl()));
             }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+import dev.threadbench.process.ServerProcess;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -30,7 +31,7 @@ class ExactnessTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"undertow", "vertx"})
     void tenThousandRequestsGiveExactlyOneThousandDelayed(String server) throws Exception {
-        try (ServerProcess process = ServerProcess.start(server, "--delay-ms", "50")) {
+        try (ServerProcess process = Servers.start(server, "--delay-ms", "50")) {
             HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
             HttpRequest request = HttpRequest.newBuilder(URI.create(process.baseUrl() + "/")).timeout(Duration.ofSeconds(30)).build();
             AtomicInteger ok = new AtomicInteger();

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.threadbench.common.HttpLimits;
 import dev.threadbench.common.RequestLimits;
+import dev.threadbench.process.ServerProcess;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -236,7 +237,7 @@ class HostileInputTest {
             if (Servers.external()) {
                 SERVERS.put(name, new RawHttp(Servers.externalUrl(name)));
             } else {
-                ServerProcess process = ServerProcess.start(name, "--delay-every", "0");
+                ServerProcess process = Servers.start(name, "--delay-every", "0");
                 STARTED.add(process);
                 SERVERS.put(name, new RawHttp(process.baseUrl()));
             }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+import dev.threadbench.process.ServerProcess;
 import io.restassured.response.Response;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -49,14 +50,14 @@ class OptionsTest {
     @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("badOptions")
     void badOptionIsOneLineNamingItAndExit2(String server, String option, String value, String named) throws Exception {
-        ServerProcess run = ServerProcess.runToExit(server, Map.of(), option, value);
+        ServerProcess run = Servers.runToExit(server, Map.of(), option, value);
         assertOneLineError(run, named);
     }
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"undertow", "vertx"})
     void badEnvironmentValueNamesTheVariable(String server) throws Exception {
-        ServerProcess run = ServerProcess.runToExit(server, Map.of("DELAY_MS", "later"));
+        ServerProcess run = Servers.runToExit(server, Map.of("DELAY_MS", "later"));
         assertOneLineError(run, "DELAY_MS");
     }
 
@@ -64,7 +65,7 @@ class OptionsTest {
     @ValueSource(strings = {"undertow", "vertx"})
     void portAlreadyInUse(String server) throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            ServerProcess run = ServerProcess.runToExit(server, Map.of(),
+            ServerProcess run = Servers.runToExit(server, Map.of(),
                     "--host", "127.0.0.1", "--port", String.valueOf(taken.getLocalPort()));
             assertOneLineError(run, "--port");
             assertTrue(run.stderr().contains(String.valueOf(taken.getLocalPort())), run.output());
@@ -74,7 +75,7 @@ class OptionsTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"undertow", "vertx"})
     void helpListsTheOptions(String server) throws Exception {
-        ServerProcess run = ServerProcess.runToExit(server, Map.of(), "--help");
+        ServerProcess run = Servers.runToExit(server, Map.of(), "--help");
         assertEquals(0, run.exitCode(), run.output());
         for (String option : List.of("--port", "--host", "--delay-every", "--delay-ms", "--strategy", "--workers", "--page")) {
             assertTrue(run.stdout().contains(option), option + run.output());
@@ -86,7 +87,7 @@ class OptionsTest {
     void servesAnotherPageFromEnvironmentOrFlag(String server, @TempDir Path dir) throws Exception {
         byte[] page = "<!DOCTYPE html><title>other</title><p>ünïcödé</p>\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
         Path file = Files.write(dir.resolve("other.html"), page);
-        try (ServerProcess process = ServerProcess.start(server, "--page", file.toString())) {
+        try (ServerProcess process = Servers.start(server, "--page", file.toString())) {
             Response response = new Target(server, process.baseUrl()).get("/");
             response.then().statusCode(200).header("Content-Length", String.valueOf(page.length));
             assertArrayEquals(page, response.asByteArray());

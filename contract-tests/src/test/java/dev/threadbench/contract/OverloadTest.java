@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+import dev.threadbench.process.ServerProcess;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -35,7 +36,7 @@ class OverloadTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"undertow", "vertx"})
     void aBurstOfConnectionsIsAcceptedAndEveryOneServed(String server) throws Exception {
-        try (ServerProcess process = ServerProcess.start(server, "--delay-every", "0");
+        try (ServerProcess process = Servers.start(server, "--delay-every", "0");
              ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
             RawHttp raw = new RawHttp(process.baseUrl());
             List<Future<String>> answers = new ArrayList<>();

@@ -1,8 +1,13 @@
 package dev.threadbench.contract;
 
+import dev.threadbench.process.ServerProcess;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The servers under test. By default the suite starts both jars itself; given base URLs
@@ -37,6 +42,33 @@ final class Servers {
         return Long.parseLong(property("contract.delayMs", "2000"));
     }
 
+    /** Starts {@code server} ("undertow" or "vertx") with these options on a free port; returns once /health answers 200. */
+    static ServerProcess start(String server, String... options) {
+        return ServerProcess.start(launch(server, Map.of()), List.of(options));
+    }
+
+    /** Runs the jar with exactly these arguments and returns once it has exited (for option errors). */
+    static ServerProcess runToExit(String server, Map<String, String> env, String... args) throws InterruptedException {
+        ServerProcess run = ServerProcess.launch(launch(server, env), List.of(args));
+        if (!run.waitFor(Duration.ofSeconds(60))) {
+            run.process().destroyForcibly();
+            throw new AssertionError(server + " did not exit; output: " + run.output());
+        }
+        return run;
+    }
+
+    /** A small heap, as a user would start it; stdout and stderr each to its own file under target/server-logs. */
+    private static ServerProcess.Launch launch(String server, Map<String, String> env) {
+        try {
+            Path logs = Files.createDirectories(projectRoot().resolve("contract-tests/target/server-logs"));
+            Path stdout = Files.createTempFile(logs, server + "-", ".stdout");
+            Path stderr = stdout.resolveSibling(stdout.getFileName().toString().replace(".stdout", ".stderr"));
+            return new ServerProcess.Launch(server, jar(server), List.of("-Xmx512m"), env, stdout, stderr);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     static Path jar(String server) {
         Path jar = Path.of(property(server + ".jar", projectRoot().resolve(server + "-server/target/" + server + "-server.jar").toString()));
         if (!Files.isRegularFile(jar)) {
@@ -47,6 +79,23 @@ final class Servers {
 
     static Path projectRoot() {
         return Path.of(property("project.root", "..")).toAbsolutePath().normalize();
+    }
+
+    static byte[] helloHtml() {
+        try {
+            return Files.readAllBytes(projectRoot().resolve("hello.html"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
     }
 
     private static String property(String name) {

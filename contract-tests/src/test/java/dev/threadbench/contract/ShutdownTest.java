@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.threadbench.common.GracefulShutdown;
+import dev.threadbench.process.ServerProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.Socket;
@@ -50,7 +51,7 @@ class ShutdownTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"undertow", "vertx"})
     void sigtermLetsDelayedRequestsFinishThenExitsZero(String server) throws Exception {
-        try (ServerProcess process = ServerProcess.start(server, "--delay-every", "1", "--delay-ms", String.valueOf(DELAY_MS));
+        try (ServerProcess process = Servers.start(server, "--delay-every", "1", "--delay-ms", String.valueOf(DELAY_MS));
              ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor();
              Socket keptAlive = new RawHttp(process.baseUrl()).connect(Duration.ofSeconds(5))) {
             Target target = new Target(server, process.baseUrl());
@@ -98,7 +99,7 @@ class ShutdownTest {
     void aDrainThatOutlivesTheGraceForcesExitOne(String server, @TempDir Path dir) throws Exception {
         Path page = dir.resolve("large.html");
         Files.write(page, new byte[64 * 1024 * 1024]);
-        try (ServerProcess process = ServerProcess.start(server, "--page", page.toString(), "--delay-every", "0", "--delay-ms", "0");
+        try (ServerProcess process = Servers.start(server, "--page", page.toString(), "--delay-every", "0", "--delay-ms", "0");
              Socket neverReads = new RawHttp(process.baseUrl()).connect(Duration.ofSeconds(5))) {
             neverReads.setReceiveBufferSize(64 * 1024);
             neverReads.getOutputStream().write(GET_ROOT);
@@ -132,14 +133,14 @@ class ShutdownTest {
     @ValueSource(strings = {"undertow", "vertx"})
     void secondSigtermForcesTheExit(String server) throws Exception {
         long longDelay = 60_000;
-        try (ServerProcess process = ServerProcess.start(server, "--delay-every", "1", "--delay-ms", String.valueOf(longDelay));
+        try (ServerProcess process = Servers.start(server, "--delay-every", "1", "--delay-ms", String.valueOf(longDelay));
              ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
             Target target = new Target(server, process.baseUrl());
             HttpClient http = HttpClient.newHttpClient();
             clients.submit(() -> http.send(get(process.baseUrl() + "/"), HttpResponse.BodyHandlers.discarding()));
             target.awaitInFlight(1);
             process.process().destroy();
-            ServerProcess.sleep(300);
+            Servers.sleep(300);
             assertTrue(process.process().isAlive(), "exited before the delayed request was answered");
             process.process().destroy();
             assertTrue(process.process().waitFor(10, TimeUnit.SECONDS), "a second SIGTERM did not end it" + process.output());

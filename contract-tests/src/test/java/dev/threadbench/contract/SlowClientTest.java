@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.threadbench.common.HttpLimits;
+import dev.threadbench.process.ServerProcess;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -42,7 +43,7 @@ class SlowClientTest {
         List<ServerProcess> started = new ArrayList<>();
         try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
             for (String server : Servers.NAMES) {
-                started.add(ServerProcess.start(server, "--delay-every", "0"));
+                started.add(Servers.start(server, "--delay-every", "0"));
             }
             Map<String, Future<Duration>> slow = new ConcurrentHashMap<>();
             Map<String, Future<Integer>> idle = new ConcurrentHashMap<>();

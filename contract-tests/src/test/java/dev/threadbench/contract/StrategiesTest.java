@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+import dev.threadbench.process.ServerProcess;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -27,7 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class StrategiesTest {
 
     private static final long DELAY_MS = 1000;
-    private static final byte[] HELLO = ServerProcess.helloHtml();
+    private static final byte[] HELLO = Servers.helloHtml();
 
     @BeforeAll
     static void onlyWhenTheSuiteStartsTheServers() {
@@ -42,7 +43,7 @@ class StrategiesTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("serversAndStrategies")
     void freshServerAnswersNineFastThenOneDelayedAndDelaysInParallel(String server, String strategy) throws Exception {
-        try (ServerProcess process = ServerProcess.start(server, "--strategy", strategy, "--delay-ms", String.valueOf(DELAY_MS))) {
+        try (ServerProcess process = Servers.start(server, "--strategy", strategy, "--delay-ms", String.valueOf(DELAY_MS))) {
             Target target = new Target(server, process.baseUrl());
             assertEquals(strategy, target.stats().getString("strategy"));
             for (int i = 1; i <= 9; i++) {
@@ -71,7 +72,7 @@ class StrategiesTest {
     @ValueSource(strings = {"undertow", "vertx"})
     void blockingWithTwoWorkersReallyBlocks(String server) throws Exception {
         long delay = 500;
-        try (ServerProcess process = ServerProcess.start(server,
+        try (ServerProcess process = Servers.start(server,
                 "--strategy", "blocking", "--workers", "2", "--delay-every", "1", "--delay-ms", String.valueOf(delay))) {
             // 6 delayed requests, 2 threads to sleep on: 3 rounds at least.
             long wall = concurrentGets(process.baseUrl(), 6);
@@ -82,7 +83,7 @@ class StrategiesTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("serversAndStrategies")
     void delayOffAnswersEveryRequestAtOnce(String server, String strategy) throws Exception {
-        try (ServerProcess process = ServerProcess.start(server, "--strategy", strategy, "--delay-every", "0", "--delay-ms", "60000")) {
+        try (ServerProcess process = Servers.start(server, "--strategy", strategy, "--delay-every", "0", "--delay-ms", "60000")) {
             long wall = concurrentGets(process.baseUrl(), 50);
             assertTrue(wall < 30_000, "50 undelayed requests took " + wall + " ms");
             assertEquals(0, new Target(server, process.baseUrl()).stats().getLong("delayed"));

@@ -47,7 +47,7 @@ record Target(String name, String baseUrl) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError(name + ": " + count + " request(s) never showed as in flight");
             }
-            ServerProcess.sleep(5);
+            Servers.sleep(5);
         }
     }
 
