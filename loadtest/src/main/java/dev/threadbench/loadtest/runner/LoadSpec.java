@@ -22,9 +22,4 @@ public record LoadSpec(List<Plan.Step> steps, int concurrency, Duration rampup, 
     public static int defaultEventLoops(int concurrency) {
         return Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), concurrency));
     }
-
-    public static LoadSpec of(Plan plan, Duration timeout) {
-        return new LoadSpec(plan.steps(), plan.concurrency(), Duration.ofSeconds(plan.rampupSeconds()), timeout,
-                new LoadShape.Counted(Duration.ZERO, plan.iterations()), defaultEventLoops(plan.concurrency()));
-    }
 }

@@ -11,8 +11,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * The live progress of a load (requests done, requests/s, failures, time left), and the timer thread
- * that fires the measured window's edges. On a terminal the line is rewritten in place with \r; else
+ * The live progress of a load (requests done, requests/s, failures, time left), taken once a second on
+ * a timer thread of its own. On a terminal the line is rewritten in place with \r; else
  * (CI, a pipe) a plain line is printed every {@link #PLAIN_EVERY_SECONDS} seconds.
  */
 public final class Progress implements AutoCloseable {
@@ -95,11 +95,6 @@ public final class Progress implements AutoCloseable {
         this.source = source;
         this.previous = source.get();
         timer.scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);
-    }
-
-    /** Runs {@code action} on the timer thread at {@code nanoTime}. */
-    java.util.concurrent.Future<?> at(long nanoTime, Runnable action) {
-        return timer.schedule(action, Math.max(0, nanoTime - System.nanoTime()), TimeUnit.NANOSECONDS);
     }
 
     private void tick() {

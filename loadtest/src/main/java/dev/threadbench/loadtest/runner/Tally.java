@@ -20,6 +20,7 @@ final class Tally {
     /** Whole run, warm-up and drain included: for reconciling with the server's own count. */
     long sent;
     long answered;
+    long connectionsOpened;
     String firstOtherFailure;
 
     static Histogram newHistogram() {
@@ -45,6 +46,7 @@ final class Tally {
         }
         sent += other.sent;
         answered += other.answered;
+        connectionsOpened += other.connectionsOpened;
         if (firstOtherFailure == null) {
             firstOtherFailure = other.firstOtherFailure;
         }

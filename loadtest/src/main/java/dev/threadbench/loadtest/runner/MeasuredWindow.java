@@ -1,0 +1,154 @@
+package dev.threadbench.loadtest.runner;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The measured part of a load: when it starts and ends, and which requests count. Its edges are
+ * scheduled here, on a timer thread of their own; at each, the runner's CPU clock is read and the
+ * caller's {@link LoadRunner.Phases} told. A timed window ends at its time; a counted one (drill's
+ * iterations) once its last measured request is answered, which {@link #finish} is told.
+ */
+final class MeasuredWindow implements AutoCloseable {
+
+    /** A plan run's permission to go on: unmeasured, measured, or measured if it completes inside the window. */
+    enum Ticket { WARMUP, MEASURED, BY_COMPLETION }
+
+    private final LoadShape shape;
+    private final Duration rampup;
+    private final LoadRunner.Phases phases;
+    private final CpuClock cpu = new CpuClock();
+    private final AtomicLong ticketsLeft = new AtomicLong();
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread thread = new Thread(r, "loadtest-window");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private final List<Future<?>> edges = new ArrayList<>();
+    /** Set by {@link #open}, before any slot starts (the slots' event loops see them through their task queues). */
+    private long measureStartNanos;
+    private long measureEndNanos;
+    private long countedEndNanos;
+
+    MeasuredWindow(LoadShape shape, Duration rampup, LoadRunner.Phases phases) {
+        this.shape = shape;
+        this.rampup = rampup;
+        this.phases = phases;
+    }
+
+    /** The load starts now: the edges are scheduled, or, with nothing unmeasured before it, measuring starts at once. */
+    void open() {
+        long startNanos = System.nanoTime();
+        long unmeasuredNanos = rampup.toNanos() + shape.warmup().toNanos();
+        switch (shape) {
+            case LoadShape.Timed timed -> {
+                measureStartNanos = startNanos + unmeasuredNanos;
+                measureEndNanos = measureStartNanos + timed.duration().toNanos();
+            }
+            case LoadShape.Counted counted -> {
+                measureStartNanos = counted.warmup().isZero() ? startNanos : startNanos + unmeasuredNanos;
+                measureEndNanos = Long.MAX_VALUE;
+                ticketsLeft.set(counted.iterations());
+            }
+        }
+        if (measureStartNanos == startNanos) {
+            startMeasuring();
+        } else {
+            edges.add(at(measureStartNanos, this::startMeasuring));
+        }
+        if (shape instanceof LoadShape.Timed) {
+            edges.add(at(measureEndNanos, this::endMeasuring));
+        }
+    }
+
+    private void startMeasuring() {
+        cpu.start();
+        phases.measureStarted();
+    }
+
+    private void endMeasuring() {
+        cpu.stop();
+        phases.measureEnded();
+    }
+
+    private Future<?> at(long nanoTime, Runnable edge) {
+        return timer.schedule(edge, Math.max(0, nanoTime - System.nanoTime()), TimeUnit.NANOSECONDS);
+    }
+
+    /** Whether a plan run may start at {@code now}, and how it counts; null: the slot stops. */
+    Ticket next(long now) {
+        return switch (shape) {
+            case LoadShape.Timed t -> now < measureEndNanos ? Ticket.BY_COMPLETION : null;
+            case LoadShape.Counted c -> {
+                if (now < measureStartNanos) {
+                    yield Ticket.WARMUP;
+                }
+                yield ticketsLeft.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0 ? Ticket.MEASURED : null;
+            }
+        };
+    }
+
+    /** Whether a request of this ticket that completed at {@code end} is measured. */
+    boolean measured(Ticket ticket, long end) {
+        return switch (ticket) {
+            case WARMUP -> false;
+            case MEASURED -> true;
+            case BY_COMPLETION -> end >= measureStartNanos && end < measureEndNanos;
+        };
+    }
+
+    /** True once a timed window is over: a plan run stops between its steps. */
+    boolean over(long now) {
+        return now >= measureEndNanos;
+    }
+
+    String phase(long now) {
+        return now < measureStartNanos ? "warm-up" : "measuring";
+    }
+
+    /** Until a timed window ends; NaN for a counted one. */
+    double secondsLeft(long now) {
+        return shape instanceof LoadShape.Timed ? Math.max(0, (measureEndNanos - now) / 1e9) : Double.NaN;
+    }
+
+    long ticketsLeft() {
+        return ticketsLeft.get();
+    }
+
+    /** Every slot has finished, the last at {@code endNanos}: waits for the edges; a counted window ends here. */
+    void finish(long endNanos) {
+        for (Future<?> edge : edges) {
+            try {
+                edge.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("measurement edge failed", e.getCause());
+            }
+        }
+        if (shape instanceof LoadShape.Counted) {
+            countedEndNanos = endNanos;
+            endMeasuring();
+        }
+    }
+
+    double seconds() {
+        return ((shape instanceof LoadShape.Counted ? countedEndNanos : measureEndNanos) - measureStartNanos) / 1e9;
+    }
+
+    double cpuSeconds() {
+        return cpu.seconds();
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+}
