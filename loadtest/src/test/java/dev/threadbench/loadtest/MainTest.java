@@ -47,6 +47,10 @@ public class MainTest {
             compare --concurrency 0                             | loadtest: --concurrency: must be at least 1, got 0
             compare --iterations 10 --duration 5                | loadtest: --iterations and --duration: give one or the other
             compare --engine ab                                 | loadtest: --engine: unknown engine 'ab' (expected embedded, wrk or drill)
+            compare --server-args=--workers=0                   | loadtest: --server-args: --workers: must be >= 1, got 0
+            compare --server-args=--threads=4                   | loadtest: --server-args: Unknown option: '--threads=4'
+            compare --server-args=--strategy=timer              | loadtest: --server-args: --strategy is compare's to set: use --strategies
+            compare --server-args=--port=80                     | loadtest: --server-args: --port is compare's to set: compare starts each server on a free loopback port
             compare --vertx-jar /no/such.jar --servers vertx    | loadtest: no vertx server jar at /no/such.jar: build it (./mvnw -B -q package -DskipTests) or pass --vertx-jar
             report /no/such/results.json                        | loadtest: /no/such/results.json: no such file
             """)

@@ -49,11 +49,11 @@ final class ServerSampler {
 
     Double cpuSeconds() {
         double cpu = cpuAtEnd - cpuAtStart;
-        return Double.isNaN(cpu) ? null : CompareCommand.round(cpu, 2);
+        return Double.isNaN(cpu) ? null : RunAnalysis.round(cpu, 2);
     }
 
     Double peakRssMb() {
-        return peakKb < 0 ? null : CompareCommand.round(peakKb / 1024.0, 1);
+        return peakKb < 0 ? null : RunAnalysis.round(peakKb / 1024.0, 1);
     }
 
     boolean peakWasReset() {

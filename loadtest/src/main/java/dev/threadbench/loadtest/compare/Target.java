@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 
-/** A server compare drives: one it started from its jar ({@link ServerProcess}), or one already running ({@link RunningServer}). */
+/** A server compare drives: one it started from its jar ({@link StartedServer}), or one already running ({@link RunningServer}). */
 interface Target extends AutoCloseable {
 
     /** What GET /stats says. */

@@ -13,10 +13,13 @@ public record Results(Environment environment, Settings settings, List<Run> runs
         runs = List.copyOf(runs);
     }
 
-    /** Where and with what the runs were made. */
+    /**
+     * Where and with what the runs were made; {@code serverJvmOptions} and {@code serverArgs} (--server-args)
+     * are null when the servers were already running.
+     */
     @JsonPropertyOrder({"jdk", "os", "cpuModel", "cores", "undertowVersion", "vertxVersion", "date"})
     public record Environment(String jdk, String os, String cpuModel, int cores, String undertowVersion,
-                              String vertxVersion, String date, String serverJvmOptions) {}
+                              String vertxVersion, String date, String serverJvmOptions, String serverArgs) {}
 
     /** How the runs were made; {@code iterations} null when each run was measured for a duration. */
     public record Settings(String engine, int rampupSeconds, int warmupSeconds, Integer durationSeconds, Long iterations,

@@ -15,8 +15,8 @@ class CompareTargetsTest {
     @Test
     void targetsAreKeptInTheirOrderWithAnExplicitPort() {
         assertEquals(Map.of("vertx", URI.create("http://vertx:8081"), "undertow", URI.create("http://10.0.0.5:80")),
-                CompareCommand.parseTargets(" vertx = http://vertx:8081/ ,undertow=HTTP://10.0.0.5"));
-        assertEquals("[vertx, undertow]", CompareCommand.parseTargets("vertx=http://v:1,undertow=http://u:2").keySet().toString());
+                Targets.parse(" vertx = http://vertx:8081/ ,undertow=HTTP://10.0.0.5"));
+        assertEquals("[vertx, undertow]", Targets.parse("vertx=http://v:1,undertow=http://u:2").keySet().toString());
     }
 
     @ParameterizedTest
@@ -33,6 +33,7 @@ class CompareTargetsTest {
             --targets vertx=http://vertx:8081 --servers vertx     | --servers: not with --targets: --targets names the servers
             --targets vertx=http://vertx:8081 --jvm-opts -Xmx1g   | --jvm-opts: not with --targets: the running servers' JVMs are already started
             --targets vertx=http://vertx:8081 --vertx-jar v.jar   | --vertx-jar: not with --targets: compare starts no server
+            --targets vertx=http://vertx:8081 --server-args=--workers=16 | --server-args: not with --targets: compare starts no server
             --targets vertx=http://vertx:8081 --undertow-jar u.jar | --undertow-jar: not with --targets: compare starts no server
             --targets vertx=http://vertx:8081 --strategies all    | --strategies: not with --targets: the running servers keep their own strategies (see their /stats)
             --targets vertx=http://vertx:8081 --strategies timer  | --strategies: not with --targets: the running servers keep their own strategies (see their /stats)

@@ -1,7 +1,6 @@
 package dev.threadbench.loadtest.compare;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
@@ -25,13 +24,5 @@ class ProcFsTest {
         assertTrue(ProcFs.peakRssKb(pid).orElseThrow() > 1024);
         assertTrue(ProcFs.rssKb(pid).orElseThrow() > 1024);
         assertTrue(ProcFs.cpuSeconds(Long.MAX_VALUE).isEmpty(), "a process that is gone");
-    }
-
-    @Test
-    void theBoundIsFiveTimesTheConcurrencyWithTheDefaults() {
-        assertEquals(5000.0, CompareCommand.bound(1000, 10, 2000));
-        assertEquals(10000.0, CompareCommand.bound(2000, 10, 2000));
-        assertEquals(1000.0, CompareCommand.bound(20, 10, 200));
-        assertNull(CompareCommand.bound(1000, 0, 2000), "no delay, no bound");
     }
 }

@@ -8,9 +8,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.threadbench.loadtest.MainTest;
 import dev.threadbench.loadtest.report.ResultsJsonTest;
+import dev.threadbench.process.ServerProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
@@ -33,6 +35,13 @@ class ServersIT {
         return jar;
     }
 
+    /** The server on a free port, a delay of 200 ms every 10th request. */
+    private StartedServer start(String name, String... options) {
+        List<String> args = new ArrayList<>(List.of("--delay-every", "10", "--delay-ms", "200"));
+        args.addAll(List.of(options));
+        return StartedServer.start(ServerProcess.Launch.logged(name, jar(name), List.of("-Xmx256m"), dir.resolve(name + ".log")), args);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"undertow", "vertx"})
     void runDrivesAPlanAndTheServerCountsExactlyItsRequests(String name) throws Exception {
@@ -47,8 +56,7 @@ class ServersIT {
                     request:
                       url: /
                 """);
-        try (ServerProcess server = ServerProcess.start(name, jar(name), List.of("-Xmx256m"), null, 10, 200,
-                dir.resolve(name + ".log"))) {
+        try (StartedServer server = start(name)) {
             long before = server.stats().requests();
             MainTest.Ran ran = MainTest.run("run", "--plan", plan.toString(), "--base", server.base().toString(), "--quiet");
             assertEquals(0, ran.code(), ran.err());
@@ -67,11 +75,14 @@ class ServersIT {
         Path out = dir.resolve("results");
         MainTest.Ran ran = MainTest.run("compare", "--undertow-jar", jar("undertow").toString(), "--vertx-jar", jar("vertx").toString(),
                 "--concurrency", "20", "--rampup", "1", "--warmup", "1", "--duration", "2", "--delay-ms", "200",
-                "--jvm-opts", "-Xmx256m", "--out", out.toString());
+                "--jvm-opts", "-Xmx256m", "--server-args", "--workers 64", "--out", out.toString());
         assertEquals(0, ran.code(), ran.out() + ran.err());
         assertTrue(ran.out().contains("server JVM options (both): -Xmx256m"), ran.out());
+        assertTrue(ran.out().contains("server options (both): --workers 64"), ran.out());
+        assertTrue(ran.out().contains(" --delay-ms 200 --workers 64\n"), "passed to each server: " + ran.out());
         JsonNode json = new ObjectMapper().readTree(out.resolve("results.json").toFile());
         ResultsJsonTest.assertShape(json);
+        assertEquals("--workers 64", json.get("environment").get("serverArgs").asText());
         assertEquals(2, json.get("runs").size());
         for (JsonNode run : json.get("runs")) {
             assertEquals(20, run.get("concurrency").asInt());
@@ -91,9 +102,8 @@ class ServersIT {
 
     @Test
     void compareTargetsDrivesServersAlreadyRunningAndLeavesThemRunning() throws Exception {
-        try (ServerProcess undertow = ServerProcess.start("undertow", jar("undertow"), List.of("-Xmx256m"), "virtual", 10, 200,
-                dir.resolve("undertow.log"));
-             ServerProcess vertx = ServerProcess.start("vertx", jar("vertx"), List.of("-Xmx256m"), null, 10, 200, dir.resolve("vertx.log"))) {
+        try (StartedServer undertow = start("undertow", "--strategy", "virtual");
+             StartedServer vertx = start("vertx")) {
             String targets = "undertow=" + undertow.base() + ",vertx=" + vertx.base();
             Path out = dir.resolve("results");
             MainTest.Ran ran = MainTest.run("compare", "--targets", targets, "--strategies", "default", "--concurrency", "20",

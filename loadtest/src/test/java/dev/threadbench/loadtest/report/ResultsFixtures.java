@@ -39,7 +39,8 @@ public final class ResultsFixtures {
 
     private static Results.Environment environment(String serverJvmOptions) {
         return new Results.Environment("OpenJDK 64-Bit Server VM 25 (Eclipse Adoptium)", "Linux 6.1 amd64",
-                "AMD EPYC", 2, "2.4.4.Final", "5.0.7", "2026-11-30T00:00:00Z", serverJvmOptions);
+                "AMD EPYC", 2, "2.4.4.Final", "5.0.7", "2026-11-30T00:00:00Z", serverJvmOptions,
+                serverJvmOptions == null ? null : "");
     }
 
     private static Results.Settings settings() {

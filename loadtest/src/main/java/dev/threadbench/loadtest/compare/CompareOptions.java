@@ -1,0 +1,260 @@
+package dev.threadbench.loadtest.compare;
+
+import dev.threadbench.common.OptionException;
+import dev.threadbench.common.ServerOptions;
+import dev.threadbench.common.Strategy;
+import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.compare.CompareSettings.Planned;
+import dev.threadbench.loadtest.engine.Engine;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** compare's options, and their check into {@link CompareSettings}: one line naming what is wrong. */
+final class CompareOptions {
+
+    static final List<String> SERVERS = List.of("undertow", "vertx");
+    /**
+     * Default timings: about 5 minutes in all on 2 cores, --quick under 3. The warm-up is long enough for
+     * the JIT of both JVMs (server and generator) to settle at 2000 connections; shorter, the generator's
+     * first run measures its own compiler.
+     */
+    static final int WARMUP = 15;
+    static final int DURATION = 50;
+    static final int QUICK_WARMUP = 10;
+    static final int QUICK_DURATION = 15;
+
+    @Spec(Spec.Target.MIXEE)
+    private CommandSpec command;
+
+    @Option(names = "--quick", description = "shorter runs: 10 s warm-up + 15 s measured (default 15 + 50): under 3 minutes in all")
+    private boolean quick;
+
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = "results",
+            description = "where results.json, report.html and the server logs go (default ${DEFAULT-VALUE})")
+    private Path out;
+
+    @Option(names = "--targets", paramLabel = "NAME=URL[,NAME=URL...]",
+            description = "compare servers already running instead of starting the jars, e.g. undertow=http://undertow:8080,"
+                    + "vertx=http://vertx:8081: never stopped, their own options and strategies apply, server CPU and RSS not measured")
+    private String targets;
+
+    @Option(names = "--servers", paramLabel = "LIST", split = ",", defaultValue = "undertow,vertx",
+            description = "servers to compare (default ${DEFAULT-VALUE})")
+    private List<String> servers;
+
+    @Option(names = "--strategies", paramLabel = "default|all|LIST", defaultValue = "default",
+            description = "default (each server's own), all (blocking, timer and virtual on each) or a list such as virtual,timer (default: ${DEFAULT-VALUE})")
+    private String strategies;
+
+    @Option(names = "--concurrency", paramLabel = "LIST", split = ",", defaultValue = "1000,2000",
+            description = "concurrent connections, one run each (default ${DEFAULT-VALUE})")
+    private List<Integer> concurrencies;
+
+    @Option(names = "--engine", paramLabel = "NAME", defaultValue = "embedded",
+            description = "embedded (this runner), wrk or drill (when installed) (default ${DEFAULT-VALUE})")
+    private String engine;
+
+    @Option(names = "--warmup", paramLabel = "S", description = "unmeasured seconds after the ramp-up (default 15; --quick 10)")
+    private Integer warmupSeconds;
+
+    @Option(names = "--duration", paramLabel = "S", description = "measured seconds per run (default 50; --quick 15)")
+    private Integer durationSeconds;
+
+    @Option(names = "--iterations", paramLabel = "N",
+            description = "measure N requests per run instead of a duration (the plans' 1000000, say)")
+    private Long iterations;
+
+    @Option(names = "--rampup", paramLabel = "S", defaultValue = "2",
+            description = "connections open spread over S seconds, as in the plans (default ${DEFAULT-VALUE})")
+    private int rampupSeconds;
+
+    @Option(names = "--timeout", paramLabel = "S", defaultValue = "10",
+            description = "a request with no answer for S seconds fails as a timeout (default ${DEFAULT-VALUE})")
+    private int timeoutSeconds;
+
+    @Option(names = "--delay-every", paramLabel = "N", defaultValue = "10",
+            description = "passed to both servers (with --targets: must be the servers' own): delay every Nth request;"
+                    + " sets the bound (default ${DEFAULT-VALUE})")
+    private int delayEvery;
+
+    @Option(names = "--delay-ms", paramLabel = "MS", defaultValue = "2000",
+            description = "passed to both servers (with --targets: must be the servers' own): how long a delayed request"
+                    + " waits; sets the bound (default ${DEFAULT-VALUE})")
+    private long delayMs;
+
+    @Option(names = "--jvm-opts", paramLabel = "OPTS", defaultValue = "-Xms512m -Xmx2g",
+            description = "JVM options for both servers, the same for each (default ${DEFAULT-VALUE})")
+    private String jvmOptions;
+
+    @Option(names = "--server-args", paramLabel = "ARGS",
+            description = "more server options for both servers, e.g. \"--workers 16\" (not --port, --host, --delay-every,"
+                    + " --delay-ms or --strategy, which compare sets)")
+    private String serverArgs;
+
+    @Option(names = "--undertow-jar", paramLabel = "JAR", description = "default: undertow-server/target/undertow-server.jar under the project")
+    private Path undertowJar;
+
+    @Option(names = "--vertx-jar", paramLabel = "JAR", description = "default: vertx-server/target/vertx-server.jar under the project")
+    private Path vertxJar;
+
+    @Option(names = "--event-loops", paramLabel = "N", description = "the embedded runner's event loops (default: cores)")
+    private Integer eventLoops;
+
+    CompareSettings validate() {
+        Map<String, URI> running = targets == null ? Map.of() : Targets.parse(targets);
+        if (!running.isEmpty()) {
+            refuseWithTargets("--servers", "--targets names the servers");
+            refuseWithTargets("--jvm-opts", "the running servers' JVMs are already started");
+            refuseWithTargets("--server-args", "compare starts no server");
+            refuseWithTargets("--undertow-jar", "compare starts no server");
+            refuseWithTargets("--vertx-jar", "compare starts no server");
+            if (!strategies.trim().equalsIgnoreCase("default")) {
+                throw new UsageException("--strategies: not with --targets: the running servers keep their own strategies (see their /stats)");
+            }
+        }
+        checkServers();
+        List<String> strategyList = strategyList();
+        checkLoad();
+        int warmup = warmupSeconds != null ? warmupSeconds : quick ? QUICK_WARMUP : WARMUP;
+        Integer duration = iterations != null ? null : durationSeconds != null ? durationSeconds : quick ? QUICK_DURATION : DURATION;
+        if (warmup < 0) {
+            throw new UsageException("--warmup: must be >= 0 seconds, got " + warmup);
+        }
+        if (duration != null && duration < 1) {
+            throw new UsageException("--duration: must be at least 1 second, got " + duration);
+        }
+        if (rampupSeconds < 0) {
+            throw new UsageException("--rampup: must be >= 0 seconds, got " + rampupSeconds);
+        }
+        if (timeoutSeconds < 1) {
+            throw new UsageException("--timeout: must be at least 1 second, got " + timeoutSeconds);
+        }
+        if (delayEvery < 0 || delayMs < 0) {
+            throw new UsageException("--delay-every and --delay-ms: must be >= 0");
+        }
+        if (eventLoops != null && eventLoops < 1) {
+            throw new UsageException("--event-loops: must be at least 1, got " + eventLoops);
+        }
+        List<String> checkedServerArgs = checkedServerArgs();
+        Map<String, Path> jars = new LinkedHashMap<>();
+        List<Planned> planned = new ArrayList<>();
+        if (running.isEmpty()) {
+            for (String server : servers) {
+                jars.put(server, jar(server));
+                strategyList.forEach(strategy -> planned.add(new Planned(server, strategy)));
+            }
+        } else {
+            running.keySet().forEach(server -> planned.add(new Planned(server, null)));
+        }
+        Engine.Timing timing = new Engine.Timing(rampupSeconds, warmup, duration, iterations, timeoutSeconds,
+                eventLoops == null ? 0 : eventLoops);
+        return new CompareSettings(planned, running, strategies, concurrencies, engine, timing, delayEvery, delayMs,
+                words(jvmOptions), checkedServerArgs, jars, out.toAbsolutePath().normalize());
+    }
+
+    private void checkServers() {
+        if (servers.isEmpty()) {
+            throw new UsageException("--servers: name at least one of " + String.join(", ", SERVERS));
+        }
+        for (String server : servers) {
+            if (!SERVERS.contains(server)) {
+                throw new UsageException("--servers: unknown server '" + server + "' (expected " + String.join(", ", SERVERS) + ")");
+            }
+        }
+        if (servers.stream().distinct().count() != servers.size()) {
+            throw new UsageException("--servers: a server is named twice: " + String.join(",", servers));
+        }
+    }
+
+    /** null stands for the server's own default. */
+    private List<String> strategyList() {
+        List<String> list = switch (strategies.trim().toLowerCase(Locale.ROOT)) {
+            case "default" -> Arrays.asList((String) null);
+            case "all" -> Arrays.stream(Strategy.values()).map(Strategy::id).toList();
+            default -> Arrays.stream(strategies.split(",")).map(String::trim).toList();
+        };
+        for (String strategy : list) {
+            if (strategy != null) {
+                try {
+                    Strategy.of(strategy);
+                } catch (OptionException e) {
+                    throw new UsageException("--strategies: unknown strategy '" + strategy + "' (expected default, all, or some of "
+                            + Strategy.ids() + ")");
+                }
+            }
+        }
+        return list;
+    }
+
+    private void checkLoad() {
+        for (int c : concurrencies) {
+            if (c < 1) {
+                throw new UsageException("--concurrency: must be at least 1, got " + c);
+            }
+        }
+        if (iterations != null && durationSeconds != null) {
+            throw new UsageException("--iterations and --duration: give one or the other");
+        }
+        if (iterations != null) {
+            for (int c : concurrencies) {
+                if (c > iterations) {
+                    throw new UsageException("--iterations: concurrency (" + c + ") can not be higher than iterations (" + iterations + ")");
+                }
+            }
+        }
+    }
+
+    /** --server-args, checked as the servers check their options; those compare sets itself are refused. */
+    private List<String> checkedServerArgs() {
+        List<String> args = serverArgs == null ? List.of() : words(serverArgs);
+        for (String arg : args) {
+            String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
+            String instead = switch (name) {
+                case "--port", "--host" -> "compare starts each server on a free loopback port";
+                case "--delay-every", "--delay-ms" -> "use compare's own " + name + ", which the bound is made of";
+                case "--strategy" -> "use --strategies";
+                case "-h", "--help" -> "compare starts the servers to serve";
+                default -> null;
+            };
+            if (instead != null) {
+                throw new UsageException("--server-args: " + name + " is compare's to set: " + instead);
+            }
+        }
+        try {
+            ServerOptions.parse(new ServerOptions.Defaults("server", 0, Strategy.BLOCKING), args.toArray(String[]::new), Map.of());
+        } catch (OptionException e) {
+            throw new UsageException("--server-args: " + e.getMessage());
+        }
+        return args;
+    }
+
+    private Path jar(String server) {
+        Path given = "undertow".equals(server) ? undertowJar : vertxJar;
+        Path jar = given != null ? given : ProjectLayout.defaultJar(server);
+        if (!Files.isRegularFile(jar)) {
+            throw new UsageException("no " + server + " server jar at " + jar + ": build it (./mvnw -B -q package -DskipTests)"
+                    + " or pass --" + server + "-jar");
+        }
+        return jar;
+    }
+
+    private void refuseWithTargets(String option, String why) {
+        if (command.commandLine().getParseResult().hasMatchedOption(option)) {
+            throw new UsageException(option + ": not with --targets: " + why);
+        }
+    }
+
+    private static List<String> words(String text) {
+        return Arrays.stream(text.trim().split("\\s+")).filter(s -> !s.isEmpty()).toList();
+    }
+}

@@ -1,0 +1,45 @@
+package dev.threadbench.loadtest.compare;
+
+import dev.threadbench.loadtest.engine.Engine;
+import dev.threadbench.loadtest.report.Results;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * compare's options once checked, with --quick's timings applied: the servers to start (or, with
+ * --targets, to reach), how each run drives them, and where the results go.
+ *
+ * @param strategies  --strategies as given, for the header
+ * @param engine      --engine as given
+ * @param timing      eventLoops 0: the engine's default
+ * @param jars        the jar of each server to start
+ * @param serverArgs  --server-args, passed to every server compare starts
+ */
+record CompareSettings(List<Planned> planned, Map<String, URI> targets, String strategies, List<Integer> concurrencies,
+                       String engine, Engine.Timing timing, int delayEvery, long delayMs, List<String> jvmOptions,
+                       List<String> serverArgs, Map<String, Path> jars, Path out) {
+
+    /** One server to start with a strategy (null: its own default), or to reach at its --targets URL. */
+    record Planned(String server, String strategy) {}
+
+    CompareSettings {
+        planned = List.copyOf(planned);
+        concurrencies = List.copyOf(concurrencies);
+        jvmOptions = List.copyOf(jvmOptions);
+        serverArgs = List.copyOf(serverArgs);
+    }
+
+    /** The servers are already running: compare neither starts nor stops them. */
+    boolean running() {
+        return !targets.isEmpty();
+    }
+
+    /** @param engineName the engine's own name for it */
+    Results.Settings results(String engineName) {
+        return new Results.Settings(engineName, timing.rampupSeconds(), timing.warmupSeconds(), timing.durationSeconds(),
+                timing.iterations(), timing.timeoutSeconds(), delayEvery, delayMs,
+                timing.eventLoops() > 0 ? timing.eventLoops() : Runtime.getRuntime().availableProcessors());
+    }
+}

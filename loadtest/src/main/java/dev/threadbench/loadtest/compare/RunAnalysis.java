@@ -1,0 +1,84 @@
+package dev.threadbench.loadtest.compare;
+
+import dev.threadbench.loadtest.engine.Outcome;
+import dev.threadbench.loadtest.report.Results;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * One run's figures, judged: the bound the workload allows, whether the load generator was the limit,
+ * the server's count of requests against the answers the client got, and the notes that go with them.
+ */
+final class RunAnalysis {
+
+    /** A generator using this share of its half of the machine or more is flagged: its figure may be its own limit. */
+    static final double GENERATOR_BOUND_SHARE = 0.9;
+
+    /**
+     * What one run measured: the engine's outcome, the server's /stats while idle before and after it,
+     * and its CPU and RSS when compare started it (a sampler).
+     */
+    record Measured(Target server, int concurrency, String engine, Outcome outcome, Target.Stats before, Target.Stats after,
+                    Optional<ServerSampler> sampler) {}
+
+    private RunAnalysis() {}
+
+    /** The run as results.json holds it; a server delaying other than every {@code delayEvery}th request is a problem too. */
+    static Results.Run analyse(Measured run, int delayEvery, long delayMs, List<String> problems) {
+        Outcome outcome = run.outcome();
+        Double bound = bound(run.concurrency(), delayEvery, delayMs);
+        double generatorShareCores = Math.max(1.0, Runtime.getRuntime().availableProcessors() / 2.0);
+        double clientCores = outcome.durationSeconds() > 0 ? outcome.clientCpuSeconds() / outcome.durationSeconds() : 0;
+        boolean generatorBound = clientCores >= GENERATOR_BOUND_SHARE * generatorShareCores;
+        List<String> notes = new ArrayList<>(outcome.notes());
+        if (generatorBound) {
+            notes.add(String.format(Locale.ROOT, "generator-bound: the load generator used %.2f cores of its %.1f-core share"
+                    + " of this machine; the figure may be the generator's limit, not the server's", clientCores, generatorShareCores));
+        }
+        if (run.sampler().isEmpty()) {
+            notes.add("server CPU and peak RSS n/a: compare did not start this server (--targets " + run.server().name() + "="
+                    + run.server().base() + "), so it has no process of it to read them from");
+        } else if (!run.sampler().get().peakWasReset()) {
+            notes.add("peak RSS is the process's peak since start (VmHWM could not be reset)");
+        }
+        Target.Stats after = run.after();
+        if (!after.delaysEvery(delayEvery)) {
+            String mismatch = delayEveryMismatch(run.server(), after, delayEvery);
+            notes.add(mismatch);
+            problems.add(mismatch);
+        }
+        if (after.inFlight() > 0) {
+            notes.add(after.inFlight() + " request(s) still in flight at the server when its count was read");
+        }
+        Results.Reconciliation reconciliation = Results.Reconciliation.of(after.requests() - run.before().requests(),
+                outcome.answered(), outcome.unansweredAllowance());
+        return new Results.Run(run.server().name(), after.strategy(), run.concurrency(), run.engine(), outcome.requests(),
+                outcome.failed(), round(outcome.durationSeconds(), 3), round(outcome.requestsPerSecond(), 1), bound,
+                bound == null ? null : round(outcome.requestsPerSecond() / bound, 4), outcome.latency(),
+                run.sampler().map(ServerSampler::cpuSeconds).orElse(null), run.sampler().map(ServerSampler::peakRssMb).orElse(null),
+                round(outcome.clientCpuSeconds(), 2), generatorBound,
+                reconciliation, outcome.connectionsOpened(), null, outcome.percentiles(), notes);
+    }
+
+    /** C closed-loop clients, one request in {@code delayEvery} held {@code delayMs}: at most C x N / delay requests/s. */
+    static Double bound(int concurrency, int delayEvery, long delayMs) {
+        if (delayEvery <= 0 || delayMs <= 0) {
+            return null;
+        }
+        return concurrency * (double) delayEvery / (delayMs / 1000.0);
+    }
+
+    static String delayEveryMismatch(Target server, Target.Stats stats, int delayEvery) {
+        long expected = delayEvery == 0 ? 0 : stats.requests() / delayEvery;
+        return String.format(Locale.ROOT, "--delay-every %d does not match %s at %s: its /stats counts %d delayed of %d requests,"
+                + " not %d; give the servers' own setting (the bound depends on it)", delayEvery, server.name(), server.base(),
+                stats.delayed(), stats.requests(), expected);
+    }
+
+    static double round(double value, int decimals) {
+        double scale = Math.pow(10, decimals);
+        return Math.round(value * scale) / scale;
+    }
+}

@@ -1,0 +1,98 @@
+package dev.threadbench.loadtest.compare;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.threadbench.loadtest.engine.Outcome;
+import dev.threadbench.loadtest.report.Results;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+
+class RunAnalysisTest {
+
+    /** A server at a URL, as --targets reaches one: no process, so no CPU or RSS. */
+    private static final Target RUNNING = new Target() {
+        @Override
+        public String name() {
+            return "vertx";
+        }
+
+        @Override
+        public URI base() {
+            return URI.create("http://vertx:8081");
+        }
+
+        @Override
+        public OptionalLong pid() {
+            return OptionalLong.empty();
+        }
+
+        @Override
+        public String frameworkVersion() {
+            return null;
+        }
+
+        @Override
+        public Stats stats() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public OptionalInt stop(Duration grace) {
+            return OptionalInt.empty();
+        }
+
+        @Override
+        public void close() {}
+    };
+
+    private static Outcome outcome(long answered, double clientCpuSeconds) {
+        return new Outcome(answered, new Results.Failed(0, 0, 0, 0, 0, 0, 0), 10, answered / 10.0,
+                new Results.Latency(1.0, 2.0, 2001.0, 2002.0, 2003.0, 200.0), List.of(), clientCpuSeconds, answered, 0, 20L, List.of());
+    }
+
+    @Test
+    void theBoundIsFiveTimesTheConcurrencyWithTheDefaults() {
+        assertEquals(5000.0, RunAnalysis.bound(1000, 10, 2000));
+        assertEquals(10000.0, RunAnalysis.bound(2000, 10, 2000));
+        assertEquals(1000.0, RunAnalysis.bound(20, 10, 200));
+        assertNull(RunAnalysis.bound(1000, 0, 2000), "no delay, no bound");
+    }
+
+    @Test
+    void theServersCountIsSetAgainstTheAnswersAndItsRatioToTheBound() {
+        List<String> problems = new ArrayList<>();
+        Results.Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", outcome(9000, 0.1),
+                new Target.Stats("vertx", "timer", 1000, 100, 0), new Target.Stats("vertx", "timer", 10_000, 1000, 0),
+                Optional.empty()), 10, 200, problems);
+        assertEquals("exact", run.reconciliation().verdict());
+        assertEquals(1000.0, run.bound());
+        assertEquals(0.9, run.ratioToBound());
+        assertFalse(run.generatorBound());
+        assertNull(run.serverCpuSeconds());
+        assertTrue(run.notes().getFirst().startsWith("server CPU and peak RSS n/a: compare did not start this server (--targets"
+                + " vertx=http://vertx:8081)"), run.notes().toString());
+        assertEquals(List.of(), problems);
+    }
+
+    @Test
+    void aGeneratorUsingItsWholeShareAndAServerDelayingOtherwiseAreFlagged() {
+        List<String> problems = new ArrayList<>();
+        double wholeMachine = 10.0 * Runtime.getRuntime().availableProcessors();
+        Results.Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", outcome(9000, wholeMachine),
+                new Target.Stats("vertx", "timer", 0, 0, 0), new Target.Stats("vertx", "timer", 9000, 450, 0),
+                Optional.empty()), 10, 200, problems);
+        assertTrue(run.generatorBound());
+        assertTrue(run.notes().stream().anyMatch(note -> note.startsWith("generator-bound: ")), run.notes().toString());
+        assertEquals(List.of("--delay-every 10 does not match vertx at http://vertx:8081: its /stats counts 450 delayed of 9000"
+                + " requests, not 900; give the servers' own setting (the bound depends on it)"), problems);
+    }
+}
