@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.threadbench.loadtest.report.Results;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** On wrk 4.1.0's real output, captured here (src/test/resources/samples). */
+/** On wrk 4.1.0's real output with loadtest's done() script, captured here (src/test/resources/samples). */
 class WrkOutputTest {
 
     static String sample(String name) throws IOException {
@@ -18,33 +20,33 @@ class WrkOutputTest {
     }
 
     @Test
-    void summaryDistributionAndScriptPercentiles() throws IOException {
+    void summaryErrorsAndPercentilesAsWrkPrintsThem() throws IOException {
         WrkOutput wrk = WrkOutput.parse(sample("wrk-c200-d5s-script.txt"));
-        assertEquals(4000, wrk.requests());
-        assertEquals(5.04, wrk.durationSeconds(), 1e-9);
-        assertEquals(793.75, wrk.requestsPerSecond(), 1e-9);
-        assertEquals(440.33, wrk.latencyMeanMs(), 1e-9);
-        assertEquals(2970.0, wrk.latencyMaxMs(), 1e-9);
-        assertEquals(28.88, wrk.p50Ms(), 1e-9);
-        assertEquals(755.40, wrk.p75Ms(), 1e-9);
-        assertEquals(1530.0, wrk.p90Ms(), 1e-9);
-        assertEquals(2360.0, wrk.p99Ms(), 1e-9);
-        assertEquals(2938.674, wrk.p999Ms(), 1e-9);
-        assertEquals(13, wrk.percentiles().size());
-        assertEquals(100.0, wrk.percentiles().getLast().percentile());
-        assertEquals(0, wrk.non2xx() + wrk.connectErrors() + wrk.readErrors() + wrk.writeErrors() + wrk.timeouts());
+        assertEquals(3940, wrk.requests());
+        assertEquals(5.08083, wrk.durationSeconds(), 1e-9);
+        assertEquals(775.46, wrk.requestsPerSecond(), 0.005, "wrk's own Requests/sec line");
+        assertEquals(434.811296, wrk.latencyMicros().mean() / 1000, 1e-9);
+        assertEquals(3130195, wrk.latencyMicros().max());
+        assertEquals(14.011, wrk.percentileMs(50), 1e-9);
+        assertEquals(710.758, wrk.percentileMs(75), 1e-9);
+        assertEquals(1483.527, wrk.percentileMs(90), 1e-9);
+        assertEquals(2357.758, wrk.percentileMs(99), 1e-9);
+        assertEquals(3053.703, wrk.percentileMs(99.9), 1e-9);
+        assertEquals(13, wrk.curve().size());
+        assertEquals(100.0, wrk.curve().getLast().percentile());
+        assertEquals(new WrkOutput.Errors(0, 0, 0, 0, 0), wrk.errors());
     }
 
     @Test
     void non2xxAnswersAreFailures() throws IOException {
         WrkOutput wrk = WrkOutput.parse(sample("wrk-c50-non2xx.txt"));
-        assertEquals(53100, wrk.requests());
-        assertEquals(53100, wrk.non2xx());
-        assertNull(wrk.p999Ms(), "no script, no 99.9th percentile");
-        Outcome outcome = WrkEngine.outcome(wrk, 1.5, 0, 50, new Engine.Timing(0, 0, 3, null, 1, 0));
-        assertEquals(new Results.Failed(53100, 53100, 0, 0, 0, 0, 0), outcome.failed());
+        assertEquals(141714, wrk.requests());
+        assertEquals(141714, wrk.errors().status());
+        assertNull(wrk.percentileMs(99.95), "a percentile the script does not print");
+        Outcome outcome = WrkEngine.outcome(wrk, 1.5, 0, 50);
+        assertEquals(new Results.Failed(141714, 141714, 0, 0, 0, 0, 0), outcome.failed());
         assertEquals(1.5, outcome.clientCpuSeconds());
-        assertEquals(2.52, outcome.latency().p50());
+        assertEquals(0.693, outcome.latency().p50());
     }
 
     @Test
@@ -52,20 +54,19 @@ class WrkOutputTest {
         WrkOutput wrk = WrkOutput.parse(sample("wrk-c20-timeouts.txt"));
         assertEquals(0, wrk.requests());
         assertEquals(0.0, wrk.requestsPerSecond());
-        assertEquals(0.0, wrk.p50Ms());
+        assertEquals(0.0, wrk.percentileMs(50));
     }
 
     @Test
     void socketErrorsByKind() {
         WrkOutput wrk = WrkOutput.parse("""
                   10 requests in 1.00m, 1.00KB read
-                  Socket errors: connect 3, read 2, write 1, timeout 4
-                Requests/sec:      0.17
-                    Latency     1.00h     0.00us   1.50h    0.00%
+                {"durationMicros":60000000,"requests":10,"errors":{"connect":3,"read":2,"write":1,"status":0,"timeout":4},\
+                "latencyMicros":{"mean":3600000000.000,"max":5400000000,"percentiles":[{"percentile":50,"micros":10}]}}
                 """);
         assertEquals(60.0, wrk.durationSeconds());
-        assertEquals(3_600_000.0, wrk.latencyMeanMs());
-        Outcome outcome = WrkEngine.outcome(wrk, 0, 5, 2, new Engine.Timing(0, 1, 60, null, 10, 0));
+        assertEquals(3_600_000.0, wrk.latencyMicros().mean() / 1000);
+        Outcome outcome = WrkEngine.outcome(wrk, 0, 5, 2);
         assertEquals(new Results.Failed(10, 0, 4, 3, 3, 0, 0), outcome.failed());
         assertEquals(15, outcome.answered(), "warm-up answers count for reconciliation");
     }
@@ -73,12 +74,12 @@ class WrkOutputTest {
     @Test
     void somethingElseIsRefusedWithItsFirstLine() {
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> WrkOutput.parse("unable to connect to 127.0.0.1:1\n"));
-        assertEquals("not wrk output (no 'requests in', 'Requests/sec' or 'Latency' line): unable to connect to 127.0.0.1:1", e.getMessage());
+        assertEquals("not wrk output (no summary from loadtest's done() script): unable to connect to 127.0.0.1:1", e.getMessage());
     }
 
     @Test
-    void theCommandIsTheBriefsOne() {
-        assertEquals(java.util.List.of("wrk", "-t2", "-c2000", "-d55s", "--timeout", "10s", "--latency", "http://127.0.0.1:8081/"),
-                WrkEngine.command("wrk", 2, 2000, 55, 10, null, java.net.URI.create("http://127.0.0.1:8081/")));
+    void theCommandIsTheBriefsOneWithTheScript() {
+        assertEquals(List.of("wrk", "-t2", "-c2000", "-d55s", "--timeout", "10s", "--latency", "-s", "summary.lua", "http://127.0.0.1:8081/"),
+                WrkEngine.command("wrk", 2, 2000, 55, 10, Path.of("summary.lua"), URI.create("http://127.0.0.1:8081/")));
     }
 }
