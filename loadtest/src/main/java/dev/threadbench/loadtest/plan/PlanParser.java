@@ -1,5 +1,10 @@
 package dev.threadbench.loadtest.plan;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.threadbench.loadtest.UsageException;
 import java.io.IOException;
 import java.math.BigInteger;
@@ -7,7 +12,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -21,18 +26,28 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
  * Reads drill plan files ({@code drill --benchmark FILE}). Accepts the subset this project's plans use:
  * {@code base}, {@code concurrency}, {@code iterations}, {@code rampup} and {@code plan} steps with a
  * {@code name} and a {@code request} ({@code url}, optional {@code method} GET/HEAD and {@code headers}).
- * Everything else, drill feature or typo, is refused with one line naming the key and the file.
+ * The YAML is bound into records with unknown keys refused: everything else, drill feature or typo, is
+ * one line naming the key and the file.
  */
 public final class PlanParser {
 
-    private static final Set<String> TOP_LEVEL = Set.of("base", "concurrency", "iterations", "rampup", "plan");
-    private static final List<String> TOP_LEVEL_ORDER = List.of("base", "concurrency", "iterations", "rampup", "plan");
-    private static final Set<String> STEP_KEYS = Set.of("name", "request");
-    private static final Set<String> REQUEST_KEYS = Set.of("url", "method", "headers");
+    /** A plan as written, before its values are checked. */
+    private record PlanFile(String base, Long concurrency, Long iterations, Long rampup, List<StepFile> plan) {}
+
+    private record StepFile(String name, RequestFile request) {}
+
+    private record RequestFile(String url, String method, Map<String, String> headers) {}
+
+    private static final String PLAN_KEYS = "base, concurrency, iterations, rampup, plan";
     /** drill features a step may carry that this runner does not implement. */
     private static final Set<String> DRILL_STEP_FEATURES = Set.of("assign", "assert", "delay", "exec", "include",
             "with_items", "with_items_range", "with_items_from_csv", "with_items_from_file", "shuffle", "pick", "tags");
     private static final Set<String> METHODS = Set.of("GET", "HEAD");
+    /** What a key's value must be, for the one line when it is not. */
+    private static final Map<String, String> EXPECTED = Map.of("base", "a URL such as http://localhost:8080",
+            "concurrency", "a whole number", "iterations", "a whole number", "rampup", "a whole number",
+            "plan", "a non-empty list of steps", "request", "a mapping with 'url'", "headers", "a mapping of header names to values");
+    private static final ObjectMapper BINDER = JsonMapper.builder().disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT).build();
 
     private PlanParser() {}
 
@@ -55,35 +70,91 @@ public final class PlanParser {
             String where = e.getProblemMark().map(m -> "line " + (m.getLine() + 1) + ", column " + (m.getColumn() + 1) + ": ").orElse("");
             throw fail(source, "not valid YAML: " + where + e.getProblem());
         } catch (YamlEngineException e) {
-            throw fail(source, "not valid YAML: " + firstLine(e.getMessage()));
+            throw fail(source, "not valid YAML: " + e.getMessage().lines().findFirst().orElse("").trim());
         }
         if (!(document instanceof Map<?, ?> top)) {
-            throw fail(source, "a plan is a YAML mapping with keys " + String.join(", ", TOP_LEVEL_ORDER));
+            throw fail(source, "a plan is a YAML mapping with keys " + PLAN_KEYS);
         }
-        for (Object key : top.keySet()) {
-            if (!TOP_LEVEL.contains(String.valueOf(key))) {
-                throw fail(source, "unknown key '" + key + "' (a plan has " + String.join(", ", TOP_LEVEL_ORDER) + ")");
-            }
+        PlanFile file;
+        try {
+            file = BINDER.convertValue(top, PlanFile.class);
+        } catch (IllegalArgumentException e) {
+            throw fail(source, e.getCause() instanceof JsonMappingException mapping ? refusal(mapping, top)
+                    : "not a plan: " + e.getMessage().lines().findFirst().orElse(""));
         }
         for (String required : List.of("base", "concurrency", "iterations", "plan")) {
             if (top.get(required) == null) {
                 throw fail(source, "missing required key '" + required + "'");
             }
         }
-        URI base = baseUrl(source, top.get("base"));
-        long concurrency = wholeNumber(source, "concurrency", top.get("concurrency"), 1, Integer.MAX_VALUE);
-        long iterations = wholeNumber(source, "iterations", top.get("iterations"), 1, Long.MAX_VALUE);
-        long rampup = top.get("rampup") == null ? 0 : wholeNumber(source, "rampup", top.get("rampup"), 0, 3600);
-        if (!(top.get("plan") instanceof List<?> items) || items.isEmpty()) {
+        URI base = url(source, "'base'", file.base());
+        int concurrency = (int) within(source, "concurrency", file.concurrency(), 1, Integer.MAX_VALUE);
+        long iterations = within(source, "iterations", file.iterations(), 1, Long.MAX_VALUE);
+        int rampup = file.rampup() == null ? 0 : (int) within(source, "rampup", file.rampup(), 0, 3600);
+        if (file.plan().isEmpty()) {
             throw fail(source, "'plan' must be a non-empty list of steps");
         }
-        List<Plan.Step> steps = new java.util.ArrayList<>();
-        for (int i = 0; i < items.size(); i++) {
-            steps.add(step(source, i + 1, items.get(i), base));
+        List<Plan.Step> steps = new ArrayList<>();
+        for (int i = 0; i < file.plan().size(); i++) {
+            steps.add(step(source, stepName(i, top), file.plan().get(i), base));
         }
-        Plan plan = new Plan(base, (int) concurrency, iterations, (int) rampup, steps);
+        Plan plan = new Plan(base, concurrency, iterations, rampup, steps);
         checkBounds(plan, source);
         return plan;
+    }
+
+    /** What binding refused, named by its key and, within a step, by the step. */
+    private static String refusal(JsonMappingException e, Map<?, ?> top) {
+        Object at = top;
+        List<String> keys = new ArrayList<>();
+        for (JsonMappingException.Reference reference : e.getPath()) {
+            keys.add(reference.getFieldName() != null ? reference.getFieldName() : String.valueOf(reference.getIndex()));
+            at = at instanceof Map<?, ?> map ? map.get(keys.getLast()) : at instanceof List<?> list ? list.get(reference.getIndex()) : null;
+        }
+        String where = keys.size() > 1 ? stepName(Integer.parseInt(keys.get(1)), top) + ": " : "";
+        if (e instanceof UnrecognizedPropertyException unknown) {
+            String key = unknown.getPropertyName();
+            return where + switch (keys.size()) {
+                case 1 -> "unknown key '" + key + "' (a plan has " + PLAN_KEYS + ")";
+                case 3 -> (DRILL_STEP_FEATURES.contains(key) ? "drill's '" + key + "' is not supported by this runner"
+                        : "unknown key '" + key + "'") + " (a step has name and request)";
+                default -> "request key '" + key + "' is not supported (a request has url, method, headers)";
+            };
+        }
+        if (keys.size() == 2) {
+            return where + "a step is a mapping with 'name' and 'request', got " + describe(at);
+        }
+        String key = keys.size() > 4 ? "headers" : keys.getLast();
+        return where + "'" + key + (at instanceof BigInteger ? "' is too large: " + at
+                : "' must be " + EXPECTED.getOrDefault(key, "text") + ", got " + describe(at));
+    }
+
+    /** "plan step 2 'Fetch'", or without its name when it has none. */
+    private static String stepName(int index, Map<?, ?> top) {
+        String where = "plan step " + (index + 1);
+        if (top.get("plan") instanceof List<?> steps && steps.get(index) instanceof Map<?, ?> step
+                && step.get("name") instanceof String name && !name.isBlank()) {
+            where += " '" + name + "'";
+        }
+        return where;
+    }
+
+    private static Plan.Step step(String source, String where, StepFile step, URI base) {
+        RequestFile request = step == null ? null : step.request();
+        String missing = step == null || step.name() == null || step.name().isBlank() ? "name"
+                : request == null ? "request" : request.url() == null || request.url().isBlank() ? "request.url" : null;
+        if (missing != null) {
+            throw fail(source, where + ": missing required key '" + missing + "'");
+        }
+        if (request.url().contains("{{")) {
+            throw fail(source, where + ": interpolations ({{ ... }}) are not supported: " + request.url());
+        }
+        String method = request.method() == null ? "GET" : request.method().toUpperCase(Locale.ROOT);
+        if (!METHODS.contains(method)) {
+            throw fail(source, where + ": method '" + request.method() + "' is not supported (GET or HEAD; the runner sends no body)");
+        }
+        return new Plan.Step(step.name(), method, resolve(source, where, base, request.url()),
+                request.headers() == null ? Map.of() : Map.copyOf(request.headers()));
     }
 
     static void checkBounds(Plan plan, String source) {
@@ -102,84 +173,28 @@ public final class PlanParser {
         }
     }
 
-    private static Plan.Step step(String source, int index, Object item, URI base) {
-        String where = "plan step " + index;
-        if (!(item instanceof Map<?, ?> step)) {
-            throw fail(source, where + ": a step is a mapping with 'name' and 'request'");
+    /** drill joins base and url by concatenation when the url does not start with "http". */
+    private static URI resolve(String source, String where, URI base, String url) {
+        if (url.startsWith("http")) {
+            return url(source, where + ": url", url);
         }
-        if (step.get("name") instanceof String named && !named.isBlank()) {
-            where += " '" + named + "'";
-        }
-        for (Object key : step.keySet()) {
-            String k = String.valueOf(key);
-            if (DRILL_STEP_FEATURES.contains(k)) {
-                throw fail(source, where + ": drill's '" + k + "' is not supported by this runner (a step has name and request)");
-            }
-            if (!STEP_KEYS.contains(k)) {
-                throw fail(source, where + ": unknown key '" + k + "' (a step has name and request)");
-            }
-        }
-        if (!(step.get("name") instanceof String name) || name.isBlank()) {
-            throw fail(source, where + ": missing required key 'name'");
-        }
-        if (!(step.get("request") instanceof Map<?, ?> request)) {
-            throw fail(source, where + ": missing required key 'request' (a mapping with 'url')");
-        }
-        for (Object key : request.keySet()) {
-            if (!REQUEST_KEYS.contains(String.valueOf(key))) {
-                throw fail(source, where + ": request key '" + key + "' is not supported (a request has url, method, headers)");
-            }
-        }
-        if (!(request.get("url") instanceof String url) || url.isBlank()) {
-            throw fail(source, where + ": missing required key 'request.url'");
-        }
-        if (url.contains("{{")) {
-            throw fail(source, where + ": interpolations ({{ ... }}) are not supported: " + url);
-        }
-        String method = request.get("method") == null ? "GET" : String.valueOf(request.get("method")).toUpperCase(Locale.ROOT);
-        if (!METHODS.contains(method)) {
-            throw fail(source, where + ": method '" + request.get("method") + "' is not supported (GET or HEAD; the runner sends no body)");
-        }
-        Map<String, String> headers = new LinkedHashMap<>();
-        if (request.get("headers") != null) {
-            if (!(request.get("headers") instanceof Map<?, ?> given)) {
-                throw fail(source, where + ": 'headers' must be a mapping of header names to values");
-            }
-            given.forEach((k, v) -> headers.put(String.valueOf(k), String.valueOf(v)));
-        }
-        return new Plan.Step(name, method, resolve(source, where, base, url), Map.copyOf(headers));
+        String b = base.toString();
+        return url(source, where + ": url", b.endsWith("/") && url.startsWith("/") ? b + url.substring(1) : b + url);
     }
 
-    private static URI baseUrl(String source, Object value) {
-        if (!(value instanceof String text) || text.isBlank()) {
-            throw fail(source, "'base' must be a URL such as http://localhost:8080, got " + describe(value));
+    private static URI url(String source, String what, String text) {
+        if (text.isBlank()) {
+            throw fail(source, what + " must be a URL such as http://localhost:8080, got ''");
         }
         URI uri;
         try {
             uri = new URI(text.trim());
         } catch (URISyntaxException e) {
-            throw fail(source, "'base' is not a URL: " + text);
+            throw fail(source, what + " is not a URL: " + text);
         }
-        checkHttp(source, "'base'", uri, text);
-        return uri;
-    }
-
-    /** drill joins base and url by concatenation when the url does not start with "http". */
-    private static URI resolve(String source, String where, URI base, String url) {
-        String joined;
-        if (url.startsWith("http")) {
-            joined = url;
-        } else {
-            String b = base.toString();
-            joined = b.endsWith("/") && url.startsWith("/") ? b + url.substring(1) : b + url;
+        if (!"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null) {
+            throw fail(source, what + " must be an http:// URL with a host, got " + text);
         }
-        URI uri;
-        try {
-            uri = new URI(joined);
-        } catch (URISyntaxException e) {
-            throw fail(source, where + ": not a URL: " + joined);
-        }
-        checkHttp(source, where + ": url", uri, joined);
         return uri;
     }
 
@@ -193,23 +208,7 @@ public final class PlanParser {
         return URI.create(prefix + path + query);
     }
 
-    private static void checkHttp(String source, String what, URI uri, String text) {
-        if (!"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null) {
-            throw fail(source, what + " must be an http:// URL with a host, got " + text);
-        }
-    }
-
-    private static long wholeNumber(String source, String key, Object value, long min, long max) {
-        long number;
-        if (value instanceof Integer || value instanceof Long) {
-            number = ((Number) value).longValue();
-        } else if (value instanceof BigInteger) {
-            throw fail(source, "'" + key + "' is too large: " + value);
-        } else if (value instanceof String text && text.trim().matches("-?\\d{1,18}")) {
-            number = Long.parseLong(text.trim());
-        } else {
-            throw fail(source, "'" + key + "' must be a whole number, got " + describe(value));
-        }
+    private static long within(String source, String key, long number, long min, long max) {
         if (number < min || number > max) {
             throw fail(source, "'" + key + "' must be " + (max == Long.MAX_VALUE || max == Integer.MAX_VALUE
                     ? "at least " + min : "between " + min + " and " + max) + ", got " + number);
@@ -218,20 +217,12 @@ public final class PlanParser {
     }
 
     private static String describe(Object value) {
-        if (value instanceof String s) {
-            return "'" + s + "'";
-        }
-        if (value instanceof Map<?, ?>) {
-            return "a mapping";
-        }
-        if (value instanceof List<?>) {
-            return "a list";
-        }
-        return String.valueOf(value);
-    }
-
-    private static String firstLine(String message) {
-        return message == null ? "" : message.lines().findFirst().orElse("").trim();
+        return switch (value) {
+            case String s -> "'" + s + "'";
+            case Map<?, ?> m -> "a mapping";
+            case List<?> l -> "a list";
+            case null, default -> String.valueOf(value);
+        };
     }
 
     private static UsageException fail(String source, String message) {

@@ -107,7 +107,15 @@ class PlanParserTest {
                 Arguments.of("interpolation", GOOD.replace("/api/users?page=2", "/api/{{ item }}"),
                         "plan step 1 'Fetch': interpolations ({{ ... }}) are not supported: /api/{{ item }}"),
                 Arguments.of("empty plan", GOOD.substring(0, GOOD.indexOf("plan:")) + "plan: []\n",
-                        "'plan' must be a non-empty list of steps"));
+                        "'plan' must be a non-empty list of steps"),
+                Arguments.of("too large", GOOD.replace("iterations: 10", "iterations: 99999999999999999999"),
+                        "'iterations' is too large: 99999999999999999999"),
+                Arguments.of("a step that is no mapping", GOOD.substring(0, GOOD.indexOf("plan:")) + "plan:\n  - fetch\n",
+                        "plan step 1: a step is a mapping with 'name' and 'request', got 'fetch'"),
+                Arguments.of("headers that are no mapping", GOOD + "      headers: [Accept]\n",
+                        "plan step 1 'Fetch': 'headers' must be a mapping of header names to values, got a list"),
+                Arguments.of("unknown request key", GOOD + "      body: x\n",
+                        "plan step 1 'Fetch': request key 'body' is not supported (a request has url, method, headers)"));
     }
 
     @ParameterizedTest(name = "{0}")
