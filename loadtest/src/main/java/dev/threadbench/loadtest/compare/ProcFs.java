@@ -3,6 +3,7 @@ package dev.threadbench.loadtest.compare;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.OptionalDouble;
 import java.util.OptionalLong;
 
 /** CPU time and memory of a process, read from Linux's /proc. */
@@ -14,10 +15,10 @@ public final class ProcFs {
     private ProcFs() {}
 
     /** utime + stime of the process, in seconds; empty once it is gone. */
-    public static java.util.OptionalDouble cpuSeconds(long pid) {
+    public static OptionalDouble cpuSeconds(long pid) {
         long[] fields = statFields(Path.of("/proc", String.valueOf(pid), "stat"));
-        return fields == null ? java.util.OptionalDouble.empty()
-                : java.util.OptionalDouble.of((fields[UTIME] + fields[STIME]) / TICKS_PER_SECOND);
+        return fields == null ? OptionalDouble.empty()
+                : OptionalDouble.of((fields[UTIME] + fields[STIME]) / TICKS_PER_SECOND);
     }
 
     /** cutime + cstime of this JVM: CPU of its children that have exited and been waited for (wrk, drill). */

@@ -2,7 +2,11 @@ package dev.threadbench.loadtest.engine;
 
 import dev.threadbench.loadtest.UsageException;
 import dev.threadbench.loadtest.runner.LoadRunner;
+import java.io.File;
+import java.io.PrintStream;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
 
@@ -20,7 +24,7 @@ public interface Engine {
     record Timing(int rampupSeconds, int warmupSeconds, Integer durationSeconds, Long iterations, int timeoutSeconds,
                   int eventLoops) {}
 
-    static Engine named(String name, java.io.PrintStream progressOut, boolean terminal) {
+    static Engine named(String name, PrintStream progressOut, boolean terminal) {
         return switch (name.toLowerCase(Locale.ROOT)) {
             case "embedded" -> new EmbeddedEngine(progressOut, terminal);
             case "wrk" -> new WrkEngine(requireOnPath("wrk", "apt-get install wrk"));
@@ -31,9 +35,9 @@ public interface Engine {
 
     static String requireOnPath(String tool, String install) {
         String path = System.getenv().getOrDefault("PATH", "");
-        return Arrays.stream(path.split(java.io.File.pathSeparator))
-                .map(dir -> java.nio.file.Path.of(dir, tool))
-                .filter(java.nio.file.Files::isExecutable)
+        return Arrays.stream(path.split(File.pathSeparator))
+                .map(dir -> Path.of(dir, tool))
+                .filter(Files::isExecutable)
                 .findFirst()
                 .map(Object::toString)
                 .orElseThrow(() -> new UsageException("--engine " + tool + ": " + tool + " is not installed (" + install + ")"));

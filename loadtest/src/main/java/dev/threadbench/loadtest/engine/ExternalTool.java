@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.engine;
 
+import dev.threadbench.loadtest.RunFailure;
 import dev.threadbench.loadtest.compare.ProcFs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -31,7 +32,7 @@ final class ExternalTool {
 
     static void requireSuccess(Ran ran, List<String> command) {
         if (ran.exitCode() != 0) {
-            throw new dev.threadbench.loadtest.RunFailure(String.join(" ", command) + " exited with " + ran.exitCode() + ": "
+            throw new RunFailure(String.join(" ", command) + " exited with " + ran.exitCode() + ": "
                     + ran.output().strip().lines().reduce((a, b) -> b).orElse("(no output)"));
         }
     }

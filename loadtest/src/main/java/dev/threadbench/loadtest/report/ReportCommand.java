@@ -25,10 +25,10 @@ public final class ReportCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Results results = ResultsJson.read(resultsFile);
-        Path target = html != null ? html : resultsFile.toAbsolutePath().resolveSibling("report.html");
-        HtmlReport.write(results, target);
+        Path page = html != null ? html : resultsFile.toAbsolutePath().resolveSibling("report.html");
+        HtmlReport.write(results, page);
         main.out().print(ConsoleTable.render(results));
-        main.out().println("report: " + target);
+        main.out().println("report: " + page);
         return Main.EXIT_OK;
     }
 }
