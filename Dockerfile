@@ -2,7 +2,7 @@
 #   target server          MODULE=undertow-server PORT=8080  /  MODULE=vertx-server PORT=8081
 #   target app             MODULE=loadtest                   (the project's own load runner)
 #   target contract-tests                                     (the REST-assured suite, run by Maven)
-# Base images are arguments so an air-gapped build can substitute its own (scripts/compose-smoke does).
+# Base images are arguments so an air-gapped build can substitute its own (.ci/compose-smoke does).
 ARG BUILD_IMAGE=eclipse-temurin:25-jdk
 ARG RUNTIME_IMAGE=eclipse-temurin:25-jre
 
