@@ -1,7 +1,6 @@
 package dev.threadbench.loadtest.compare;
 
 import dev.threadbench.common.OptionException;
-import dev.threadbench.common.ServerOptions;
 import dev.threadbench.common.Strategy;
 import dev.threadbench.loadtest.UsageException;
 import dev.threadbench.loadtest.compare.CompareSettings.Planned;
@@ -111,7 +110,7 @@ final class CompareOptions {
     private Integer eventLoops;
 
     CompareSettings validate() {
-        Map<String, URI> running = targets == null ? Map.of() : Targets.parse(targets);
+        Map<String, URI> running = targets == null ? Map.of() : RunningServer.parseTargets(targets);
         if (!running.isEmpty()) {
             refuseWithTargets("--servers", "--targets names the servers");
             refuseWithTargets("--jvm-opts", "the running servers' JVMs are already started");
@@ -145,7 +144,7 @@ final class CompareOptions {
         if (eventLoops != null && eventLoops < 1) {
             throw new UsageException("--event-loops: must be at least 1, got " + eventLoops);
         }
-        List<String> checkedServerArgs = checkedServerArgs();
+        List<String> checkedServerArgs = ServerArgs.check(serverArgs == null ? List.of() : words(serverArgs));
         Map<String, Path> jars = new LinkedHashMap<>();
         List<Planned> planned = new ArrayList<>();
         if (running.isEmpty()) {
@@ -212,30 +211,6 @@ final class CompareOptions {
                 }
             }
         }
-    }
-
-    /** --server-args, checked as the servers check their options; those compare sets itself are refused. */
-    private List<String> checkedServerArgs() {
-        List<String> args = serverArgs == null ? List.of() : words(serverArgs);
-        for (String arg : args) {
-            String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
-            String instead = switch (name) {
-                case "--port", "--host" -> "compare starts each server on a free loopback port";
-                case "--delay-every", "--delay-ms" -> "use compare's own " + name + ", which the bound is made of";
-                case "--strategy" -> "use --strategies";
-                case "-h", "--help" -> "compare starts the servers to serve";
-                default -> null;
-            };
-            if (instead != null) {
-                throw new UsageException("--server-args: " + name + " is compare's to set: " + instead);
-            }
-        }
-        try {
-            ServerOptions.parse(new ServerOptions.Defaults("server", 0, Strategy.BLOCKING), args.toArray(String[]::new), Map.of());
-        } catch (OptionException e) {
-            throw new UsageException("--server-args: " + e.getMessage());
-        }
-        return args;
     }
 
     private Path jar(String server) {
