@@ -143,6 +143,7 @@ public final class CompareCommand implements Callable<Integer> {
         PrintStream out = main.out();
         PrintStream err = main.err();
         Engine engine = Engine.named(engineName, err, Progress.Sink.stderrIsTerminal());
+        engine.checkWorkload(delayEvery, delayMs);
         try {
             Files.createDirectories(settings.running() ? out() : out().resolve("logs"));
         } catch (IOException e) {
