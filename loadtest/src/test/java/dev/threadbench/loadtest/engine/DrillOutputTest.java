@@ -85,7 +85,7 @@ class DrillOutputTest {
     }
 
     @Test
-    void theHistogramPanicAsRust173AndLaterPrintIt() {
+    void theHistogramPanicAsNewerRustPrintsIt() {
         // from fcsonline/drill issue #216: drill 0.9.0 from crates.io, built with a current rustc
         String output = """
                 Fetch root                http://pkgx.sh/ 200 OK 5332ms
