@@ -29,6 +29,7 @@ public final class CompareCommand implements Callable<Integer> {
     public Integer call() {
         CompareSettings settings = options.validate();
         Engine engine = Engine.named(settings.engine(), main.err(), Progress.Sink.stderrIsTerminal());
+        engine.checkWorkload(settings.delayEvery(), settings.delayMs());
         return new Comparison(settings, engine, main.out(), main.err()).run();
     }
 }

@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.engine;
 
+import dev.threadbench.loadtest.UsageException;
 import dev.threadbench.loadtest.report.Results;
 import dev.threadbench.loadtest.runner.LoadRunner;
 import java.io.IOException;
@@ -7,14 +8,25 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * drill: a generated plan (one GET, the run's concurrency, iterations and rampup) run with
- * {@code drill --benchmark PLAN --stats --quiet}. drill counts iterations, not time: in a timed compare
- * each run gets bound x duration iterations. drill has no warm-up, so none is done.
+ * {@code drill --benchmark PLAN --stats --quiet --timeout S}. drill counts iterations, not time: in a timed
+ * compare each run gets bound x duration iterations. drill has no warm-up, so none is done.
  */
 final class DrillEngine implements Engine {
+
+    /**
+     * The longest --timeout drill is given. drill 0.8.x and 0.9.0 lose their whole summary to a panic when any
+     * request took over about 4.19 s (see {@link DrillOutput#HISTOGRAM_PANIC}), and a timed-out request counts
+     * at the timeout: 3 s keeps every request in range with over a second to spare for drill reading an answer
+     * late on its one thread.
+     */
+    static final int MAX_TIMEOUT_SECONDS = 3;
+    /** A delayed answer must be due this long before drill's timeout, or it would fail as a timeout. */
+    static final long TIMEOUT_HEADROOM_MS = 500;
 
     private final String drill;
 
@@ -45,8 +57,24 @@ final class DrillEngine implements Engine {
     }
 
     @Override
+    public void checkWorkload(int delayEvery, long delayMs) {
+        long longest = MAX_TIMEOUT_SECONDS * 1000L - TIMEOUT_HEADROOM_MS;
+        if (delayEvery > 0 && delayMs > longest) {
+            throw new UsageException("--engine drill: --delay-ms " + delayMs + " is more than drill can measure: its --timeout"
+                    + " is held at " + MAX_TIMEOUT_SECONDS + " s, as drill 0.8.x and 0.9.0 lose their summary to a panic on any"
+                    + " request over about 4.19 s; use --delay-ms " + longest + " or less, or another engine");
+        }
+    }
+
+    @Override
     public Outcome run(URI target, int concurrency, Timing timing, LoadRunner.Phases phases) {
         long iterations = timing.iterations() != null ? timing.iterations() : (long) timing.durationSeconds() * 5L * concurrency;
+        int timeout = Math.min(timing.timeoutSeconds(), MAX_TIMEOUT_SECONDS);
+        List<String> notes = new ArrayList<>();
+        if (timeout < timing.timeoutSeconds()) {
+            notes.add("drill ran with --timeout " + timeout + " s, not " + timing.timeoutSeconds() + " s: drill 0.8.x and 0.9.0"
+                    + " print no summary after a request over about 4.19 s, timed-out ones included");
+        }
         Path plan;
         try {
             plan = Files.createTempFile("loadtest-drill", ".yml");
@@ -56,12 +84,11 @@ final class DrillEngine implements Engine {
         }
         try {
             List<String> command = List.of(drill, "--benchmark", plan.toString(), "--stats", "--quiet",
-                    "--timeout", String.valueOf(timing.timeoutSeconds()));
+                    "--timeout", String.valueOf(timeout));
             phases.measureStarted();
             ExternalTool.Ran ran = ExternalTool.run(command);
             phases.measureEnded();
-            ExternalTool.requireSuccess(ran, command);
-            return outcome(DrillOutput.parse(ran.output()), ran.cpuSeconds());
+            return outcome(DrillOutput.of(ran.output(), ran.exitCode()), ran.cpuSeconds(), notes);
         } finally {
             try {
                 Files.deleteIfExists(plan);
@@ -71,12 +98,14 @@ final class DrillEngine implements Engine {
         }
     }
 
-    static Outcome outcome(DrillOutput drill, double cpuSeconds) {
+    /** @param runNotes notes on this run, before the ones every drill run carries */
+    static Outcome outcome(DrillOutput drill, double cpuSeconds, List<String> runNotes) {
         Results.Failed failed = new Results.Failed(drill.failedRequests(), 0, 0, 0, 0, 0, drill.failedRequests());
         Results.Latency latency = new Results.Latency(drill.medianMs(), null, drill.p99Ms(), drill.p999Ms(), null, drill.averageMs());
+        List<String> notes = new ArrayList<>(runNotes);
+        notes.add("drill: every connection on one thread; failures are not broken down by cause (counted as other);"
+                + " no p90, max or percentile curve; no warm-up; times rounded to whole ms");
         return new Outcome(drill.totalRequests(), failed, drill.durationSeconds(), drill.requestsPerSecond(), latency,
-                List.of(), cpuSeconds, drill.totalRequests(), drill.failedRequests(), null,
-                List.of("drill: failures are not broken down by cause (counted as other); no p90, max or percentile"
-                        + " curve; no warm-up; times rounded to whole ms"));
+                List.of(), cpuSeconds, drill.totalRequests(), drill.failedRequests(), null, notes);
     }
 }

@@ -1,6 +1,8 @@
 package dev.threadbench.loadtest.engine;
 
+import dev.threadbench.loadtest.RunFailure;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -15,11 +17,49 @@ public record DrillOutput(double durationSeconds, long totalRequests, long succe
                           double requestsPerSecond, double medianMs, double averageMs, double stdDevMs,
                           Double p99Ms, Double p995Ms, Double p999Ms) {
 
+    /**
+     * What drill 0.8.x and 0.9.0 panic with, after the run and before the summary, when a request took longer
+     * than their --stats histogram holds: it records microseconds and is bounded at 3,600,000, which HdrHistogram
+     * rounds up to 4,194,303 (about 4.19 s). A timed-out request is recorded at the timeout.
+     */
+    static final String HISTOGRAM_PANIC = "ValueOutOfRangeResizeDisabled";
+
     private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-9;]*m");
     private static final Pattern LINE = Pattern.compile(
             "^(Time taken for tests|Total requests|Successful requests|Failed requests|Requests per second"
                     + "|Median time per request|Average time per request|Sample standard deviation"
                     + "|99\\.0'th percentile|99\\.5'th percentile|99\\.9'th percentile)\\s+(.+?)\\s*$");
+
+    /**
+     * The summary of a finished {@code drill --stats} run (stdout and stderr together), or a {@link RunFailure}
+     * whose one line says why there is none: drill's histogram panic, or another non-zero exit status.
+     */
+    public static DrillOutput of(String output, int exitStatus) {
+        if (exitStatus != 0 && output.contains(HISTOGRAM_PANIC)) {
+            throw new RunFailure("drill exited with status " + exitStatus + " and no summary: it panicked on a request"
+                    + " slower than its --stats histogram holds (about 4.19 s in drill 0.8.x and 0.9.0; a timed-out"
+                    + " request counts at the timeout); a --timeout of 3 s or less keeps it in range");
+        }
+        if (exitStatus != 0) {
+            throw new RunFailure("drill exited with status " + exitStatus + ": " + cause(output));
+        }
+        return parse(output);
+    }
+
+    /**
+     * The panic line ("thread 'main' panicked at 'MESSAGE', FILE" before Rust 1.73; "... panicked at FILE:" then
+     * MESSAGE on the next line since), else the last line.
+     */
+    private static String cause(String output) {
+        List<String> lines = output.strip().lines().toList();
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.contains(" panicked at ")) {
+                return line.endsWith(":") && i + 1 < lines.size() ? line + " " + lines.get(i + 1) : line;
+            }
+        }
+        return lines.isEmpty() ? "(no output)" : lines.getLast();
+    }
 
     public static DrillOutput parse(String text) {
         Map<String, String> values = new HashMap<>();
@@ -35,11 +75,11 @@ public record DrillOutput(double durationSeconds, long totalRequests, long succe
                 throw new IllegalStateException("not drill --stats output: no '" + required + "' line");
             }
         }
+        Double stdDev = optionalMillis(values.get("Sample standard deviation"));
         return new DrillOutput(number(values.get("Time taken for tests")), (long) number(values.get("Total requests")),
                 (long) number(values.get("Successful requests")), (long) number(values.get("Failed requests")),
                 number(values.get("Requests per second")), millis(values.get("Median time per request")),
-                millis(values.get("Average time per request")), optionalMillis(values.get("Sample standard deviation")) == null
-                        ? 0 : optionalMillis(values.get("Sample standard deviation")),
+                millis(values.get("Average time per request")), stdDev == null ? 0 : stdDev,
                 optionalMillis(values.get("99.0'th percentile")), optionalMillis(values.get("99.5'th percentile")),
                 optionalMillis(values.get("99.9'th percentile")));
     }

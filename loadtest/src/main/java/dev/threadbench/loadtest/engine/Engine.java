@@ -19,6 +19,14 @@ public interface Engine {
     Outcome run(URI target, int concurrency, Timing timing, LoadRunner.Phases phases);
 
     /**
+     * Refuses, before any run, a workload this engine cannot measure: servers holding every
+     * {@code delayEvery}-th request {@code delayMs}.
+     *
+     * @throws UsageException naming why
+     */
+    default void checkWorkload(int delayEvery, long delayMs) {}
+
+    /**
      * @param durationSeconds measured seconds, or null when {@code iterations} counts the measured part
      */
     record Timing(int rampupSeconds, int warmupSeconds, Integer durationSeconds, Long iterations, int timeoutSeconds,
