@@ -13,6 +13,7 @@ import dev.threadbench.loadtest.engine.DrillOutput;
 import dev.threadbench.loadtest.engine.Engine;
 import dev.threadbench.loadtest.engine.Outcome;
 import dev.threadbench.loadtest.runner.LoadRunner;
+import dev.threadbench.process.ServerProcess;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -83,8 +84,9 @@ class DrillIT {
 
     @Test
     void anAnswerSlowerThanDrillsHistogramTimesOutAt3sUnderTheEngineAndPanicsDrillWithoutIt() throws Exception {
-        try (ServerProcess slow = ServerProcess.start("undertow", ServersIT.jar("undertow"), List.of("-Xmx256m"), null, 1, 4500,
-                dir.resolve("slow.log"))) {
+        try (StartedServer slow = StartedServer.start(
+                ServerProcess.Launch.logged("undertow", ServersIT.jar("undertow"), List.of("-Xmx256m"), dir.resolve("slow.log")),
+                List.of("--delay-every", "1", "--delay-ms", "4500"))) {
             // compare's default --timeout 10: the engine gives drill 3 s, so the 4.5 s answers fail and the summary is kept
             Outcome outcome = Engine.named("drill", System.err, false).run(slow.base().resolve("/"), 2,
                     new Engine.Timing(0, 0, null, 2L, 10, 0), new LoadRunner.Phases() {});
