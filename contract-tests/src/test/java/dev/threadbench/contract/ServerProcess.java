@@ -39,17 +39,26 @@ final class ServerProcess implements AutoCloseable {
 
     /** Starts {@code server} ("undertow" or "vertx") with these options and waits until /health answers 200. */
     static ServerProcess start(String server, String... options) {
+        return start(List.of(), server, options);
+    }
+
+    /** As {@link #start(String, String...)}, with the server's file descriptor limit lowered to {@code limit} as {@code ulimit -n} would. */
+    static ServerProcess startWithDescriptorLimit(int limit, String server, String... options) {
+        return start(List.of("bash", "-c", "ulimit -n " + limit + " && exec \"$@\"", "bash"), server, options);
+    }
+
+    private static ServerProcess start(List<String> wrapper, String server, String... options) {
         int port = freePort();
         List<String> args = new ArrayList<>(List.of("--port", String.valueOf(port), "--host", "127.0.0.1"));
         args.addAll(List.of(options));
-        ServerProcess started = launch(server, port, args, Map.of());
+        ServerProcess started = launch(wrapper, server, port, args, Map.of());
         started.awaitHealthy();
         return started;
     }
 
     /** Runs the jar with exactly these arguments and returns once it has exited (for option errors). */
     static ServerProcess runToExit(String server, Map<String, String> env, String... args) throws InterruptedException {
-        ServerProcess run = launch(server, -1, List.of(args), env);
+        ServerProcess run = launch(List.of(), server, -1, List.of(args), env);
         if (!run.process.waitFor(60, TimeUnit.SECONDS)) {
             run.process.destroyForcibly();
             throw new AssertionError(server + " did not exit; output: " + run.output());
@@ -58,9 +67,11 @@ final class ServerProcess implements AutoCloseable {
         return run;
     }
 
-    private static ServerProcess launch(String server, int port, List<String> args, Map<String, String> env) {
+    /** Runs the jar; {@code wrapper}, when given, is a command that execs the rest of the command line. */
+    private static ServerProcess launch(List<String> wrapper, String server, int port, List<String> args, Map<String, String> env) {
         Path jar = Servers.jar(server);
-        List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx512m", "-jar", jar.toString()));
+        List<String> command = new ArrayList<>(wrapper);
+        command.addAll(List.of(javaBinary(), "-Xmx512m", "-jar", jar.toString()));
         command.addAll(args);
         try {
             ProcessBuilder builder = new ProcessBuilder(command);
