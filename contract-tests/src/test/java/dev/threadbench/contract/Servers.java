@@ -47,6 +47,11 @@ final class Servers {
         return ServerProcess.start(launch(server, Map.of()), List.of(options));
     }
 
+    /** As {@link #start}, with the server's file descriptor limit lowered to {@code limit}. */
+    static ServerProcess startWithDescriptorLimit(int limit, String server, String... options) {
+        return ServerProcess.start(launch(server, Map.of()).withDescriptorLimit(limit), List.of(options));
+    }
+
     /** Runs the jar with exactly these arguments and returns once it has exited (for option errors). */
     static ServerProcess runToExit(String server, Map<String, String> env, String... args) throws InterruptedException {
         ServerProcess run = ServerProcess.launch(launch(server, env), List.of(args));

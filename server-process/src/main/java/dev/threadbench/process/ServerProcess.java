@@ -28,14 +28,20 @@ public final class ServerProcess implements AutoCloseable {
 
     /**
      * What to start: {@code name} ("undertow", say) for messages, the jar, the JVM's options, variables
-     * added to the cleared environment, and the files stdout and stderr go to (the same file: one log).
+     * added to the cleared environment, the files stdout and stderr go to (the same file: one log), and a
+     * command that execs the rest of the command line (none by default).
      */
     public record Launch(String name, Path jar, List<String> jvmOptions, Map<String, String> environment, Path stdout,
-                         Path stderr) {
+                         Path stderr, List<String> wrapper) {
 
         public Launch {
             jvmOptions = List.copyOf(jvmOptions);
             environment = Map.copyOf(environment);
+            wrapper = List.copyOf(wrapper);
+        }
+
+        public Launch(String name, Path jar, List<String> jvmOptions, Map<String, String> environment, Path stdout, Path stderr) {
+            this(name, jar, jvmOptions, environment, stdout, stderr, List.of());
         }
 
         /** stdout and stderr both into {@code log}, nothing added to the environment. */
@@ -43,9 +49,15 @@ public final class ServerProcess implements AutoCloseable {
             return new Launch(name, jar, jvmOptions, Map.of(), log, log);
         }
 
+        /** The same launch with the process's file descriptor limit lowered to {@code limit}, as {@code ulimit -n} would. */
+        public Launch withDescriptorLimit(int limit) {
+            List<String> wrapper = List.of("bash", "-c", "ulimit -n " + limit + " && exec \"$@\"", "bash");
+            return new Launch(name, jar, jvmOptions, environment, stdout, stderr, wrapper);
+        }
+
         /** The command line that runs the jar with these server arguments, with this JVM's java. */
         public List<String> command(List<String> args) {
-            List<String> command = new ArrayList<>();
+            List<String> command = new ArrayList<>(wrapper);
             command.add(ProcessHandle.current().info().command().orElse("java"));
             command.addAll(jvmOptions);
             command.addAll(List.of("-jar", jar.toString()));

@@ -67,10 +67,13 @@ public final class UndertowServer implements GracefulShutdown.Server {
                 .getMap());
         ExecutorService virtualThreads = Executors.newVirtualThreadPerTaskExecutor();
         DelayStrategies.Delay delay = DelayStrategies.of(options.strategy(), options.delayMs(), virtualThreads);
+        int connectionLimit = ConnectionLimit.install();
         Undertow undertow = Undertow.builder()
                 .setWorker(worker)
                 .addHttpListener(options.port(), options.host())
                 .setSocketOption(Options.BACKLOG, HttpLimits.ACCEPT_BACKLOG)
+                .setSocketOption(Options.CONNECTION_HIGH_WATER, connectionLimit)
+                .setSocketOption(Options.CONNECTION_LOW_WATER, connectionLimit)
                 .setServerOption(UndertowOptions.MAX_HEADER_SIZE, RequestLimits.PARSER_HEAD_BYTES)
                 .setServerOption(UndertowOptions.MAX_HEADERS, RequestLimits.PARSER_HEADER_COUNT)
                 .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, (int) HttpLimits.HEADER_READ_TIMEOUT.toMillis())

@@ -109,7 +109,10 @@ public final class VertxServer extends VerticleBase {
     @Override
     public Future<?> start() {
         HttpServer server = vertx.createHttpServer(httpOptions())
-                .connectionHandler(HeadGuard::install)
+                .connectionHandler(connection -> {
+                    HeadGuard.install(connection);
+                    AcceptFailures.watch(connection);
+                })
                 .requestHandler(Routes.root(vertx, options.page(), stats, shutdown, delay))
                 .invalidRequestHandler(Routes::badRequest);
         servers.add(server);
