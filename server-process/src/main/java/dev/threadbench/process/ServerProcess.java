@@ -28,14 +28,20 @@ public final class ServerProcess implements AutoCloseable {
 
     /**
      * What to start: {@code name} ("undertow", say) for messages, the jar, the JVM's options, variables
-     * added to the cleared environment, and the files stdout and stderr go to (the same file: one log).
+     * added to the cleared environment, the files stdout and stderr go to (the same file: one log), and
+     * what java is started through ({@code taskset -c 0}, say; usually nothing).
      */
     public record Launch(String name, Path jar, List<String> jvmOptions, Map<String, String> environment, Path stdout,
-                         Path stderr) {
+                         Path stderr, List<String> launcher) {
 
         public Launch {
             jvmOptions = List.copyOf(jvmOptions);
             environment = Map.copyOf(environment);
+            launcher = List.copyOf(launcher);
+        }
+
+        public Launch(String name, Path jar, List<String> jvmOptions, Map<String, String> environment, Path stdout, Path stderr) {
+            this(name, jar, jvmOptions, environment, stdout, stderr, List.of());
         }
 
         /** stdout and stderr both into {@code log}, nothing added to the environment. */
@@ -43,9 +49,14 @@ public final class ServerProcess implements AutoCloseable {
             return new Launch(name, jar, jvmOptions, Map.of(), log, log);
         }
 
+        /** The same, java started through {@code launcher} (a command that runs the rest of its command line). */
+        public Launch through(List<String> launcher) {
+            return new Launch(name, jar, jvmOptions, environment, stdout, stderr, launcher);
+        }
+
         /** The command line that runs the jar with these server arguments, with this JVM's java. */
         public List<String> command(List<String> args) {
-            List<String> command = new ArrayList<>();
+            List<String> command = new ArrayList<>(launcher);
             command.add(ProcessHandle.current().info().command().orElse("java"));
             command.addAll(jvmOptions);
             command.addAll(List.of("-jar", jar.toString()));
