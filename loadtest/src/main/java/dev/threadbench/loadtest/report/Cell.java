@@ -49,8 +49,15 @@ public record Cell(int concurrency, String strategy, String server, String engin
         return spread(Results.Run::requestsPerSecond);
     }
 
+    /** Derived from the CPU seconds and the requests for files from before it was recorded. */
     public Spread serverCpuMicrosPerRequest() {
-        return spread(Results.Run::serverCpuMicrosPerRequest);
+        return spread(r -> r.serverCpuMicrosPerRequest() != null || r.serverCpuSeconds() == null || r.requests() == 0
+                ? r.serverCpuMicrosPerRequest() : Double.valueOf(Math.round(r.serverCpuSeconds() * 1e7 / r.requests()) / 10.0));
+    }
+
+    /** Whether compare saw the server's process (it started it), so read its CPU and RSS. */
+    public boolean serverMeasured() {
+        return runs.stream().anyMatch(r -> r.serverCpuSeconds() != null);
     }
 
     public Double bound() {

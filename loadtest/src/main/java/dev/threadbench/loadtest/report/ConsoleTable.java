@@ -38,10 +38,10 @@ public final class ConsoleTable {
                     median(c.spread(Results.Run::ratioToBound), 100, "%.1f%%"),
                     ms(c.spread(r -> r.latencyMs().p50()), false), ms(c.spread(r -> r.latencyMs().p99()), true),
                     ms(c.spread(r -> r.latencyMs().p999()), false), ms(c.spread(r -> r.latencyMs().max()), false),
-                    serverFigure(c.serverCpuMicrosPerRequest(), c.serverCpuMicrosPerRequest() == null ? "" : c.serverCpuMicrosPerRequest().format("%.1f")),
-                    serverFigure(c.spread(Results.Run::serverCpuShare), median(c.spread(Results.Run::serverCpuShare), 100, "%.0f%%")),
+                    serverFigure(c, c.serverCpuMicrosPerRequest() == null ? "-" : c.serverCpuMicrosPerRequest().format("%.1f")),
+                    serverFigure(c, median(c.spread(Results.Run::serverCpuShare), 100, "%.0f%%")),
                     median(c.spread(Results.Run::generatorCpuShare), 100, "%.0f%%"),
-                    serverFigure(c.spread(Results.Run::serverPeakRssMb), median(c.spread(Results.Run::serverPeakRssMb), 1, "%.0f")),
+                    serverFigure(c, median(c.spread(Results.Run::serverPeakRssMb), 1, "%.0f")),
                     String.format(Locale.ROOT, "%,d", c.failed()), c.counts(), note(c)});
         }
         int[] widths = new int[HEADER.length];
@@ -130,10 +130,10 @@ public final class ConsoleTable {
                 r.concurrency(), r.requestsPerSecond(),
                 r.bound() == null ? "" : String.format(Locale.ROOT, " (%.1f%% of the %,.0f bound)", 100 * r.ratioToBound(), r.bound()),
                 ms(r.latencyMs().p50()), ms(r.latencyMs().p99()), r.failed().total(),
-                r.serverCpuSeconds() == null ? "n/a" : String.format(Locale.ROOT, "%.1f s (%.1f us/req, %.0f%% of its CPUs)",
-                        r.serverCpuSeconds(), r.serverCpuMicrosPerRequest(), 100 * r.serverCpuShare()),
+                r.serverCpuSeconds() == null ? "n/a" : String.format(Locale.ROOT, "%.1f s (%s us/req, %s of its CPUs)",
+                        r.serverCpuSeconds(), figure(r.serverCpuMicrosPerRequest(), 1, "%.1f"), figure(r.serverCpuShare(), 100, "%.0f%%")),
                 serverFigure(r.serverPeakRssMb(), r.serverPeakRssMb() == null ? "" : String.format(Locale.ROOT, "%.0f MB", r.serverPeakRssMb())),
-                r.generatorCpuShare() == null ? "n/a" : String.format(Locale.ROOT, "%.0f%% of its CPUs", 100 * r.generatorCpuShare()),
+                figure(r.generatorCpuShare(), 100, "%.0f%%") + " of its CPUs",
                 counts(r.reconciliation()), r.serverBound() ? " [SERVER-BOUND]" : "", r.generatorBound() ? " [GENERATOR-BOUND]" : "");
     }
 
@@ -163,6 +163,10 @@ public final class ConsoleTable {
         return withRange ? spread.format(spread.median() >= 100 ? "%.0f" : "%.2f") : ms(spread.median());
     }
 
+    private static String figure(Double value, double scale, String format) {
+        return value == null ? "-" : String.format(Locale.ROOT, format, scale * value);
+    }
+
     private static String median(Spread spread, double scale, String format) {
         return spread == null ? "-" : String.format(Locale.ROOT, format, scale * spread.median());
     }
@@ -170,5 +174,9 @@ public final class ConsoleTable {
     /** A server figure compare could not read (a server it did not start, whose process it cannot see) is n/a. */
     private static String serverFigure(Object value, String text) {
         return value == null ? "n/a" : text;
+    }
+
+    private static String serverFigure(Cell cell, String text) {
+        return cell.serverMeasured() ? text : "n/a";
     }
 }
