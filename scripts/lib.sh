@@ -84,7 +84,7 @@ PY
 }
 
 # start_server NAME JAR PORT LOG [SERVER OPTIONS...]: the jar on 127.0.0.1:PORT with compare's JVM
-# options (-Xms512m -Xmx2g), its output in LOG. Sets server_pid; returns once GET /health answers.
+# options (-Xms512m -Xmx2g -XX:+UseG1GC), its output in LOG. Sets server_pid; returns once GET /health answers.
 # With server_cpus set (a CPU list), as compare does: on those CPUs only, and told how many.
 start_server() {
   local name=$1 jar=$2 port=$3 log=$4 launch=()
@@ -94,7 +94,7 @@ start_server() {
   else
     launch=(java)
   fi
-  "${launch[@]}" -Xms512m -Xmx2g -jar "$jar" --host 127.0.0.1 --port "$port" "$@" >"$log" 2>&1 &
+  "${launch[@]}" -Xms512m -Xmx2g -XX:+UseG1GC -jar "$jar" --host 127.0.0.1 --port "$port" "$@" >"$log" 2>&1 &
   server_pid=$!
   await_url "http://127.0.0.1:$port/health" "$server_pid" "$name" "$log" || { kill "$server_pid" 2>/dev/null; return 1; }
 }

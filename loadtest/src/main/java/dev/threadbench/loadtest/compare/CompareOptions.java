@@ -92,7 +92,8 @@ final class CompareOptions {
                     + " waits; sets the bound (default ${DEFAULT-VALUE})")
     private long delayMs;
 
-    @Option(names = "--jvm-opts", paramLabel = "OPTS", defaultValue = "-Xms512m -Xmx2g",
+    /** G1 named: a JVM told it has one CPU (a pinned server on 2 cores) would pick the serial collector. */
+    @Option(names = "--jvm-opts", paramLabel = "OPTS", defaultValue = "-Xms512m -Xmx2g -XX:+UseG1GC",
             description = "JVM options for both servers, the same for each (default ${DEFAULT-VALUE})")
     private String jvmOptions;
 
