@@ -64,6 +64,15 @@ public final class ConsoleTable {
             }
         }
         text.append(legend(results, cells));
+        if (cells.stream().anyMatch(c -> c.rounds() > 1)) {
+            text.append("spread over the rounds, (max - min) / median:\n");
+            for (Cell c : cells) {
+                Spread cpu = c.serverCpuMicrosPerRequest();
+                text.append(String.format(Locale.ROOT, "  C=%d %s: req/s %.1f %%%s (%d rounds)%n", c.concurrency(), c.label(),
+                        100 * c.requestsPerSecond().relativeRange(),
+                        cpu == null ? "" : String.format(Locale.ROOT, ", srv us/req %.1f %%", 100 * cpu.relativeRange()), c.rounds()));
+            }
+        }
         List<String> verdict = Verdict.lines(cells);
         if (!verdict.isEmpty()) {
             text.append("verdict (a difference smaller than the spread of the rounds is not one):\n");

@@ -47,6 +47,8 @@ class VerdictTest {
                 lines[2]);
         assertTrue(lines[2].contains(" 61.5 (61.5-61.7) "), lines[2]);
         assertTrue(table.contains("rounds: each cell's figures are the median of its rounds"), table);
+        assertTrue(table.contains("spread over the rounds, (max - min) / median:\n  C=2000 undertow/blocking: req/s 0.4 %,"
+                + " srv us/req 0.3 % (3 rounds)\n"), table);
         assertTrue(table.contains("verdict (a difference smaller than the spread of the rounds is not one):\n  C=2000 "), table);
     }
 
