@@ -49,7 +49,7 @@ final class Servers {
 
     /** As {@link #start}, with the server's file descriptor limit lowered to {@code limit}. */
     static ServerProcess startWithDescriptorLimit(int limit, String server, String... options) {
-        return ServerProcess.start(launch(server, Map.of()).withDescriptorLimit(limit), List.of(options));
+        return ServerProcess.start(launch(server, Map.of()).through(List.of("bash", "-c", "ulimit -n " + limit + " && exec \"$@\"", "bash")), List.of(options));
     }
 
     /** Runs the jar with exactly these arguments and returns once it has exited (for option errors). */

@@ -28,16 +28,16 @@ public final class ServerProcess implements AutoCloseable {
 
     /**
      * What to start: {@code name} ("undertow", say) for messages, the jar, the JVM's options, variables
-     * added to the cleared environment, the files stdout and stderr go to (the same file: one log), and a
-     * command that execs the rest of the command line (none by default).
+     * added to the cleared environment, the files stdout and stderr go to (the same file: one log), and
+     * what java is started through ({@code taskset -c 0}, say; usually nothing).
      */
     public record Launch(String name, Path jar, List<String> jvmOptions, Map<String, String> environment, Path stdout,
-                         Path stderr, List<String> wrapper) {
+                         Path stderr, List<String> launcher) {
 
         public Launch {
             jvmOptions = List.copyOf(jvmOptions);
             environment = Map.copyOf(environment);
-            wrapper = List.copyOf(wrapper);
+            launcher = List.copyOf(launcher);
         }
 
         public Launch(String name, Path jar, List<String> jvmOptions, Map<String, String> environment, Path stdout, Path stderr) {
@@ -49,15 +49,14 @@ public final class ServerProcess implements AutoCloseable {
             return new Launch(name, jar, jvmOptions, Map.of(), log, log);
         }
 
-        /** The same launch with the process's file descriptor limit lowered to {@code limit}, as {@code ulimit -n} would. */
-        public Launch withDescriptorLimit(int limit) {
-            List<String> wrapper = List.of("bash", "-c", "ulimit -n " + limit + " && exec \"$@\"", "bash");
-            return new Launch(name, jar, jvmOptions, environment, stdout, stderr, wrapper);
+        /** The same, java started through {@code launcher} (a command that runs the rest of its command line). */
+        public Launch through(List<String> launcher) {
+            return new Launch(name, jar, jvmOptions, environment, stdout, stderr, launcher);
         }
 
         /** The command line that runs the jar with these server arguments, with this JVM's java. */
         public List<String> command(List<String> args) {
-            List<String> command = new ArrayList<>(wrapper);
+            List<String> command = new ArrayList<>(launcher);
             command.add(ProcessHandle.current().info().command().orElse("java"));
             command.addAll(jvmOptions);
             command.addAll(List.of("-jar", jar.toString()));

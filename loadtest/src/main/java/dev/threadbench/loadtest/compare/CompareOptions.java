@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -91,7 +92,8 @@ final class CompareOptions {
                     + " waits; sets the bound (default ${DEFAULT-VALUE})")
     private long delayMs;
 
-    @Option(names = "--jvm-opts", paramLabel = "OPTS", defaultValue = "-Xms512m -Xmx2g",
+    /** G1 named: a JVM told it has one CPU (a pinned server on 2 cores) would pick the serial collector. */
+    @Option(names = "--jvm-opts", paramLabel = "OPTS", defaultValue = "-Xms512m -Xmx2g -XX:+UseG1GC",
             description = "JVM options for both servers, the same for each (default ${DEFAULT-VALUE})")
     private String jvmOptions;
 
@@ -106,8 +108,17 @@ final class CompareOptions {
     @Option(names = "--vertx-jar", paramLabel = "JAR", description = "default: vertx-server/target/vertx-server.jar under the project")
     private Path vertxJar;
 
-    @Option(names = "--event-loops", paramLabel = "N", description = "the embedded runner's event loops (default: cores)")
+    @Option(names = "--event-loops", paramLabel = "N",
+            description = "the embedded runner's event loops (default: one per generator CPU)")
     private Integer eventLoops;
+
+    @Option(names = "--repeat", paramLabel = "N", defaultValue = "1",
+            description = "rounds: every server at every concurrency N times, the servers' order reversed each round;"
+                    + " each figure shown as the median and range of its rounds (default ${DEFAULT-VALUE})")
+    private int repeat;
+
+    @Mixin
+    private PinningOptions pinningOptions;
 
     CompareSettings validate() {
         Map<String, URI> running = targets == null ? Map.of() : RunningServer.parseTargets(targets);
@@ -144,6 +155,10 @@ final class CompareOptions {
         if (eventLoops != null && eventLoops < 1) {
             throw new UsageException("--event-loops: must be at least 1, got " + eventLoops);
         }
+        if (repeat < 1) {
+            throw new UsageException("--repeat: must be at least 1 round, got " + repeat);
+        }
+        CpuPinning pinning = CpuPinning.decide(pinningOptions.request(!running.isEmpty()));
         List<String> checkedServerArgs = ServerArgs.check(serverArgs == null ? List.of() : words(serverArgs));
         Map<String, Path> jars = new LinkedHashMap<>();
         List<Planned> planned = new ArrayList<>();
@@ -156,9 +171,9 @@ final class CompareOptions {
             running.keySet().forEach(server -> planned.add(new Planned(server, null)));
         }
         Engine.Timing timing = new Engine.Timing(rampupSeconds, warmup, duration, iterations, timeoutSeconds,
-                eventLoops == null ? 0 : eventLoops);
-        return new CompareSettings(planned, running, strategies, concurrencies, engine, timing, delayEvery, delayMs,
-                words(jvmOptions), checkedServerArgs, jars, out.toAbsolutePath().normalize());
+                eventLoops != null ? eventLoops : pinning.generatorCpuCount());
+        return new CompareSettings(planned, running, strategies, concurrencies, repeat, engine, timing, delayEvery, delayMs,
+                words(jvmOptions), checkedServerArgs, jars, pinning, out.toAbsolutePath().normalize());
     }
 
     private void checkServers() {

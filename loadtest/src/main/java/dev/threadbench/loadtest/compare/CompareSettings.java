@@ -12,14 +12,16 @@ import java.util.Map;
  * --targets, to reach), how each run drives them, and where the results go.
  *
  * @param strategies  --strategies as given, for the header
+ * @param rounds      --repeat
  * @param engine      --engine as given
  * @param timing      eventLoops 0: the engine's default
  * @param jars        the jar of each server to start
  * @param serverArgs  --server-args, passed to every server compare starts
+ * @param pinning     the CPUs of the servers and of the generator
  */
 record CompareSettings(List<Planned> planned, Map<String, URI> targets, String strategies, List<Integer> concurrencies,
-                       String engine, Engine.Timing timing, int delayEvery, long delayMs, List<String> jvmOptions,
-                       List<String> serverArgs, Map<String, Path> jars, Path out) {
+                       int rounds, String engine, Engine.Timing timing, int delayEvery, long delayMs, List<String> jvmOptions,
+                       List<String> serverArgs, Map<String, Path> jars, CpuPinning pinning, Path out) {
 
     /** One server to start with a strategy (null: its own default), or to reach at its --targets URL. */
     record Planned(String server, String strategy) {}
@@ -31,6 +33,14 @@ record CompareSettings(List<Planned> planned, Map<String, URI> targets, String s
         serverArgs = List.copyOf(serverArgs);
     }
 
+    /**
+     * The planned servers in round {@code round}'s order: as given in the first, reversed in the second,
+     * and so on (A B, B A, A B, ...), so that the machine's drift over the rounds falls on each alike.
+     */
+    List<Planned> order(int round) {
+        return round % 2 == 0 ? planned : planned.reversed();
+    }
+
     /** The servers are already running: compare neither starts nor stops them. */
     boolean running() {
         return !targets.isEmpty();
@@ -40,6 +50,6 @@ record CompareSettings(List<Planned> planned, Map<String, URI> targets, String s
     Results.Settings results(String engineName) {
         return new Results.Settings(engineName, timing.rampupSeconds(), timing.warmupSeconds(), timing.durationSeconds(),
                 timing.iterations(), timing.timeoutSeconds(), delayEvery, delayMs,
-                timing.eventLoops() > 0 ? timing.eventLoops() : Runtime.getRuntime().availableProcessors());
+                timing.eventLoops() > 0 ? timing.eventLoops() : Runtime.getRuntime().availableProcessors(), rounds);
     }
 }

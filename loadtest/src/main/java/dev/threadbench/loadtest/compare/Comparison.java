@@ -51,20 +51,24 @@ final class Comparison {
         } catch (IOException e) {
             throw new UsageException("--out: cannot create " + settings.out() + ": " + e.getMessage());
         }
-        printHeader();
-        Map<String, RunningServer> running = connect();
+        CompareHeader.print(settings, out);
         List<Results.Run> runs = new ArrayList<>();
-        for (Planned planned : settings.planned()) {
-            runs.addAll(runsOf(planned, running.get(planned.server())));
+        try (CpuPinning.Pinned pinned = settings.pinning().pinThisJvm()) {
+            Map<String, RunningServer> running = connect();
+            for (int round = 0; round < settings.rounds(); round++) {
+                for (Planned planned : settings.order(round)) {
+                    runs.addAll(runsOf(planned, round, running.get(planned.server())));
+                }
+            }
         }
         for (Results.Run run : runs) {
             if ("mismatch".equals(run.reconciliation().verdict())) {
-                problems.add(run.label() + ": the server counted " + run.reconciliation().serverCounted()
+                problems.add(run.label() + roundLabel(run.round()) + ": the server counted " + run.reconciliation().serverCounted()
                         + " requests, the client got " + run.reconciliation().clientAnswered() + " answers");
             }
         }
         Results results = new Results(EnvironmentProbe.describe(versions, settings.running() ? null : settings.jvmOptions(),
-                settings.running() ? null : settings.serverArgs()), settings.results(engine.name()), runs);
+                settings.running() ? null : settings.serverArgs(), settings.pinning()), settings.results(engine.name()), runs);
         Path json = settings.out().resolve("results.json");
         Path html = settings.out().resolve("report.html");
         ResultsJson.write(results, json);
@@ -79,21 +83,30 @@ final class Comparison {
         return problems.isEmpty() ? Main.EXIT_OK : Main.EXIT_FAILED;
     }
 
-    /** One server's runs, one per concurrency, between its start and its stop (or, already running, between connect and close). */
-    private List<Results.Run> runsOf(Planned planned, RunningServer alreadyRunning) {
+    /** " (round 2)" when there are several rounds. */
+    private String roundLabel(int round) {
+        return settings.rounds() == 1 ? "" : " (round " + (round + 1) + ")";
+    }
+
+    /**
+     * One server's runs in one round, one per concurrency, between its start and its stop (or, already
+     * running, between connect and close).
+     */
+    private List<Results.Run> runsOf(Planned planned, int round, RunningServer alreadyRunning) {
         Path log = settings.out().resolve("logs").resolve(planned.server() + "-"
-                + (planned.strategy() == null ? "default" : planned.strategy()) + ".log");
+                + (planned.strategy() == null ? "default" : planned.strategy())
+                + (settings.rounds() == 1 ? "" : "-round" + (round + 1)) + ".log");
         List<Results.Run> runs = new ArrayList<>();
-        try (Target server = alreadyRunning != null ? alreadyRunning : start(planned, log)) {
+        try (Target server = alreadyRunning != null ? alreadyRunning : start(planned, round, log)) {
             String version = server.frameworkVersion();
             if (version != null) {
                 versions.put(planned.server(), version);
             }
             if (alreadyRunning != null) {
-                out.printf(Locale.ROOT, "%n%s at %s%n", planned.server(), server.base());
+                out.printf(Locale.ROOT, "%n%s at %s%s%n", planned.server(), server.base(), roundLabel(round));
             }
             for (int concurrency : settings.concurrencies()) {
-                Results.Run run = measure(server, concurrency);
+                Results.Run run = measure(server, concurrency, round);
                 runs.add(run);
                 out.println("  " + ConsoleTable.oneLine(run));
                 out.flush();
@@ -102,8 +115,8 @@ final class Comparison {
             if (stopped.isPresent()) {
                 int exit = stopped.getAsInt();
                 if (exit != 0) {
-                    problems.add(planned.server() + " (" + runs.getFirst().strategy() + ") exited with code " + exit
-                            + " after SIGTERM (log: " + log + ")");
+                    problems.add(planned.server() + " (" + runs.getFirst().strategy() + ")" + roundLabel(round) + " exited with code "
+                            + exit + " after SIGTERM (log: " + log + ")");
                 }
                 out.printf(Locale.ROOT, "  stopped with SIGTERM: exit code %d%n", exit);
                 runs.replaceAll(r -> r.withServerExitCode(exit));
@@ -112,17 +125,19 @@ final class Comparison {
         return runs;
     }
 
-    private StartedServer start(Planned planned, Path log) {
+    private StartedServer start(Planned planned, int round, Path log) {
+        List<String> jvmOptions = new ArrayList<>(settings.pinning().serverJvmOptions());
+        jvmOptions.addAll(settings.jvmOptions());
         ServerProcess.Launch launch = ServerProcess.Launch.logged(planned.server(), settings.jars().get(planned.server()),
-                settings.jvmOptions(), log);
+                jvmOptions, log).through(settings.pinning().serverLauncher());
         List<String> options = new ArrayList<>(List.of("--delay-every", String.valueOf(settings.delayEvery()),
                 "--delay-ms", String.valueOf(settings.delayMs())));
         if (planned.strategy() != null) {
             options.addAll(List.of("--strategy", planned.strategy()));
         }
         options.addAll(settings.serverArgs());
-        out.printf(Locale.ROOT, "%n%s (%s): starting %s%n", planned.server(),
-                planned.strategy() == null ? "its default strategy" : planned.strategy(),
+        out.printf(Locale.ROOT, "%n%s (%s)%s: starting %s%n", planned.server(),
+                planned.strategy() == null ? "its default strategy" : planned.strategy(), roundLabel(round),
                 String.join(" ", launch.command(ServerProcess.onLoopback("<free>", options))));
         out.flush();
         return StartedServer.start(launch, options);
@@ -148,7 +163,7 @@ final class Comparison {
     }
 
     /** One run: the server's count while idle before and after it, its CPU and RSS over the measured window. */
-    private Results.Run measure(Target server, int concurrency) {
+    private Results.Run measure(Target server, int concurrency, int round) {
         Duration idleLimit = Duration.ofMillis(settings.delayMs()).plusSeconds(settings.timing().timeoutSeconds() + 5L);
         Target.Stats before = server.idleStats(idleLimit);
         Optional<ServerSampler> sampler = server.pid().stream().mapToObj(ServerSampler::new).findFirst();
@@ -165,42 +180,7 @@ final class Comparison {
         };
         Outcome outcome = engine.run(server.base().resolve("/"), concurrency, settings.timing(), phases);
         Target.Stats after = server.idleStats(idleLimit);
-        return RunAnalysis.analyse(new RunAnalysis.Measured(server, concurrency, engine.name(), outcome, before, after, sampler),
-                settings.delayEvery(), settings.delayMs(), problems);
-    }
-
-    private void printHeader() {
-        Engine.Timing timing = settings.timing();
-        int runsCount = settings.planned().size() * settings.concurrencies().size();
-        String concurrencyList = String.join(", ", settings.concurrencies().stream().map(String::valueOf).toList());
-        if (settings.running()) {
-            out.printf(Locale.ROOT, "compare: servers already running: %s; concurrency %s; engine %s%n",
-                    String.join(", ", settings.targets().entrySet().stream().map(t -> t.getKey() + " at " + t.getValue()).toList()),
-                    concurrencyList, settings.engine());
-            out.println("their own options and strategies apply; they are not stopped; their CPU and RSS are not measured");
-        } else {
-            out.printf(Locale.ROOT, "compare: servers %s; strategies: %s; concurrency %s; engine %s%n",
-                    String.join(", ", settings.jars().keySet()), settings.strategies(), concurrencyList, settings.engine());
-            out.printf(Locale.ROOT, "server JVM options (both): %s%n", String.join(" ", settings.jvmOptions()));
-            if (!settings.serverArgs().isEmpty()) {
-                out.printf(Locale.ROOT, "server options (both): %s%n", String.join(" ", settings.serverArgs()));
-            }
-        }
-        long delayMs = settings.delayMs();
-        out.printf(Locale.ROOT, "workload: every %dth request held %d ms%s; bound = C x %d / %.1f s%n",
-                settings.delayEvery(), delayMs, settings.running() ? " (--delay-every/--delay-ms: must be the servers' own)" : "",
-                settings.delayEvery(), delayMs / 1000.0);
-        if (timing.durationSeconds() != null) {
-            long perRun = timing.rampupSeconds() + timing.warmupSeconds() + timing.durationSeconds() + delayMs / 1000 + 1;
-            long startAndStop = settings.running() ? 0 : settings.planned().size() * (6 + delayMs / 1000);
-            long total = runsCount * perRun + startAndStop;
-            out.printf(Locale.ROOT, "each run: %d s ramp-up + %d s warm-up + %d s measured; %d runs, about %d min %02d s in all%n",
-                    timing.rampupSeconds(), timing.warmupSeconds(), timing.durationSeconds(), runsCount, total / 60, total % 60);
-        } else {
-            out.printf(Locale.ROOT, "each run: %d s ramp-up + %d s warm-up + %d measured requests; %d runs%n",
-                    timing.rampupSeconds(), timing.warmupSeconds(), timing.iterations(), runsCount);
-        }
-        out.println("output: " + settings.out());
-        out.flush();
+        return RunAnalysis.analyse(new RunAnalysis.Measured(server, concurrency, engine.name(), round, outcome, before, after,
+                sampler), settings.delayEvery(), settings.delayMs(), settings.pinning(), problems);
     }
 }

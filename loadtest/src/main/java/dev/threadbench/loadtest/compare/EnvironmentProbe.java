@@ -20,18 +20,20 @@ final class EnvironmentProbe {
      * @param versions         the frameworks' versions the servers logged, by server; the build's where missing
      * @param serverJvmOptions null when the servers were already running, with options compare cannot see
      * @param serverArgs       --server-args; null when the servers were already running
+     * @param pinning          the CPUs of the servers and the generator; the cores counted are those before it
      */
-    static Results.Environment describe(Map<String, String> versions, List<String> serverJvmOptions, List<String> serverArgs) {
+    static Results.Environment describe(Map<String, String> versions, List<String> serverJvmOptions, List<String> serverArgs,
+                                        CpuPinning pinning) {
         BuildInfo build = BuildInfo.get();
         return new Results.Environment(
                 System.getProperty("java.vm.name") + " " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")",
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
-                cpuModel(), Runtime.getRuntime().availableProcessors(),
+                cpuModel(), pinning.machineCpus(),
                 versions.getOrDefault("undertow", build.undertowVersion()),
                 versions.getOrDefault("vertx", build.vertxVersion()),
                 OffsetDateTime.now().truncatedTo(ChronoUnit.SECONDS).toString(),
                 serverJvmOptions == null ? null : String.join(" ", serverJvmOptions),
-                serverArgs == null ? null : String.join(" ", serverArgs));
+                serverArgs == null ? null : String.join(" ", serverArgs), pinning.record());
     }
 
     private static String cpuModel() {

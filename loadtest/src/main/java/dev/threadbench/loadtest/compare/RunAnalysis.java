@@ -8,34 +8,46 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * One run's figures, judged: the bound the workload allows, whether the load generator was the limit,
- * the server's count of requests against the answers the client got, and the notes that go with them.
+ * One run's figures, judged: the bound the workload allows, whether the load generator or the server used
+ * its CPUs to the full, the server's count of requests against the answers the client got, and the notes
+ * that go with them.
  */
 final class RunAnalysis {
 
-    /** A generator using this share of its half of the machine or more is flagged: its figure may be its own limit. */
-    static final double GENERATOR_BOUND_SHARE = 0.9;
+    /** A side using this share of its CPUs or more is flagged: its CPUs, not the workload, may have set the pace. */
+    static final double BOUND_SHARE = 0.9;
 
     /**
      * What one run measured: the engine's outcome, the server's /stats while idle before and after it,
      * and its CPU and RSS when compare started it (a sampler).
      */
-    record Measured(Target server, int concurrency, String engine, Outcome outcome, Target.Stats before, Target.Stats after,
-                    Optional<ServerSampler> sampler) {}
+    record Measured(Target server, int concurrency, String engine, int round, Outcome outcome, Target.Stats before,
+                    Target.Stats after, Optional<ServerSampler> sampler) {}
 
     private RunAnalysis() {}
 
-    /** The run as results.json holds it; a server delaying other than every {@code delayEvery}th request is a problem too. */
-    static Results.Run analyse(Measured run, int delayEvery, long delayMs, List<String> problems) {
+    /**
+     * The run as results.json holds it; a server delaying other than every {@code delayEvery}th request is a
+     * problem too. Each side's CPU use is a share of its own CPUs as {@code pinning} set them.
+     */
+    static Results.Run analyse(Measured run, int delayEvery, long delayMs, CpuPinning pinning, List<String> problems) {
         Outcome outcome = run.outcome();
         Double bound = bound(run.concurrency(), delayEvery, delayMs);
-        double generatorShareCores = Math.max(1.0, Runtime.getRuntime().availableProcessors() / 2.0);
-        double clientCores = outcome.durationSeconds() > 0 ? outcome.clientCpuSeconds() / outcome.durationSeconds() : 0;
-        boolean generatorBound = clientCores >= GENERATOR_BOUND_SHARE * generatorShareCores;
+        double seconds = outcome.durationSeconds();
+        Double generatorShare = seconds > 0 ? round(outcome.clientCpuSeconds() / seconds / pinning.generatorShareCpus(), 3) : null;
+        boolean generatorBound = generatorShare != null && generatorShare >= BOUND_SHARE;
+        Double serverCpu = run.sampler().map(ServerSampler::cpuSeconds).orElse(null);
+        Double serverShare = serverCpu != null && seconds > 0 ? round(serverCpu / seconds / pinning.serverShareCpus(), 3) : null;
+        boolean serverBound = serverShare != null && serverShare >= BOUND_SHARE;
+        Double microsPerRequest = serverCpu != null && outcome.requests() > 0 ? round(serverCpu * 1e6 / outcome.requests(), 1) : null;
         List<String> notes = new ArrayList<>(outcome.notes());
         if (generatorBound) {
-            notes.add(String.format(Locale.ROOT, "generator-bound: the load generator used %.2f cores of its %.1f-core share"
-                    + " of this machine; the figure may be the generator's limit, not the server's", clientCores, generatorShareCores));
+            notes.add(String.format(Locale.ROOT, "generator-bound: the load generator used %.0f %% of its %s CPUs; the figure may"
+                    + " be the generator's limit, not the server's", 100 * generatorShare, cpus(pinning.generatorShareCpus())));
+        }
+        if (serverBound) {
+            notes.add(String.format(Locale.ROOT, "server-bound: the server used %.0f %% of its %s CPUs", 100 * serverShare,
+                    cpus(pinning.serverShareCpus())));
         }
         if (run.sampler().isEmpty()) {
             notes.add("server CPU and peak RSS n/a: compare did not start this server (--targets " + run.server().name() + "="
@@ -54,12 +66,17 @@ final class RunAnalysis {
         }
         Results.Reconciliation reconciliation = Results.Reconciliation.of(after.requests() - run.before().requests(),
                 outcome.answered(), outcome.unansweredAllowance());
-        return new Results.Run(run.server().name(), after.strategy(), run.concurrency(), run.engine(), outcome.requests(),
-                outcome.failed(), round(outcome.durationSeconds(), 3), round(outcome.requestsPerSecond(), 1), bound,
-                bound == null ? null : round(outcome.requestsPerSecond() / bound, 4), outcome.latency(),
-                run.sampler().map(ServerSampler::cpuSeconds).orElse(null), run.sampler().map(ServerSampler::peakRssMb).orElse(null),
-                round(outcome.clientCpuSeconds(), 2), generatorBound,
+        return new Results.Run(run.server().name(), after.strategy(), run.concurrency(), run.engine(), run.round(),
+                outcome.requests(), outcome.failed(), round(seconds, 3), round(outcome.requestsPerSecond(), 1), bound,
+                bound == null ? null : round(outcome.requestsPerSecond() / bound, 4), outcome.latency(), serverCpu,
+                microsPerRequest, serverShare, run.sampler().map(ServerSampler::peakRssMb).orElse(null),
+                round(outcome.clientCpuSeconds(), 2), generatorShare, serverBound, generatorBound,
                 reconciliation, outcome.connectionsOpened(), null, outcome.percentiles(), notes);
+    }
+
+    /** "1" or, not pinned, "half the machine's 1.0". */
+    private static String cpus(double count) {
+        return count == Math.rint(count) ? String.valueOf((long) count) : String.format(Locale.ROOT, "%.1f", count);
     }
 
     /** C closed-loop clients, one request in {@code delayEvery} held {@code delayMs}: at most C x N / delay requests/s. */

@@ -56,6 +56,7 @@ final class WrkEngine implements Engine {
         if (timing.durationSeconds() == null) {
             throw new UsageException("--engine wrk: wrk runs for a duration, not a number of iterations (drop --iterations)");
         }
+        // the CPUs this JVM may run on: the generator's once compare has pinned itself, and wrk inherits them
         int threads = Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), concurrency));
         Path script;
         try {

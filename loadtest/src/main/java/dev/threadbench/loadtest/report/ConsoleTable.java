@@ -4,34 +4,45 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
-/** The side-by-side table in the terminal: one row per run, the servers next to each other per concurrency. */
+/** The side-by-side table in the terminal: one row per cell, the servers next to each other per concurrency. */
 public final class ConsoleTable {
 
-    private static final String[] HEADER = {"C", "strategy", "server", "engine", "requests", "failed", "req/s", "bound",
-            "of bound", "p50 ms", "p99 ms", "p99.9 ms", "max ms", "srv CPU s", "srv RSS MB", "counts", "note"};
+    private static final String[] HEADER = {"C", "strategy", "server", "engine", "rounds", "req/s", "bound", "of bound",
+            "p50 ms", "p99 ms", "p99.9 ms", "max ms", "srv us/req", "srv CPU", "gen CPU", "srv RSS MB", "failed", "counts", "note"};
+    /** Left-aligned columns: the names, the counts and the note. */
+    private static final Set<Integer> LEFT = Set.of(1, 2, 3, 17, 18);
 
     private ConsoleTable() {}
 
-    /** Runs in table order: by concurrency, then strategy, then server. */
+    /** Runs in table order: by concurrency, then strategy, then server, then round. */
     public static List<Results.Run> ordered(List<Results.Run> runs) {
         return runs.stream().sorted(Comparator.comparingInt(Results.Run::concurrency)
                 .thenComparing(Results.Run::strategy, Comparator.nullsFirst(Comparator.naturalOrder()))
-                .thenComparing(Results.Run::server)).toList();
+                .thenComparing(Results.Run::server).thenComparingInt(Results.Run::round)).toList();
     }
 
+    /**
+     * One row per cell (server x strategy x concurrency): with several rounds, requests/s, p99 and server
+     * CPU per request as {@code median (min-max)}, the other figures as medians; then the legend and the verdict.
+     */
     public static String render(Results results) {
+        List<Cell> cells = Cell.of(results.runs());
         List<String[]> rows = new ArrayList<>();
         rows.add(HEADER);
-        for (Results.Run r : ordered(results.runs())) {
-            rows.add(new String[] {String.valueOf(r.concurrency()), r.strategy(), r.server(), r.engine(),
-                    String.format(Locale.ROOT, "%,d", r.requests()), String.format(Locale.ROOT, "%,d", r.failed().total()),
-                    String.format(Locale.ROOT, "%,.0f", r.requestsPerSecond()),
-                    r.bound() == null ? "-" : String.format(Locale.ROOT, "%,.0f", r.bound()),
-                    r.ratioToBound() == null ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * r.ratioToBound()),
-                    ms(r.latencyMs().p50()), ms(r.latencyMs().p99()), ms(r.latencyMs().p999()), ms(r.latencyMs().max()),
-                    serverFigure(r.serverCpuSeconds(), "%.1f"), serverFigure(r.serverPeakRssMb(), "%.0f"), counts(r.reconciliation()),
-                    r.generatorBound() ? "GENERATOR-BOUND" : ""});
+        for (Cell c : cells) {
+            rows.add(new String[] {String.valueOf(c.concurrency()), String.valueOf(c.strategy()), c.server(), c.engine(),
+                    String.valueOf(c.rounds()), c.requestsPerSecond().format("%,.0f"),
+                    c.bound() == null ? "-" : String.format(Locale.ROOT, "%,.0f", c.bound()),
+                    median(c.spread(Results.Run::ratioToBound), 100, "%.1f%%"),
+                    ms(c.spread(r -> r.latencyMs().p50()), false), ms(c.spread(r -> r.latencyMs().p99()), true),
+                    ms(c.spread(r -> r.latencyMs().p999()), false), ms(c.spread(r -> r.latencyMs().max()), false),
+                    serverFigure(c, c.serverCpuMicrosPerRequest() == null ? "-" : c.serverCpuMicrosPerRequest().format("%.1f")),
+                    serverFigure(c, median(c.spread(Results.Run::serverCpuShare), 100, "%.0f%%")),
+                    median(c.spread(Results.Run::generatorCpuShare), 100, "%.0f%%"),
+                    serverFigure(c, median(c.spread(Results.Run::serverPeakRssMb), 1, "%.0f")),
+                    String.format(Locale.ROOT, "%,d", c.failed()), c.counts(), note(c)});
         }
         int[] widths = new int[HEADER.length];
         for (String[] row : rows) {
@@ -44,8 +55,7 @@ public final class ConsoleTable {
             String[] row = rows.get(r);
             StringBuilder line = new StringBuilder();
             for (int i = 0; i < row.length; i++) {
-                boolean left = i == 1 || i == 2 || i == 3 || i >= HEADER.length - 2;
-                String cell = left ? String.format("%-" + widths[i] + "s", row[i]) : String.format("%" + widths[i] + "s", row[i]);
+                String cell = String.format(LEFT.contains(i) ? "%-" + widths[i] + "s" : "%" + widths[i] + "s", row[i]);
                 line.append(i == 0 ? "" : "  ").append(cell);
             }
             text.append(line.toString().stripTrailing()).append('\n');
@@ -53,29 +63,87 @@ public final class ConsoleTable {
                 text.append("-".repeat(line.toString().stripTrailing().length())).append('\n');
             }
         }
+        text.append(legend(results, cells));
+        if (cells.stream().anyMatch(c -> c.rounds() > 1)) {
+            text.append("spread over the rounds, (max - min) / median:\n");
+            for (Cell c : cells) {
+                Spread cpu = c.serverCpuMicrosPerRequest();
+                text.append(String.format(Locale.ROOT, "  C=%d %s: req/s %.1f %%%s (%d rounds)%n", c.concurrency(), c.label(),
+                        100 * c.requestsPerSecond().relativeRange(),
+                        cpu == null ? "" : String.format(Locale.ROOT, ", srv us/req %.1f %%", 100 * cpu.relativeRange()), c.rounds()));
+            }
+        }
+        List<String> verdict = Verdict.lines(cells);
+        if (!verdict.isEmpty()) {
+            text.append("verdict (a difference smaller than the spread of the rounds is not one):\n");
+            verdict.forEach(line -> text.append("  ").append(line).append('\n'));
+        }
+        return text.toString();
+    }
+
+    private static String legend(Results results, List<Cell> cells) {
+        Results.Settings settings = results.settings();
+        StringBuilder text = new StringBuilder();
+        if (cells.stream().anyMatch(c -> c.rounds() > 1)) {
+            text.append("rounds: each cell's figures are the median of its rounds; req/s, p99 and srv us/req add (min-max).\n");
+        }
         text.append("bound: the most requests/s the workload allows (C closed-loop clients, every ")
-                .append(results.settings() == null ? "10" : results.settings().delayEvery()).append("th request held ")
-                .append(results.settings() == null ? "2000" : results.settings().delayMs()).append(" ms: 5 x C with the defaults).\n")
+                .append(settings == null ? "10" : settings.delayEvery()).append("th request held ")
+                .append(settings == null ? "2000" : settings.delayMs()).append(" ms: 5 x C with the defaults).\n")
+                .append("srv us/req: the server's CPU time (user + system) per request; srv CPU, gen CPU: the server's and the"
+                        + " generator's CPU use as a share of their own CPUs (").append(pinning(results.environment())).append(").\n")
                 .append("counts: the server's /stats count against the answers the client got (exact, explained by failed"
                         + " or abandoned requests, or MISMATCH).\n");
         if (results.runs().stream().anyMatch(r -> r.serverCpuSeconds() == null || r.serverPeakRssMb() == null)) {
             text.append("n/a: a server's CPU and RSS are read from its process, which compare can only see when it started"
                     + " the server itself (not with --targets).\n");
         }
+        if (results.runs().stream().anyMatch(Results.Run::serverBound)) {
+            text.append("SERVER-BOUND: the server used 90 % or more of its CPUs: it, not the workload, set the pace.\n");
+        }
         if (results.runs().stream().anyMatch(Results.Run::generatorBound)) {
-            text.append("GENERATOR-BOUND: the load generator saturated its share of this machine's cores; that figure is"
-                    + " the generator's limit as much as the server's.\n");
+            text.append("GENERATOR-BOUND: the load generator used 90 % or more of its CPUs; that figure is the generator's"
+                    + " limit as much as the server's.\n");
         }
         return text.toString();
     }
 
+    /** The CPU sets of the environment, for the legend and the report's header. */
+    public static String pinning(Results.Environment environment) {
+        Results.Pinning pinning = environment == null ? null : environment.cpuPinning();
+        if (pinning == null) {
+            return "CPU sets not recorded: before pinning, each side's share was taken as half the machine";
+        }
+        if (pinning.serverCpus() == null && pinning.generatorCpus() == null) {
+            return pinning.note() + "; each side's share taken as half the machine";
+        }
+        return "servers on CPUs " + (pinning.serverCpus() == null ? "of their own" : pinning.serverCpus())
+                + ", generator on " + (pinning.generatorCpus() == null ? "any" : pinning.generatorCpus());
+    }
+
+    private static String note(Cell c) {
+        List<String> flags = new ArrayList<>();
+        if (c.serverBoundRounds() > 0) {
+            flags.add("SERVER-BOUND" + (c.rounds() > 1 ? " " + c.serverBoundRounds() + "/" + c.rounds() : ""));
+        }
+        if (c.generatorBoundRounds() > 0) {
+            flags.add("GENERATOR-BOUND" + (c.rounds() > 1 ? " " + c.generatorBoundRounds() + "/" + c.rounds() : ""));
+        }
+        return String.join(", ", flags);
+    }
+
     /** One run in a line, printed as each finishes. */
     public static String oneLine(Results.Run r) {
-        return String.format(Locale.ROOT, "C=%d: %,.0f req/s%s, p50 %s ms, p99 %s ms, %,d failed, server CPU %s, peak RSS %s, counts %s%s",
+        return String.format(Locale.ROOT, "C=%d: %,.0f req/s%s, p50 %s ms, p99 %s ms, %,d failed, server CPU %s, peak RSS %s,"
+                        + " generator CPU %s, counts %s%s%s",
                 r.concurrency(), r.requestsPerSecond(),
                 r.bound() == null ? "" : String.format(Locale.ROOT, " (%.1f%% of the %,.0f bound)", 100 * r.ratioToBound(), r.bound()),
-                ms(r.latencyMs().p50()), ms(r.latencyMs().p99()), r.failed().total(), serverFigure(r.serverCpuSeconds(), "%.1f s"),
-                serverFigure(r.serverPeakRssMb(), "%.0f MB"), counts(r.reconciliation()), r.generatorBound() ? " [GENERATOR-BOUND]" : "");
+                ms(r.latencyMs().p50()), ms(r.latencyMs().p99()), r.failed().total(),
+                r.serverCpuSeconds() == null ? "n/a" : String.format(Locale.ROOT, "%.1f s (%s us/req, %s of its CPUs)",
+                        r.serverCpuSeconds(), figure(r.serverCpuMicrosPerRequest(), 1, "%.1f"), figure(r.serverCpuShare(), 100, "%.0f%%")),
+                serverFigure(r.serverPeakRssMb(), r.serverPeakRssMb() == null ? "" : String.format(Locale.ROOT, "%.0f MB", r.serverPeakRssMb())),
+                figure(r.generatorCpuShare(), 100, "%.0f%%") + " of its CPUs",
+                counts(r.reconciliation()), r.serverBound() ? " [SERVER-BOUND]" : "", r.generatorBound() ? " [GENERATOR-BOUND]" : "");
     }
 
     static String counts(Results.Reconciliation c) {
@@ -93,11 +161,31 @@ public final class ConsoleTable {
         if (value == null) {
             return "-";
         }
-        return value >= 100 ? String.format(Locale.ROOT, "%.0f", value) : String.format(Locale.ROOT, "%.2f", value);
+        return String.format(Locale.ROOT, value >= 100 ? "%.0f" : "%.2f", value);
+    }
+
+    /** The median in ms; with its range when {@code withRange} and there are several rounds. */
+    private static String ms(Spread spread, boolean withRange) {
+        if (spread == null) {
+            return "-";
+        }
+        return withRange ? spread.format(spread.median() >= 100 ? "%.0f" : "%.2f") : ms(spread.median());
+    }
+
+    private static String figure(Double value, double scale, String format) {
+        return value == null ? "-" : String.format(Locale.ROOT, format, scale * value);
+    }
+
+    private static String median(Spread spread, double scale, String format) {
+        return spread == null ? "-" : String.format(Locale.ROOT, format, scale * spread.median());
     }
 
     /** A server figure compare could not read (a server it did not start, whose process it cannot see) is n/a. */
-    private static String serverFigure(Double value, String format) {
-        return value == null ? "n/a" : String.format(Locale.ROOT, format, value);
+    private static String serverFigure(Object value, String text) {
+        return value == null ? "n/a" : text;
+    }
+
+    private static String serverFigure(Cell cell, String text) {
+        return cell.serverMeasured() ? text : "n/a";
     }
 }

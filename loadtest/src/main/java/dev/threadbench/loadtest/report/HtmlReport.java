@@ -7,14 +7,19 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * report.html: one self-contained page (Apache ECharts and the results inlined, nothing fetched) with
- * the table, throughput against the bound, latency percentile curves, server CPU and peak RSS.
+ * the table of cells (each figure's median and range over the rounds), the verdict, throughput against
+ * the bound, latency percentile curves, server CPU and peak RSS.
  */
 public final class HtmlReport {
 
     private static final String TEMPLATE = "/dev/threadbench/loadtest/report/report-template.html";
+
+    /** What the page draws besides the runs: the cells, the verdict's lines and the CPU sets in words. */
+    record View(List<Cell.Summary> cells, List<String> verdict, String pinning) {}
 
     private HtmlReport() {}
 
@@ -30,7 +35,13 @@ public final class HtmlReport {
         String template = resource(TEMPLATE);
         return template
                 .replace("/*ECHARTS*/", scriptSafe(echarts()))
-                .replace("/*RESULTS*/null", scriptSafe(ResultsJson.toCompactJson(results)));
+                .replace("/*RESULTS*/null", scriptSafe(ResultsJson.toCompactJson(results)))
+                .replace("/*VIEW*/null", scriptSafe(ResultsJson.toCompactJson(view(results))));
+    }
+
+    static View view(Results results) {
+        List<Cell> cells = Cell.of(results.runs());
+        return new View(cells.stream().map(Cell::summary).toList(), Verdict.lines(cells), ConsoleTable.pinning(results.environment()));
     }
 
     /** The webjar's echarts.min.js, read from the classpath. */

@@ -15,27 +15,46 @@ public record Results(Environment environment, Settings settings, List<Run> runs
 
     /**
      * Where and with what the runs were made; {@code serverJvmOptions} and {@code serverArgs} (--server-args)
-     * are null when the servers were already running.
+     * are null when the servers were already running; {@code cpuPinning} null in files from before it was recorded.
      */
     @JsonPropertyOrder({"jdk", "os", "cpuModel", "cores", "undertowVersion", "vertxVersion", "date"})
     public record Environment(String jdk, String os, String cpuModel, int cores, String undertowVersion,
-                              String vertxVersion, String date, String serverJvmOptions, String serverArgs) {}
-
-    /** How the runs were made; {@code iterations} null when each run was measured for a duration. */
-    public record Settings(String engine, int rampupSeconds, int warmupSeconds, Integer durationSeconds, Long iterations,
-                           int timeoutSeconds, int delayEvery, long delayMs, int eventLoops) {}
+                              String vertxVersion, String date, String serverJvmOptions, String serverArgs, Pinning cpuPinning) {}
 
     /**
-     * One server x strategy x concurrency. {@code bound}: the most requests/s the workload allows (C
-     * closed-loop clients, 1 in delayEvery held delayMs): 5 x C with the defaults; null without a delay.
-     * Figures an engine cannot give are null (wrk reports no 99.9th percentile without its script, say).
+     * The CPUs the servers and the load generator were pinned to ({@code 0-3,6}); null for a side not pinned.
+     * {@code note}: how ("taskset; server JVMs with -XX:ActiveProcessorCount=1"), or why not ("not pinned: --no-pin").
      */
-    @JsonPropertyOrder({"server", "strategy", "concurrency", "engine", "requests", "failed", "durationSeconds",
-            "requestsPerSecond", "bound", "ratioToBound", "latencyMs", "serverCpuSeconds", "serverPeakRssMb",
-            "clientCpuSeconds", "generatorBound", "reconciliation"})
-    public record Run(String server, String strategy, int concurrency, String engine, long requests, Failed failed,
+    public record Pinning(String serverCpus, String generatorCpus, String note) {}
+
+    /**
+     * How the runs were made; {@code iterations} null when each run was measured for a duration; {@code rounds}
+     * (--repeat) null in files from before rounds, which had one.
+     */
+    public record Settings(String engine, int rampupSeconds, int warmupSeconds, Integer durationSeconds, Long iterations,
+                           int timeoutSeconds, int delayEvery, long delayMs, int eventLoops, Integer rounds) {
+
+        public int roundCount() {
+            return rounds == null ? 1 : rounds;
+        }
+    }
+
+    /**
+     * One server x strategy x concurrency in one round (0 for the first, and in files from before rounds).
+     * {@code bound}: the most requests/s the workload allows (C closed-loop clients, 1 in delayEvery held
+     * delayMs): 5 x C with the defaults; null without a delay. Figures an engine cannot give are null (wrk
+     * reports no 99.9th percentile without its script, say), as are the server's when compare could not see
+     * its process. {@code serverCpuShare} and {@code generatorCpuShare}: each side's CPU use over the measured
+     * window as a fraction of its own CPU set; {@code serverBound} / {@code generatorBound}: 0.9 or more.
+     */
+    @JsonPropertyOrder({"server", "strategy", "concurrency", "engine", "round", "requests", "failed", "durationSeconds",
+            "requestsPerSecond", "bound", "ratioToBound", "latencyMs", "serverCpuSeconds", "serverCpuMicrosPerRequest",
+            "serverCpuShare", "serverPeakRssMb", "clientCpuSeconds", "generatorCpuShare", "serverBound", "generatorBound",
+            "reconciliation"})
+    public record Run(String server, String strategy, int concurrency, String engine, int round, long requests, Failed failed,
                       double durationSeconds, double requestsPerSecond, Double bound, Double ratioToBound,
-                      Latency latencyMs, Double serverCpuSeconds, Double serverPeakRssMb, Double clientCpuSeconds,
+                      Latency latencyMs, Double serverCpuSeconds, Double serverCpuMicrosPerRequest, Double serverCpuShare,
+                      Double serverPeakRssMb, Double clientCpuSeconds, Double generatorCpuShare, boolean serverBound,
                       boolean generatorBound, Reconciliation reconciliation, Long connectionsOpened,
                       Integer serverExitCode, List<LatencySummary.Point> percentiles, List<String> notes) {
 
@@ -49,9 +68,10 @@ public record Results(Environment environment, Settings settings, List<Run> runs
         }
 
         public Run withServerExitCode(Integer code) {
-            return new Run(server, strategy, concurrency, engine, requests, failed, durationSeconds, requestsPerSecond,
-                    bound, ratioToBound, latencyMs, serverCpuSeconds, serverPeakRssMb, clientCpuSeconds, generatorBound,
-                    reconciliation, connectionsOpened, code, percentiles, notes);
+            return new Run(server, strategy, concurrency, engine, round, requests, failed, durationSeconds, requestsPerSecond,
+                    bound, ratioToBound, latencyMs, serverCpuSeconds, serverCpuMicrosPerRequest, serverCpuShare, serverPeakRssMb,
+                    clientCpuSeconds, generatorCpuShare, serverBound, generatorBound, reconciliation, connectionsOpened, code,
+                    percentiles, notes);
         }
     }
 

@@ -28,10 +28,10 @@ public final class ResultsJson {
         }
     }
 
-    /** Compact JSON for embedding in the report page. */
-    public static String toCompactJson(Results results) {
+    /** Compact JSON for embedding in the report page: the results, or what the page draws from them. */
+    public static String toCompactJson(Object value) {
         try {
-            return MAPPER.copy().disable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(results);
+            return MAPPER.copy().disable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(value);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write results as JSON", e);
         }

@@ -18,6 +18,10 @@ import org.junit.jupiter.api.Test;
 
 class RunAnalysisTest {
 
+    /** Servers on CPU 0, the generator on CPU 1. */
+    private static final CpuPinning PINNED = CpuPinning.decide(new CpuPinning.Request(null, null, false, false),
+            CpuSet.of(0, 1), Optional.of("/usr/bin/taskset"), CpuSet::of);
+
     /** A server at a URL, as --targets reaches one: no process, so no CPU or RSS. */
     private static final Target RUNNING = new Target() {
         @Override
@@ -70,29 +74,44 @@ class RunAnalysisTest {
     @Test
     void theServersCountIsSetAgainstTheAnswersAndItsRatioToTheBound() {
         List<String> problems = new ArrayList<>();
-        Results.Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", outcome(9000, 0.1),
+        Results.Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 2, outcome(9000, 0.1),
                 new Target.Stats("vertx", "timer", 1000, 100, 0), new Target.Stats("vertx", "timer", 10_000, 1000, 0),
-                Optional.empty()), 10, 200, problems);
+                Optional.empty()), 10, 200, PINNED, problems);
+        assertEquals(2, run.round());
         assertEquals("exact", run.reconciliation().verdict());
         assertEquals(1000.0, run.bound());
         assertEquals(0.9, run.ratioToBound());
         assertFalse(run.generatorBound());
+        assertEquals(0.01, run.generatorCpuShare(), "0.1 s over 10 s on its 1 CPU");
         assertNull(run.serverCpuSeconds());
+        assertNull(run.serverCpuMicrosPerRequest());
+        assertNull(run.serverCpuShare());
+        assertFalse(run.serverBound());
         assertTrue(run.notes().getFirst().startsWith("server CPU and peak RSS n/a: compare did not start this server (--targets"
                 + " vertx=http://vertx:8081)"), run.notes().toString());
         assertEquals(List.of(), problems);
     }
 
     @Test
-    void aGeneratorUsingItsWholeShareAndAServerDelayingOtherwiseAreFlagged() {
+    void aGeneratorUsingNinetyPercentOfItsCpusAndAServerDelayingOtherwiseAreFlagged() {
         List<String> problems = new ArrayList<>();
-        double wholeMachine = 10.0 * Runtime.getRuntime().availableProcessors();
-        Results.Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", outcome(9000, wholeMachine),
+        Results.Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 0, outcome(9000, 9.0),
                 new Target.Stats("vertx", "timer", 0, 0, 0), new Target.Stats("vertx", "timer", 9000, 450, 0),
-                Optional.empty()), 10, 200, problems);
-        assertTrue(run.generatorBound());
-        assertTrue(run.notes().stream().anyMatch(note -> note.startsWith("generator-bound: ")), run.notes().toString());
+                Optional.empty()), 10, 200, PINNED, problems);
+        assertTrue(run.generatorBound(), "9 s of CPU over 10 s on its 1 CPU");
+        assertTrue(run.notes().stream().anyMatch(note -> note.startsWith("generator-bound: the load generator used 90 % of its 1 CPUs")),
+                run.notes().toString());
         assertEquals(List.of("--delay-every 10 does not match vertx at http://vertx:8081: its /stats counts 450 delayed of 9000"
                 + " requests, not 900; give the servers' own setting (the bound depends on it)"), problems);
+    }
+
+    @Test
+    void notPinnedEachSideIsMeasuredAgainstHalfTheMachine() {
+        CpuPinning unpinned = CpuPinning.unpinned(CpuSet.of(0, 1, 2, 3), "--no-pin");
+        Results.Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 0, outcome(9000, 17.0),
+                new Target.Stats("vertx", "timer", 0, 0, 0), new Target.Stats("vertx", "timer", 9000, 900, 0),
+                Optional.empty()), 10, 200, unpinned, new ArrayList<>());
+        assertEquals(0.85, run.generatorCpuShare(), "1.7 cores of half of 4");
+        assertFalse(run.generatorBound());
     }
 }

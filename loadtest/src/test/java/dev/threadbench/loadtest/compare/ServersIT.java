@@ -101,6 +101,49 @@ class ServersIT {
     }
 
     @Test
+    void compareRepeatedPinsServersAndGeneratorApartTakesTurnsAndShowsTheSpread() throws Exception {
+        CpuSet before = Affinity.allowedCpus();
+        Path out = dir.resolve("rounds");
+        MainTest.Ran ran = MainTest.run("compare", "--undertow-jar", jar("undertow").toString(), "--vertx-jar", jar("vertx").toString(),
+                "--concurrency", "20", "--rampup", "1", "--warmup", "1", "--duration", "2", "--delay-ms", "200",
+                "--jvm-opts", "-Xmx256m", "--repeat", "2", "--out", out.toString());
+        assertEquals(0, ran.code(), ran.out() + ran.err());
+        JsonNode json = new ObjectMapper().readTree(out.resolve("results.json").toFile());
+        ResultsJsonTest.assertShape(json);
+        assertEquals(2, json.get("settings").get("rounds").asInt());
+
+        JsonNode pinning = json.get("environment").get("cpuPinning");
+        CpuPinning expected = CpuPinning.decide(new CpuPinning.Request(null, null, false, false));
+        assertEquals(expected.record().note(), pinning.get("note").asText());
+        if (expected.serversPinned()) {
+            CpuSet.Halves halves = before.halves(Affinity::siblings);
+            assertEquals(halves.server().toString(), pinning.get("serverCpus").asText());
+            assertEquals(halves.generator().toString(), pinning.get("generatorCpus").asText());
+            assertTrue(ran.out().contains("CPUs: servers on " + halves.server() + " "), ran.out());
+            assertTrue(ran.out().contains("taskset -c " + halves.server() + " "), "each server started through taskset: " + ran.out());
+            assertTrue(ran.out().contains(" -XX:ActiveProcessorCount=" + halves.server().size() + " -Xmx256m -jar "), ran.out());
+        } else {
+            assertTrue(pinning.get("serverCpus").isNull() && ran.out().contains("CPUs: not pinned ("), ran.out());
+        }
+        assertEquals(before, Affinity.allowedCpus(), "this JVM has its CPUs back");
+
+        assertEquals(List.of("undertow", "vertx", "vertx", "undertow"), json.get("runs").findValuesAsText("server"), "turns");
+        assertEquals(List.of("0", "0", "1", "1"), json.get("runs").findValuesAsText("round"));
+        for (JsonNode run : json.get("runs")) {
+            assertEquals("exact", run.get("reconciliation").get("verdict").asText(), run.toString());
+            assertTrue(run.get("serverCpuMicrosPerRequest").asDouble() > 0, run.toString());
+            assertTrue(run.get("serverCpuShare").isNumber() && run.get("generatorCpuShare").asDouble() > 0, run.toString());
+        }
+        assertTrue(ran.out().matches("(?s).*\n20\\s+\\S+\\s+undertow\\s+embedded\\s+2\\s+[\\d,]+ \\([\\d,]+-[\\d,]+\\)\\s.*"),
+                "the spread next to the requests/s: " + ran.out());
+        assertTrue(ran.out().contains("verdict (a difference smaller than the spread of the rounds is not one):\n  C=20 "), ran.out());
+        assertTrue(Files.readString(out.resolve("report.html")).contains("\"n\":2"));
+        for (String log : List.of("undertow-default-round1.log", "undertow-default-round2.log", "vertx-default-round2.log")) {
+            assertTrue(Files.exists(out.resolve("logs").resolve(log)), log);
+        }
+    }
+
+    @Test
     void compareTargetsDrivesServersAlreadyRunningAndLeavesThemRunning() throws Exception {
         try (StartedServer undertow = start("undertow", "--strategy", "virtual");
              StartedServer vertx = start("vertx")) {

@@ -23,15 +23,15 @@ class HtmlReportTest {
     void serverFiguresCompareCouldNotReadAreNullInThePageAndNaInTheTable() {
         Results results = ResultsFixtures.resultsOfRunningServers();
         String html = HtmlReport.render(results);
-        assertTrue(html.contains("\"serverCpuSeconds\":null,\"serverPeakRssMb\":null"), "nulls inlined");
+        assertTrue(html.contains("\"serverCpuSeconds\":null,\"serverCpuMicrosPerRequest\":null,\"serverCpuShare\":null,\"serverPeakRssMb\":null"), "nulls inlined");
         assertTrue(html.contains("\"serverJvmOptions\":null"));
         assertTrue(html.contains("'n/a'"), "the page shows n/a for them");
 
         String table = ConsoleTable.render(results);
         String[] lines = table.split("\n");
-        assertTrue(lines[2].matches(".*\\s2100\\s+n/a\\s+n/a\\s+exact.*"), lines[2]);
+        assertTrue(lines[2].matches(".*\\s2100\\s+n/a\\s+n/a\\s+23%\\s+n/a\\s+0\\s+exact.*"), lines[2]);
         assertTrue(table.contains("n/a: a server's CPU and RSS are read from its process"), table);
-        assertTrue(ConsoleTable.oneLine(results.runs().getFirst()).contains("server CPU n/a, peak RSS n/a, counts exact"),
+        assertTrue(ConsoleTable.oneLine(results.runs().getFirst()).contains("server CPU n/a, peak RSS n/a, generator CPU 23% of its CPUs, counts exact"),
                 ConsoleTable.oneLine(results.runs().getFirst()));
         assertFalse(ConsoleTable.render(ResultsFixtures.results()).contains("n/a"), "started servers have their figures");
     }
@@ -49,7 +49,10 @@ class HtmlReportTest {
         assertTrue(lines[2].contains("undertow") && lines[2].contains("99.0%"), lines[2]);
         assertTrue(lines[3].contains("vertx") && lines[3].contains("99.8%"), lines[3]);
         assertTrue(lines[5].contains("GENERATOR-BOUND"), lines[5]);
-        assertTrue(table.contains("GENERATOR-BOUND: the load generator saturated"));
+        assertTrue(table.contains("GENERATOR-BOUND: the load generator used 90 % or more of its CPUs"));
+        assertTrue(table.contains("servers on CPUs 0, generator on 1"), table);
+        assertTrue(table.contains("C=2000 undertow/blocking vs vertx/timer: req/s 9,800 vs 9,400: not judged: generator-bound"
+                + " in 1/1 rounds of vertx/timer"), table);
         assertTrue(ConsoleTable.oneLine(ResultsFixtures.run("vertx", "timer", 2000, 9400, true))
                 .startsWith("C=2000: 9,400 req/s (94.0% of the 10,000 bound), p50 0.80 ms, p99 2003 ms"));
     }

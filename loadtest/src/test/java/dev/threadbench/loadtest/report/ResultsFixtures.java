@@ -1,6 +1,7 @@
 package dev.threadbench.loadtest.report;
 
 import dev.threadbench.loadtest.runner.LatencySummary;
+import java.util.ArrayList;
 import java.util.List;
 
 /** A small, plausible results file for the report's tests. */
@@ -9,41 +10,75 @@ public final class ResultsFixtures {
     private ResultsFixtures() {}
 
     static Results.Run run(String server, String strategy, int concurrency, double rps, boolean generatorBound) {
-        return run(server, strategy, concurrency, rps, generatorBound, true);
+        return run(server, strategy, concurrency, 0, rps, generatorBound, true);
+    }
+
+    static Results.Run run(String server, String strategy, int concurrency, double rps, boolean generatorBound,
+                           boolean startedByCompare) {
+        return run(server, strategy, concurrency, 0, rps, generatorBound, startedByCompare);
     }
 
     /** @param startedByCompare false: a server compare reached with --targets, without its CPU, RSS and exit code */
-    static Results.Run run(String server, String strategy, int concurrency, double rps, boolean generatorBound,
+    static Results.Run run(String server, String strategy, int concurrency, int round, double rps, boolean generatorBound,
                            boolean startedByCompare) {
         double bound = 5.0 * concurrency;
-        return new Results.Run(server, strategy, concurrency, "embedded", Math.round(rps * 20), new Results.Failed(0, 0, 0, 0, 0, 0, 0),
+        long requests = Math.round(rps * 20);
+        return new Results.Run(server, strategy, concurrency, "embedded", round, requests, new Results.Failed(0, 0, 0, 0, 0, 0, 0),
                 20.0, rps, bound, rps / bound, new Results.Latency(0.8, 2000.5, 2003.1, 2010.2, 2100.0, 201.0),
-                startedByCompare ? 12.3 : null, startedByCompare ? 345.6 : null, 4.5, generatorBound,
-                Results.Reconciliation.of(Math.round(rps * 27), Math.round(rps * 27), 0), (long) concurrency, startedByCompare ? 0 : null,
+                startedByCompare ? 12.3 : null, startedByCompare ? Math.round(12.3e6 / requests * 10) / 10.0 : null,
+                startedByCompare ? 0.615 : null, startedByCompare ? 345.6 : null, 4.5, generatorBound ? 0.95 : 0.225, false,
+                generatorBound, Results.Reconciliation.of(Math.round(rps * 27), Math.round(rps * 27), 0), (long) concurrency,
+                startedByCompare ? 0 : null,
                 List.of(new LatencySummary.Point(0, 0.2), new LatencySummary.Point(50, 0.8), new LatencySummary.Point(90, 1.5),
                         new LatencySummary.Point(99, 2003.1), new LatencySummary.Point(99.9, 2010.2), new LatencySummary.Point(100, 2100)),
                 generatorBound ? List.of("generator-bound: used 0.95 cores") : List.of());
     }
 
     public static Results results() {
-        return new Results(environment("-Xms512m -Xmx2g"), settings(),
+        return new Results(environment("-Xms512m -Xmx2g"), settings(1),
                 List.of(run("undertow", "blocking", 1000, 4950, false), run("vertx", "timer", 1000, 4990, false),
                         run("undertow", "blocking", 2000, 9800, false), run("vertx", "timer", 2000, 9400, true)));
     }
 
     /** As compare --targets writes them: servers already running, their JVM options, CPU, RSS and exit codes unknown. */
     public static Results resultsOfRunningServers() {
-        return new Results(environment(null), settings(),
+        return new Results(environment(null), settings(1),
                 List.of(run("undertow", "blocking", 1000, 4950, false, false), run("vertx", "timer", 1000, 4990, false, false)));
     }
 
     private static Results.Environment environment(String serverJvmOptions) {
         return new Results.Environment("OpenJDK 64-Bit Server VM 25 (Eclipse Adoptium)", "Linux 6.1 amd64",
                 "AMD EPYC", 2, "2.4.4.Final", "5.0.7", "2026-11-30T00:00:00Z", serverJvmOptions,
-                serverJvmOptions == null ? null : "");
+                serverJvmOptions == null ? null : "", serverJvmOptions == null
+                        ? new Results.Pinning(null, null, "not pinned: the servers were already running (--targets)")
+                        : new Results.Pinning("0", "1", "taskset; server JVMs with -XX:ActiveProcessorCount=1"));
     }
 
-    private static Results.Settings settings() {
-        return new Results.Settings("embedded", 2, 5, 20, null, 10, 10, 2000, 2);
+    /**
+     * Three rounds of both servers at 2000 connections: Undertow and Vert.x within each other's spread in
+     * requests/s, Vert.x clearly cheaper in server CPU per request.
+     */
+    public static Results threeRounds() {
+        List<Results.Run> runs = new ArrayList<>();
+        double[] undertow = {9960, 10003, 9994};
+        double[] vertx = {9990, 9950, 9985};
+        for (int round = 0; round < 3; round++) {
+            runs.add(run("undertow", "blocking", 2000, round, undertow[round], false, true));
+            runs.add(withCpu(run("vertx", "timer", 2000, round, vertx[round], false, true), 7.0 + 0.1 * round));
+        }
+        return new Results(environment("-Xms512m -Xmx2g"), settings(3), runs);
+    }
+
+    /** The run with the server's CPU time (and so its CPU per request and share) replaced. */
+    static Results.Run withCpu(Results.Run r, double serverCpuSeconds) {
+        return new Results.Run(r.server(), r.strategy(), r.concurrency(), r.engine(), r.round(), r.requests(), r.failed(),
+                r.durationSeconds(), r.requestsPerSecond(), r.bound(), r.ratioToBound(), r.latencyMs(), serverCpuSeconds,
+                Math.round(serverCpuSeconds * 1e6 / r.requests() * 10) / 10.0, serverCpuSeconds / r.durationSeconds(),
+                r.serverPeakRssMb(), r.clientCpuSeconds(), r.generatorCpuShare(), r.serverBound(), r.generatorBound(),
+                r.reconciliation(), r.connectionsOpened(), r.serverExitCode(), r.percentiles(), r.notes());
+    }
+
+    private static Results.Settings settings(int rounds) {
+        return new Results.Settings("embedded", 2, 5, 20, null, 10, 10, 2000, 1, rounds);
     }
 }

@@ -75,6 +75,23 @@ public class ResultsJsonTest {
     }
 
     @Test
+    void aFileFromBeforeRoundsAndPinningStillReadsAndRenders() throws Exception {
+        Path old = dir.resolve("results.json");
+        try (var in = ResultsJsonTest.class.getResourceAsStream("results-before-rounds.json")) {
+            Files.write(old, in.readAllBytes());
+        }
+        Results results = ResultsJson.read(old);
+        assertEquals(4, results.runs().size());
+        assertEquals(1, results.settings().roundCount());
+        assertTrue(results.runs().stream().allMatch(r -> r.round() == 0 && r.serverCpuMicrosPerRequest() == null));
+        String table = ConsoleTable.render(results);
+        assertTrue(table.contains("CPU sets not recorded"), table);
+        assertTrue(table.split("\n")[2].matches("1000\\s+blocking\\s+undertow\\s+embedded\\s+1\\s+4,950\\s+5,000\\s+99\\.0%.*"),
+                table);
+        assertTrue(HtmlReport.render(results).contains("\"rounds\":1"));
+    }
+
+    @Test
     void badFilesAreOneLine() throws Exception {
         UsageException missing = assertThrows(UsageException.class, () -> ResultsJson.read(dir.resolve("nope.json")));
         assertEquals(dir.resolve("nope.json") + ": no such file", missing.getMessage());

@@ -1,0 +1,49 @@
+package dev.threadbench.loadtest.compare;
+
+import dev.threadbench.loadtest.engine.Engine;
+import java.io.PrintStream;
+import java.util.Locale;
+
+/** What compare prints before its first run: the servers, the workload, the CPUs, the rounds and how long it will take. */
+final class CompareHeader {
+
+    private CompareHeader() {}
+
+    static void print(CompareSettings settings, PrintStream out) {
+        Engine.Timing timing = settings.timing();
+        int runsCount = settings.rounds() * settings.planned().size() * settings.concurrencies().size();
+        String concurrencyList = String.join(", ", settings.concurrencies().stream().map(String::valueOf).toList());
+        if (settings.running()) {
+            out.printf(Locale.ROOT, "compare: servers already running: %s; concurrency %s; engine %s%n",
+                    String.join(", ", settings.targets().entrySet().stream().map(t -> t.getKey() + " at " + t.getValue()).toList()),
+                    concurrencyList, settings.engine());
+            out.println("their own options and strategies apply; they are not stopped; their CPU and RSS are not measured");
+        } else {
+            out.printf(Locale.ROOT, "compare: servers %s; strategies: %s; concurrency %s; engine %s%n",
+                    String.join(", ", settings.jars().keySet()), settings.strategies(), concurrencyList, settings.engine());
+            out.printf(Locale.ROOT, "server JVM options (both): %s%n", String.join(" ", settings.jvmOptions()));
+            if (!settings.serverArgs().isEmpty()) {
+                out.printf(Locale.ROOT, "server options (both): %s%n", String.join(" ", settings.serverArgs()));
+            }
+        }
+        out.println(settings.pinning().describe());
+        long delayMs = settings.delayMs();
+        out.printf(Locale.ROOT, "workload: every %dth request held %d ms%s; bound = C x %d / %.1f s%n",
+                settings.delayEvery(), delayMs, settings.running() ? " (--delay-every/--delay-ms: must be the servers' own)" : "",
+                settings.delayEvery(), delayMs / 1000.0);
+        String rounds = settings.rounds() == 1 ? ""
+                : String.format(Locale.ROOT, " in %d rounds (servers in turn, their order reversed each round)", settings.rounds());
+        if (timing.durationSeconds() != null) {
+            long perRun = timing.rampupSeconds() + timing.warmupSeconds() + timing.durationSeconds() + delayMs / 1000 + 1;
+            long startAndStop = settings.running() ? 0 : (long) settings.rounds() * settings.planned().size() * (6 + delayMs / 1000);
+            long total = runsCount * perRun + startAndStop;
+            out.printf(Locale.ROOT, "each run: %d s ramp-up + %d s warm-up + %d s measured; %d runs%s, about %d min %02d s in all%n",
+                    timing.rampupSeconds(), timing.warmupSeconds(), timing.durationSeconds(), runsCount, rounds, total / 60, total % 60);
+        } else {
+            out.printf(Locale.ROOT, "each run: %d s ramp-up + %d s warm-up + %d measured requests; %d runs%s%n",
+                    timing.rampupSeconds(), timing.warmupSeconds(), timing.iterations(), runsCount, rounds);
+        }
+        out.println("output: " + settings.out());
+        out.flush();
+    }
+}

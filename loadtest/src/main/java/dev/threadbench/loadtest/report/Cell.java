@@ -1,0 +1,117 @@
+package dev.threadbench.loadtest.report;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * One server x strategy x concurrency (x engine) over all its rounds: what the table and the report show,
+ * each figure as its median and range ({@link Spread}).
+ */
+public record Cell(int concurrency, String strategy, String server, String engine, List<Results.Run> runs) {
+
+    /** In table order (by concurrency, then strategy, then server), each with its runs in round order. */
+    public static List<Cell> of(List<Results.Run> runs) {
+        Map<List<Object>, List<Results.Run>> groups = new LinkedHashMap<>();
+        for (Results.Run run : ConsoleTable.ordered(runs)) {
+            groups.computeIfAbsent(List.of(run.concurrency(), String.valueOf(run.strategy()), run.server(), run.engine()),
+                    key -> new ArrayList<>()).add(run);
+        }
+        return groups.values().stream().map(group -> {
+            Results.Run first = group.getFirst();
+            return new Cell(first.concurrency(), first.strategy(), first.server(), first.engine(),
+                    group.stream().sorted(Comparator.comparingInt(Results.Run::round)).toList());
+        }).toList();
+    }
+
+    public Cell {
+        runs = List.copyOf(runs);
+    }
+
+    /** server/strategy. */
+    public String label() {
+        return server + "/" + strategy;
+    }
+
+    public int rounds() {
+        return runs.size();
+    }
+
+    public Spread spread(Function<Results.Run, Double> figure) {
+        return Spread.of(runs.stream().map(figure).toList());
+    }
+
+    public Spread requestsPerSecond() {
+        return spread(Results.Run::requestsPerSecond);
+    }
+
+    /** Derived from the CPU seconds and the requests for files from before it was recorded. */
+    public Spread serverCpuMicrosPerRequest() {
+        return spread(r -> r.serverCpuMicrosPerRequest() != null || r.serverCpuSeconds() == null || r.requests() == 0
+                ? r.serverCpuMicrosPerRequest() : Double.valueOf(Math.round(r.serverCpuSeconds() * 1e7 / r.requests()) / 10.0));
+    }
+
+    /** Whether compare saw the server's process (it started it), so read its CPU and RSS. */
+    public boolean serverMeasured() {
+        return runs.stream().anyMatch(r -> r.serverCpuSeconds() != null);
+    }
+
+    public Double bound() {
+        return runs.getFirst().bound();
+    }
+
+    public long failed() {
+        return runs.stream().mapToLong(r -> r.failed().total()).sum();
+    }
+
+    public long generatorBoundRounds() {
+        return runs.stream().filter(Results.Run::generatorBound).count();
+    }
+
+    public long serverBoundRounds() {
+        return runs.stream().filter(Results.Run::serverBound).count();
+    }
+
+    /** The rounds' counts in one: exact when all were; else the worst (a mismatch), or the largest explained difference. */
+    public String counts() {
+        List<Results.Reconciliation> all = runs.stream().map(Results.Run::reconciliation).filter(c -> c != null).toList();
+        if (all.isEmpty()) {
+            return "-";
+        }
+        Results.Reconciliation worst = all.stream()
+                .max(Comparator.comparingInt((Results.Reconciliation c) -> switch (c.verdict()) {
+                    case "exact" -> 0;
+                    case "explained" -> 1;
+                    default -> 2;
+                }).thenComparingLong(c -> Math.abs(c.difference()))).orElseThrow();
+        String text = ConsoleTable.counts(worst);
+        long notExact = all.stream().filter(c -> !"exact".equals(c.verdict())).count();
+        return notExact == 0 || all.size() == 1 ? text : text + String.format(Locale.ROOT, " in %d/%d", notExact, all.size());
+    }
+
+    /** The round whose requests/s is nearest the median: its latency curve stands for the cell's. */
+    public Results.Run medianRun() {
+        double median = requestsPerSecond().median();
+        return runs.stream().min(Comparator.comparingDouble(r -> Math.abs(r.requestsPerSecond() - median))).orElseThrow();
+    }
+
+    /** The figures the report page draws, as JSON. */
+    public record Summary(int concurrency, String strategy, String server, String engine, int rounds, Double bound,
+                          Spread requestsPerSecond, Spread ratioToBound, Spread p50, Spread p90, Spread p99, Spread p999,
+                          Spread max, Spread serverCpuSeconds, Spread serverCpuMicrosPerRequest, Spread serverCpuShare,
+                          Spread serverPeakRssMb, Spread clientCpuSeconds, Spread generatorCpuShare, long failed, String counts,
+                          long serverBoundRounds, long generatorBoundRounds, int medianRound) {}
+
+    public Summary summary() {
+        return new Summary(concurrency, strategy, server, engine, rounds(), bound(), requestsPerSecond(),
+                spread(Results.Run::ratioToBound), spread(r -> r.latencyMs().p50()), spread(r -> r.latencyMs().p90()),
+                spread(r -> r.latencyMs().p99()), spread(r -> r.latencyMs().p999()), spread(r -> r.latencyMs().max()),
+                spread(Results.Run::serverCpuSeconds), serverCpuMicrosPerRequest(), spread(Results.Run::serverCpuShare),
+                spread(Results.Run::serverPeakRssMb), spread(Results.Run::clientCpuSeconds), spread(Results.Run::generatorCpuShare),
+                failed(), counts(), serverBoundRounds(), generatorBoundRounds(), medianRun().round());
+    }
+}

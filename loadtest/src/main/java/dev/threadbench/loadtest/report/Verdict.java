@@ -1,0 +1,104 @@
+package dev.threadbench.loadtest.report;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The two servers set against each other at each concurrency, in requests/s and in server CPU per request.
+ * A difference smaller than the spread of the rounds is not called a difference, nor is one in requests/s
+ * when the generator was the limit; a server that used all its CPUs is said to have.
+ */
+public final class Verdict {
+
+    private Verdict() {}
+
+    /** One line per pair: the same strategy on both servers, or each server's only one (its default). */
+    public static List<String> lines(List<Cell> cells) {
+        Map<List<Object>, List<Cell>> groups = new LinkedHashMap<>();
+        for (Cell cell : cells) {
+            groups.computeIfAbsent(List.of(cell.concurrency(), cell.engine()), key -> new ArrayList<>()).add(cell);
+        }
+        List<String> lines = new ArrayList<>();
+        for (List<Cell> group : groups.values()) {
+            List<String> servers = group.stream().map(Cell::server).distinct().toList();
+            if (servers.size() != 2) {
+                continue;
+            }
+            List<Cell> first = group.stream().filter(c -> c.server().equals(servers.get(0))).toList();
+            List<Cell> second = group.stream().filter(c -> c.server().equals(servers.get(1))).toList();
+            boolean paired = false;
+            for (Cell a : first) {
+                for (Cell b : second) {
+                    if (Objects.equals(a.strategy(), b.strategy())) {
+                        lines.add(line(a, b));
+                        paired = true;
+                    }
+                }
+            }
+            if (!paired && first.size() == 1 && second.size() == 1) {
+                lines.add(line(first.getFirst(), second.getFirst()));
+            }
+        }
+        return lines;
+    }
+
+    static String line(Cell a, Cell b) {
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "C=%d %s vs %s: req/s %s vs %s: %s", a.concurrency(),
+                a.label(), b.label(), Spread.format(a.requestsPerSecond(), "%,.0f"), Spread.format(b.requestsPerSecond(), "%,.0f"),
+                throughput(a, b)));
+        Spread cpuA = a.serverCpuMicrosPerRequest();
+        Spread cpuB = b.serverCpuMicrosPerRequest();
+        if (cpuA != null && cpuB != null) {
+            line.append(String.format(Locale.ROOT, "; srv CPU us/req %s vs %s: %s", cpuA.format("%.1f"), cpuB.format("%.1f"),
+                    cpu(a, b)));
+        }
+        for (Cell cell : List.of(a, b)) {
+            if (cell.serverBoundRounds() > 0) {
+                line.append(String.format(Locale.ROOT, "; %s server-bound in %d/%d rounds (it used its CPUs to the full)",
+                        cell.label(), cell.serverBoundRounds(), cell.rounds()));
+            }
+        }
+        return line.toString();
+    }
+
+    private static String throughput(Cell a, Cell b) {
+        for (Cell cell : List.of(a, b)) {
+            if (cell.generatorBoundRounds() > 0) {
+                return String.format(Locale.ROOT, "not judged: generator-bound in %d/%d rounds of %s (the generator's limit,"
+                        + " not the server's)", cell.generatorBoundRounds(), cell.rounds(), cell.label());
+            }
+        }
+        Spread x = a.requestsPerSecond();
+        Spread y = b.requestsPerSecond();
+        return switch (Spread.judge(x, y)) {
+            case DIFFERENT -> {
+                boolean aHigher = x.median() > y.median();
+                yield String.format(Locale.ROOT, "%s %.1f %% more", (aHigher ? a : b).label(),
+                        100 * (Math.max(x.median(), y.median()) / Math.min(x.median(), y.median()) - 1));
+            }
+            case WITHIN_SPREAD -> String.format(Locale.ROOT, "no difference (%.1f %% apart, within the spread)",
+                    100 * Math.abs(x.median() - y.median()) / Math.min(x.median(), y.median()));
+            case NO_SPREAD -> "not judged: one round has no spread (--repeat 3 or more)";
+            case NOT_MEASURED -> "not measured";
+        };
+    }
+
+    private static String cpu(Cell a, Cell b) {
+        Spread x = a.serverCpuMicrosPerRequest();
+        Spread y = b.serverCpuMicrosPerRequest();
+        return switch (Spread.judge(x, y)) {
+            case DIFFERENT -> {
+                boolean aLower = x.median() < y.median();
+                yield String.format(Locale.ROOT, "%s %.0f %% less", (aLower ? a : b).label(),
+                        100 * (1 - Math.min(x.median(), y.median()) / Math.max(x.median(), y.median())));
+            }
+            case WITHIN_SPREAD -> "no difference (within the spread)";
+            case NO_SPREAD -> "not judged (one round)";
+            case NOT_MEASURED -> "not measured";
+        };
+    }
+}
