@@ -328,11 +328,6 @@ public final class RequestRules {
         return !name.isEmpty() && allIn(TOKEN_BYTES, name, name.length());
     }
 
-    /** An RFC 9110 token character; RequestHeadScanner's test for method bytes too. */
-    static boolean isTokenChar(int c) {
-        return c >= 0 && c < 128 && TOKEN_BYTES[c];
-    }
-
     /** Every character of {@code value} before {@code end} is ASCII and marked in {@code table}. */
     private static boolean allIn(boolean[] table, String value, int end) {
         for (int i = 0; i < end; i++) {
