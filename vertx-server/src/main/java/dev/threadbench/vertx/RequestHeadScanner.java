@@ -2,6 +2,7 @@ package dev.threadbench.vertx;
 
 import dev.threadbench.common.RequestLimits;
 import io.netty.buffer.ByteBuf;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -47,6 +48,9 @@ final class RequestHeadScanner {
 
     private static final byte[] CONTENT_LENGTH = "content-length:".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] TRANSFER_ENCODING = "transfer-encoding:".getBytes(StandardCharsets.US_ASCII);
+    /** "GET / HTTP/1.1\r\n" as two big-endian longs. */
+    private static final long GET_THE_ROOT = bigEndianLong("GET / HT");
+    private static final long OVER_HTTP_1_1 = bigEndianLong("TP/1.1\r\n");
     /** The request line's version, d standing for a digit. */
     private static final byte[] VERSION_SHAPE = "HTTP/d.d".getBytes(StandardCharsets.US_ASCII);
 
@@ -80,6 +84,10 @@ final class RequestHeadScanner {
         }
         int cr = end - 2;
         if (!inHeaders) {
+            if (isPlainGetOfTheRoot(buffer, start, end)) {
+                inHeaders = true;
+                return Step.MORE;
+            }
             if (!isRequestLine(buffer, start, cr, true)) {
                 return refuse();
             }
@@ -129,6 +137,11 @@ final class RequestHeadScanner {
             return refuse();
         }
         return inHeaders || isRequestLine(buffer, start, endsInCr ? cr : end, endsInCr) ? Step.MORE : refuse();
+    }
+
+    /** The request line of nearly every request, checked in two comparisons. */
+    private static boolean isPlainGetOfTheRoot(ByteBuf buffer, int start, int end) {
+        return end - start == 16 && buffer.getLong(start) == GET_THE_ROOT && buffer.getLong(start + 8) == OVER_HTTP_1_1;
     }
 
     /**
@@ -222,6 +235,10 @@ final class RequestHeadScanner {
             }
         }
         return true;
+    }
+
+    private static long bigEndianLong(String eightBytes) {
+        return ByteBuffer.wrap(eightBytes.getBytes(StandardCharsets.US_ASCII)).getLong();
     }
 
     private static boolean isDigit(byte b) {
