@@ -3,10 +3,14 @@ package dev.threadbench.common;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Decides which requests are delayed: exactly every Nth request counted by this process, under any
- * concurrency, because the decision is taken from the one atomic increment that numbers the request.
+ * The delay rule: counts the requests to {@code /} and answers, for each, whether it is served at once
+ * ({@link Pace#FAST}) or after the delay ({@link Pace#DELAYED}). Exactly every Nth request is delayed,
+ * under any concurrency, because the answer comes from the one atomic increment that numbers the request.
  */
 public final class RequestCounter {
+
+    /** How one request to {@code /} is answered. */
+    public enum Pace { FAST, DELAYED }
 
     private final AtomicLong requests = new AtomicLong();
     private final int delayEvery;
@@ -19,10 +23,10 @@ public final class RequestCounter {
         this.delayEvery = delayEvery;
     }
 
-    /** Counts one request; true when it is one to delay. */
-    public boolean countAndCheckDelayed() {
+    /** Counts one request: DELAYED when it is an Nth one, else FAST. */
+    public Pace next() {
         long n = requests.incrementAndGet();
-        return delayEvery > 0 && n % delayEvery == 0;
+        return delayEvery > 0 && n % delayEvery == 0 ? Pace.DELAYED : Pace.FAST;
     }
 
     public long requests() {

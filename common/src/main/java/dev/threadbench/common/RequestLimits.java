@@ -6,7 +6,7 @@ package dev.threadbench.common;
  * parser can give both servers the same 414 and 431. The parsers are set four times looser
  * ({@link #PARSER_HEAD_BYTES}, {@link #PARSER_HEADER_COUNT}), as a memory guard only; a request beyond
  * that ceiling gets the parser's bare 400. Undertow's parser counts the whole head against its
- * ceiling; Vert.x's guard ({@link RequestHeadScanner}) counts the same way, so the ceiling falls at the
+ * ceiling; Vert.x's head guard (in vertx-server) counts the same way, so the ceiling falls at the
  * same byte on both.
  */
 public final class RequestLimits {

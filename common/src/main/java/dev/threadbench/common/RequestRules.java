@@ -228,19 +228,23 @@ public final class RequestRules {
      * percent-encoded name is refused: no DNS name needs one, and it sends one of Vert.x's checks out of bounds.
      */
     static boolean isValidHost(String value) {
-        int bracket = value.lastIndexOf(']');
-        int colon = value.lastIndexOf(':');
-        int nameEnd = value.length();
-        if (colon > bracket) {
-            if (!isPort(value, colon + 1)) {
+        if (value.startsWith("[")) {
+            int close = value.indexOf(']');
+            boolean portFollows = close >= 0 && close + 1 < value.length();
+            return close >= 2 && isIpv6(value.substring(1, close))
+                    && (!portFollows || (value.charAt(close + 1) == ':' && isPort(value, close + 2)));
+        }
+        // one pass: name bytes up to a ':', then the port (a reg-name has no ':')
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c == ':') {
+                return isPort(value, i + 1);
+            }
+            if (c >= 128 || !REG_NAME_BYTES[c]) {
                 return false;
             }
-            nameEnd = colon;
         }
-        if (value.startsWith("[")) {
-            return nameEnd >= 2 && value.charAt(nameEnd - 1) == ']' && isIpv6(value.substring(1, nameEnd - 1));
-        }
-        return allIn(REG_NAME_BYTES, value, nameEnd);
+        return true;
     }
 
     /** A port 1-65535 of at most 5 digits from {@code from} to the end (every request has one: no substrings). */
@@ -326,11 +330,6 @@ public final class RequestRules {
 
     private static boolean isToken(String name) {
         return !name.isEmpty() && allIn(TOKEN_BYTES, name, name.length());
-    }
-
-    /** An RFC 9110 token character; RequestHeadScanner's test for method bytes too. */
-    static boolean isTokenChar(int c) {
-        return c >= 0 && c < 128 && TOKEN_BYTES[c];
     }
 
     /** Every character of {@code value} before {@code end} is ASCII and marked in {@code table}. */

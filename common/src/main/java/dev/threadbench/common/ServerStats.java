@@ -3,12 +3,12 @@ package dev.threadbench.common;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What {@code GET /stats} reports: requests to {@code /}, how many were delayed, and how many are
- * being answered now. Only requests to {@code /} are counted. A request is in flight from its admission
- * until its answer has been written to the connection (or the write failed), so a drain that waits for
- * none in flight loses no answer; a client may read its answer a moment before the server's IO thread
- * has counted it done, so one that asks {@code /stats} over another connection right away can still
- * see it in flight.
+ * What {@code GET /stats} reports: requests to {@code /} and how many of them were delayed (both read
+ * from the {@link RequestCounter}), and how many are being answered now. A request is in flight from
+ * {@link #started()} until its answer has been written to the connection (or the write failed), so a
+ * drain that waits for none in flight loses no answer; a client may read its answer a moment before the
+ * server's IO thread has counted it done, so one that asks {@code /stats} over another connection right
+ * away can still see it in flight.
  */
 public final class ServerStats {
 
@@ -17,19 +17,18 @@ public final class ServerStats {
     private final RequestCounter counter;
     private final AtomicLong inFlight = new AtomicLong();
 
-    public ServerStats(String server, Strategy strategy, int delayEvery) {
+    public ServerStats(String server, Strategy strategy, RequestCounter counter) {
         this.server = server;
         this.strategy = strategy;
-        this.counter = new RequestCounter(delayEvery);
+        this.counter = counter;
     }
 
-    /** Admits one request to {@code /}; true when it must be delayed. Pair with {@link #completed()}. */
-    public boolean admit() {
+    /** A request to {@code /} is being answered. Pair with {@link #completed()}. */
+    public void started() {
         inFlight.incrementAndGet();
-        return counter.countAndCheckDelayed();
     }
 
-    /** The answer to an admitted request has been written to the connection, or its write failed. */
+    /** The answer to a started request has been written to the connection, or its write failed. */
     public void completed() {
         inFlight.decrementAndGet();
     }

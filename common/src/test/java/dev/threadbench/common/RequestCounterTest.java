@@ -1,9 +1,8 @@
 package dev.threadbench.common;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.threadbench.common.RequestCounter.Pace;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -15,7 +14,7 @@ class RequestCounterTest {
     void delaysExactlyEveryTenthInOrder() {
         RequestCounter counter = new RequestCounter(10);
         for (int i = 1; i <= 30; i++) {
-            assertEquals(i % 10 == 0, counter.countAndCheckDelayed(), "request " + i);
+            assertEquals(i % 10 == 0 ? Pace.DELAYED : Pace.FAST, counter.next(), "request " + i);
         }
         assertEquals(3, counter.delayedAmong(counter.requests()));
     }
@@ -24,7 +23,7 @@ class RequestCounterTest {
     void zeroTurnsTheDelayOff() {
         RequestCounter counter = new RequestCounter(0);
         for (int i = 0; i < 100; i++) {
-            assertFalse(counter.countAndCheckDelayed());
+            assertEquals(Pace.FAST, counter.next());
         }
         assertEquals(0, counter.delayedAmong(counter.requests()));
     }
@@ -32,8 +31,8 @@ class RequestCounterTest {
     @Test
     void everyOneDelaysAll() {
         RequestCounter counter = new RequestCounter(1);
-        assertTrue(counter.countAndCheckDelayed());
-        assertTrue(counter.countAndCheckDelayed());
+        assertEquals(Pace.DELAYED, counter.next());
+        assertEquals(Pace.DELAYED, counter.next());
     }
 
     @Test
@@ -43,7 +42,7 @@ class RequestCounterTest {
         try (ExecutorService pool = Executors.newFixedThreadPool(16)) {
             for (int i = 0; i < 10_000; i++) {
                 pool.execute(() -> {
-                    if (counter.countAndCheckDelayed()) {
+                    if (counter.next() == Pace.DELAYED) {
                         delayed.incrementAndGet();
                     }
                 });

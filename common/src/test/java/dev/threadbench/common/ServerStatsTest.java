@@ -7,11 +7,13 @@ import org.junit.jupiter.api.Test;
 class ServerStatsTest {
 
     @Test
-    void countsAdmittedAndInFlight() {
-        ServerStats stats = new ServerStats("undertow", Strategy.TIMER, 2);
-        stats.admit();
-        stats.admit();
-        stats.admit();
+    void countsStartedAndInFlight() {
+        RequestCounter counter = new RequestCounter(2);
+        ServerStats stats = new ServerStats("undertow", Strategy.TIMER, counter);
+        for (int i = 0; i < 3; i++) {
+            counter.next();
+            stats.started();
+        }
         stats.completed();
         assertEquals(3, stats.requests());
         assertEquals(1, stats.delayed());

@@ -4,6 +4,7 @@ import dev.threadbench.common.FixedResponse;
 import dev.threadbench.common.GracefulShutdown;
 import dev.threadbench.common.Page;
 import dev.threadbench.common.RequestRules;
+import dev.threadbench.common.ServerMain;
 import dev.threadbench.common.ServerStats;
 import io.undertow.Handlers;
 import io.undertow.io.IoCallback;
@@ -27,10 +28,10 @@ final class Routes {
 
     private Routes() {}
 
-    static HttpHandler root(Page page, ServerStats stats, GracefulShutdown shutdown, DelayStrategies.Delay delay) {
-        HttpHandler pageHandler = page(page, stats, shutdown, delay);
-        HttpHandler healthHandler = health(shutdown);
-        HttpHandler statsHandler = stats(stats);
+    static HttpHandler root(ServerMain.Setup setup, DelayStrategies.Delay delay) {
+        HttpHandler pageHandler = page(setup, delay);
+        HttpHandler healthHandler = health(setup.shutdown());
+        HttpHandler statsHandler = stats(setup.stats());
         HttpHandler router = Handlers.routing()
                 .get("/health", healthHandler).add(Methods.HEAD, "/health", healthHandler)
                 .get("/stats", statsHandler).add(Methods.HEAD, "/stats", statsHandler)
@@ -50,11 +51,13 @@ final class Routes {
     }
 
     /**
-     * Counts the request; 9 in 10 are answered right here on the IO thread, the Nth goes to the delay.
-     * The page's bytes sit in one direct buffer built here, duplicated per answer. A request stays in
+     * The counter says how each request is answered: FAST right here on the IO thread, DELAYED through the
+     * delay. The page's bytes sit in one direct buffer built here, duplicated per answer. A request stays in
      * flight until its answer is written (or the write failed), so a drain waits for the bytes to go out.
      */
-    static HttpHandler page(Page page, ServerStats stats, GracefulShutdown shutdown, DelayStrategies.Delay delay) {
+    static HttpHandler page(ServerMain.Setup setup, DelayStrategies.Delay delay) {
+        Page page = setup.options().page();
+        ServerStats stats = setup.stats();
         ByteBuffer body = ByteBuffer.allocateDirect(page.length()).put(page.bytes()).flip();
         String length = String.valueOf(page.length());
         IoCallback countWhenWritten = new IoCallback() {
@@ -82,17 +85,21 @@ final class Routes {
             }
         };
         return exchange -> {
-            if (shutdown.draining()) {
+            if (setup.shutdown().draining()) {
                 send(exchange, FixedResponse.DRAINING);
-            } else if (stats.admit()) {
-                try {
-                    delay.answerLater(exchange, answer);
-                } catch (RuntimeException e) {
-                    stats.completed();
-                    throw e;
+                return;
+            }
+            stats.started();
+            switch (setup.counter().next()) {
+                case FAST -> answer.send(exchange);
+                case DELAYED -> {
+                    try {
+                        delay.answerLater(exchange, answer);
+                    } catch (RuntimeException e) {
+                        stats.completed();
+                        throw e;
+                    }
                 }
-            } else {
-                answer.send(exchange);
             }
         };
     }
@@ -118,10 +125,12 @@ final class Routes {
             String target = query.isEmpty() ? exchange.getRequestURI() : exchange.getRequestURI() + '?' + query;
             RequestRules.Head head = RequestRules.head(
                     exchange.getRequestMethod().toString(), target, exchange.getProtocol().toString());
-            for (HeaderValues field : exchange.getRequestHeaders()) {
+            HeaderMap headers = exchange.getRequestHeaders();
+            for (long at = headers.fastIterateNonEmpty(); at != -1L; at = headers.fiNextNonEmpty(at)) {
+                HeaderValues field = headers.fiCurrent(at);
                 String name = field.getHeaderName().toString();
-                for (String value : field) {
-                    head.header(name, value);
+                for (int i = 0; i < field.size(); i++) {
+                    head.header(name, field.get(i));
                 }
             }
             FixedResponse verdict = head.verdict();

@@ -1,34 +1,31 @@
 package dev.threadbench.undertow;
 
-import dev.threadbench.common.FrameworkLogging;
-import dev.threadbench.common.GracefulShutdown;
 import dev.threadbench.common.HttpLimits;
 import dev.threadbench.common.OnDemandThreadPool;
 import dev.threadbench.common.RequestLimits;
+import dev.threadbench.common.ServerMain;
 import dev.threadbench.common.ServerOptions;
-import dev.threadbench.common.ServerOptions.Defaults;
-import dev.threadbench.common.ServerStats;
 import dev.threadbench.common.Sizing;
-import dev.threadbench.common.StartupFailure;
-import dev.threadbench.common.StartupLine;
 import dev.threadbench.common.Strategy;
 import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
 import io.undertow.Version;
 import java.net.InetSocketAddress;
-import java.time.Duration;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Function;
 import org.xnio.OptionMap;
 import org.xnio.Options;
 import org.xnio.Xnio;
 import org.xnio.XnioWorker;
 
 /** The page on Undertow: {@code java -jar undertow-server.jar [options]}. */
-public final class UndertowServer implements GracefulShutdown.Server {
+public final class UndertowServer implements ServerMain.Started {
 
-    /** Loggers of the framework and its libraries: WARNING and above only. */
-    static final String[] FRAMEWORK_LOGGERS = {"io.undertow", "org.xnio", "org.jboss"};
+    static final ServerOptions.Defaults DEFAULTS = new ServerOptions.Defaults("undertow", 8080, Strategy.BLOCKING);
+    static final ServerMain.Framework FRAMEWORK =
+            new ServerMain.Framework("Undertow", Version.getVersionString(), "io.undertow", "org.xnio", "org.jboss");
 
     private final Undertow undertow;
     private final XnioWorker worker;
@@ -37,23 +34,17 @@ public final class UndertowServer implements GracefulShutdown.Server {
     private final String threads;
 
     public static void main(String[] args) {
-        ServerOptions options = ServerOptions.parseOrExit(new Defaults("undertow", 8080, Strategy.BLOCKING), args);
-        FrameworkLogging.quiet(FRAMEWORK_LOGGERS);
-        Sizing.fileDescriptorWarning("undertow").ifPresent(System.err::println);
-        ServerStats stats = new ServerStats("undertow", options.strategy(), options.delayEvery());
-        GracefulShutdown shutdown = new GracefulShutdown();
-        UndertowServer server = null;
-        try {
-            server = start(options, stats, shutdown);
-        } catch (RuntimeException e) {
-            StartupFailure.exit("undertow", options, e);
-        }
-        System.out.println(StartupLine.of("Undertow", Version.getVersionString(), server.port(), options, server.threads));
-        shutdown.install("undertow", stats, Duration.ofMillis(options.delayMs()), server);
+        ServerMain.run(DEFAULTS, FRAMEWORK, args, UndertowServer::start);
     }
 
-    /** Starts listening; throws when the address cannot be bound. */
-    static UndertowServer start(ServerOptions options, ServerStats stats, GracefulShutdown shutdown) {
+    static UndertowServer start(ServerMain.Setup setup) {
+        ServerOptions options = setup.options();
+        return start(setup, virtualThreads -> DelayStrategies.of(options.strategy(), options.delayMs(), virtualThreads));
+    }
+
+    /** Starts listening, with the delay {@code delay} makes on the virtual threads; throws when the address cannot be bound. */
+    static UndertowServer start(ServerMain.Setup setup, Function<Executor, DelayStrategies.Delay> delay) {
+        ServerOptions options = setup.options();
         int ioThreads = Sizing.ioThreads();
         int coreWorkers = OnDemandThreadPool.coreFor(options.workers());
         ExecutorService workers = OnDemandThreadPool.create(coreWorkers, options.workers(),
@@ -66,7 +57,6 @@ public final class UndertowServer implements GracefulShutdown.Server {
                 .set(Options.CORK, true)
                 .getMap());
         ExecutorService virtualThreads = Executors.newVirtualThreadPerTaskExecutor();
-        DelayStrategies.Delay delay = DelayStrategies.of(options.strategy(), options.delayMs(), virtualThreads);
         int connectionLimit = ConnectionLimit.install();
         Undertow undertow = Undertow.builder()
                 .setWorker(worker)
@@ -79,7 +69,7 @@ public final class UndertowServer implements GracefulShutdown.Server {
                 .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, (int) HttpLimits.HEADER_READ_TIMEOUT.toMillis())
                 .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, (int) HttpLimits.IDLE_TIMEOUT.toMillis())
                 .setServerOption(UndertowOptions.IDLE_TIMEOUT, (int) HttpLimits.IDLE_TIMEOUT.toMillis())
-                .setHandler(Routes.root(options.page(), stats, shutdown, delay))
+                .setHandler(Routes.root(setup, delay.apply(virtualThreads)))
                 .build();
         try {
             undertow.start();
@@ -118,8 +108,14 @@ public final class UndertowServer implements GracefulShutdown.Server {
         }
     }
 
-    int port() {
+    @Override
+    public int port() {
         return ((InetSocketAddress) undertow.getListenerInfo().get(0).getAddress()).getPort();
+    }
+
+    @Override
+    public String threads() {
+        return threads;
     }
 
     /** With an external worker, Undertow.stop() closes the listening channel and nothing else. */

@@ -4,6 +4,7 @@ import dev.threadbench.common.FixedResponse;
 import dev.threadbench.common.GracefulShutdown;
 import dev.threadbench.common.Page;
 import dev.threadbench.common.RequestRules;
+import dev.threadbench.common.ServerMain;
 import dev.threadbench.common.ServerStats;
 import io.netty.buffer.Unpooled;
 import io.vertx.core.AsyncResult;
@@ -49,11 +50,10 @@ final class Routes {
 
     private Routes() {}
 
-    static Handler<HttpServerRequest> root(Vertx vertx, Page page, ServerStats stats, GracefulShutdown shutdown,
-                                           DelayStrategies.Delay delay) {
-        Handler<HttpServerRequest> pageHandler = page(page, stats, shutdown, delay);
-        Handler<RoutingContext> healthHandler = health(shutdown);
-        Handler<RoutingContext> statsHandler = stats(stats);
+    static Handler<HttpServerRequest> root(Vertx vertx, ServerMain.Setup setup, DelayStrategies.Delay delay) {
+        Handler<HttpServerRequest> pageHandler = page(setup, delay);
+        Handler<RoutingContext> healthHandler = health(setup.shutdown());
+        Handler<RoutingContext> statsHandler = stats(setup.stats());
         Handler<RoutingContext> notFound = ctx -> send(ctx.request(), FixedResponse.NOT_FOUND);
         Router router = Router.router(vertx);
         // vertx-web lets "/health" match "/health/" too; Undertow's routing (and the contract) does not
@@ -86,11 +86,13 @@ final class Routes {
     }
 
     /**
-     * Counts the request; 9 in 10 are answered right here on the event loop, the Nth goes to the delay.
-     * The page's bytes sit in one direct buffer built here, duplicated per answer. A request stays in
+     * The counter says how each request is answered: FAST right here on the event loop, DELAYED through the
+     * delay. The page's bytes sit in one direct buffer built here, duplicated per answer. A request stays in
      * flight until its answer is written (or the write failed), so a drain waits for the bytes to go out.
      */
-    static Handler<HttpServerRequest> page(Page page, ServerStats stats, GracefulShutdown shutdown, DelayStrategies.Delay delay) {
+    static Handler<HttpServerRequest> page(ServerMain.Setup setup, DelayStrategies.Delay delay) {
+        Page page = setup.options().page();
+        ServerStats stats = setup.stats();
         // direct memory, as the socket takes it: a heap buffer would be copied into a new direct one per answer
         Buffer body = BufferInternal.buffer(Unpooled.unreleasableBuffer(
                 Unpooled.directBuffer(page.length()).writeBytes(page.bytes())));
@@ -114,17 +116,21 @@ final class Routes {
             written.onComplete(countWhenWritten);
         };
         return request -> {
-            if (shutdown.draining()) {
+            if (setup.shutdown().draining()) {
                 send(request, FixedResponse.DRAINING);
-            } else if (stats.admit()) {
-                try {
-                    delay.answerLater(request, answer);
-                } catch (RuntimeException e) {
-                    stats.completed();
-                    throw e;
+                return;
+            }
+            stats.started();
+            switch (setup.counter().next()) {
+                case FAST -> answer.send(request);
+                case DELAYED -> {
+                    try {
+                        delay.answerLater(request, answer);
+                    } catch (RuntimeException e) {
+                        stats.completed();
+                        throw e;
+                    }
                 }
-            } else {
-                answer.send(request);
             }
         };
     }
@@ -139,16 +145,14 @@ final class Routes {
 
     /**
      * The shared RequestRules, on the head as Netty parsed it, before vertx-web sees it (which would serve
-     * "/a/../" as "/", and whose Host check fails on a percent-encoded name). The head guard in
-     * VertxServer has already refused what only the raw bytes show.
+     * "/a/../" as "/", and whose Host check fails on a percent-encoded name). The HeadGuard has already
+     * refused what only the raw bytes show.
      */
     static Handler<HttpServerRequest> checked(Handler<HttpServerRequest> next) {
         return request -> {
             RequestRules.Head head = RequestRules.head(request.method().name(), request.uri(),
                     request.version() == HttpVersion.HTTP_1_0 ? "HTTP/1.0" : "HTTP/1.1");
-            for (Map.Entry<String, String> field : request.headers()) {
-                head.header(field.getKey(), field.getValue());
-            }
+            request.headers().forEach(head::header);
             FixedResponse verdict = head.verdict();
             if (verdict != null) {
                 send(request, verdict);

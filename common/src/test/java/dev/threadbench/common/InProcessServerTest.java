@@ -1,0 +1,164 @@
+package dev.threadbench.common;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One server in process, on a free port: what the contract suite (contract-tests), which runs the
+ * servers' jars, cannot see from outside. Each server module's test runs this body against its server.
+ */
+public abstract class InProcessServerTest {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    private ServerMain.Started server;
+
+    /** The server's defaults and framework, as its main has them. */
+    protected abstract ServerOptions.Defaults defaults();
+
+    protected abstract ServerMain.Framework framework();
+
+    /** Starts the server as its main does. */
+    protected abstract ServerMain.Started start(ServerMain.Setup setup) throws Exception;
+
+    /** Starts the server with a delay that throws instead of waiting. */
+    protected abstract ServerMain.Started startWithAFailingDelay(ServerMain.Setup setup) throws Exception;
+
+    /** How the names of the server's worker threads begin. */
+    protected abstract String workerThreadPrefix();
+
+    /** The logger the server's routes log a failed request to. */
+    protected abstract String routesLogger();
+
+    protected final ServerMain.Setup setup(String... args) {
+        List<String> all = new ArrayList<>(List.of("--port", "0", "--host", "127.0.0.1"));
+        all.addAll(List.of(args));
+        ServerOptions.Defaults defaults = defaults();
+        ServerOptions options = ServerOptions.parse(
+                new ServerOptions.Defaults(defaults.server(), 0, defaults.strategy()), all.toArray(String[]::new), Map.of());
+        return ServerMain.Setup.of(defaults.server(), options);
+    }
+
+    /** Starts the server, stopped after the test; its base URL. */
+    protected final String serve(ServerMain.Setup setup) throws Exception {
+        server = start(setup);
+        return "http://127.0.0.1:" + server.port();
+    }
+
+    protected final ServerMain.Started server() {
+        return server;
+    }
+
+    @BeforeEach
+    void quietFramework() {
+        FrameworkLogging.quiet(framework().loggers());
+    }
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        if (server != null) {
+            server.stopAccepting();
+            server.close();
+        }
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (workerThreads() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+    }
+
+    @Test
+    void workerThreadsAreStartedOnDemandAndReused() throws Exception {
+        String url = serve(setup("--strategy", "blocking", "--delay-every", "1", "--delay-ms", "20"));
+        assertEquals(0, workerThreads(), "no worker thread before the first delayed request");
+        for (int i = 0; i < 40; i++) {
+            assertEquals(200, get(url + "/").statusCode());
+        }
+        int kept = OnDemandThreadPool.coreFor(ServerOptions.DEFAULT_WORKERS);
+        assertTrue(workerThreads() <= kept, "40 delayed requests one after another left " + workerThreads()
+                + " worker threads; a fixed pool of 10,000 would have started one per request");
+    }
+
+    @Test
+    void limitsAnswer414And431WithTheSharedBodies() throws Exception {
+        ServerMain.Setup setup = setup();
+        String url = serve(setup);
+        HttpResponse<String> longTarget = get(url + "/?q=" + "a".repeat(HttpLimits.MAX_URI_LENGTH));
+        assertEquals(414, longTarget.statusCode());
+        assertEquals(new String(FixedResponse.URI_TOO_LONG.body(), StandardCharsets.UTF_8), longTarget.body());
+
+        HttpRequest.Builder manyHeaders = HttpRequest.newBuilder(URI.create(url + "/"));
+        for (int i = 0; i < HttpLimits.MAX_HEADERS; i++) {
+            manyHeaders.header("X-Header-" + i, "v");
+        }
+        HttpResponse<String> tooMany = HTTP.send(manyHeaders.build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(431, tooMany.statusCode());
+        assertEquals(new String(FixedResponse.HEADERS_TOO_LARGE.body(), StandardCharsets.UTF_8), tooMany.body());
+
+        assertEquals(200, get(url + "/?q=" + "a".repeat(HttpLimits.MAX_URI_LENGTH - 10)).statusCode());
+        assertNoneInFlight(setup.stats());
+    }
+
+    @Test
+    void aFailingHandlerIsA500WithTheFixedBodyLoggedOnce() throws Exception {
+        List<LogRecord> logged = new ArrayList<>();
+        Handler capture = new Handler() {
+            @Override public void publish(LogRecord record) { logged.add(record); }
+            @Override public void flush() { }
+            @Override public void close() { }
+        };
+        Logger routes = Logger.getLogger(routesLogger());
+        routes.addHandler(capture);
+        routes.setUseParentHandlers(false);
+        try {
+            ServerMain.Setup setup = setup("--strategy", "timer", "--delay-every", "1");
+            server = startWithAFailingDelay(setup);
+            HttpResponse<String> response = get("http://127.0.0.1:" + server.port() + "/");
+            assertAll(
+                    () -> assertEquals(500, response.statusCode()),
+                    () -> assertEquals(new String(FixedResponse.INTERNAL_ERROR.body(), StandardCharsets.UTF_8), response.body()),
+                    () -> assertFalse(response.body().contains("boom")),
+                    () -> assertEquals(1, logged.size(), "logged once"),
+                    () -> assertNoneInFlight(setup.stats()));
+        } finally {
+            routes.removeHandler(capture);
+            routes.setUseParentHandlers(true);
+        }
+    }
+
+    private long workerThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith(workerThreadPrefix())).count();
+    }
+
+    /** The client can see the answer a moment before the server thread that sent it counts it done. */
+    private static void assertNoneInFlight(ServerStats stats) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (stats.inFlight() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertEquals(0, stats.inFlight(), "requests still in flight");
+    }
+
+    private static HttpResponse<String> get(String url) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+}
