@@ -71,7 +71,7 @@ final class Routes {
         // The page, nearly every request, skips the Router's per-request RoutingContext. The rules have
         // already refused a path the Router would normalise to "/", so this is the very match it would make.
         return checked(request -> {
-            if (!request.path().equals("/")) {
+            if (!request.uri().equals("/") && !request.path().equals("/")) { // "/" as sent needs no parsing
                 router.handle(request);
             } else if (request.method() == HttpMethod.GET || request.method() == HttpMethod.HEAD) {
                 try {

@@ -95,17 +95,11 @@ public final class VertxServer implements ServerMain.Started {
         return server.listen(port == 0 ? -1 : port, setup.options().host());
     }
 
-    /**
-     * HTTP/1.1 only, as on Undertow: no h2c upgrade, no HTTP/2 with prior knowledge. The idle timeout
-     * counts reads only: a connection that has read nothing for that long is idle whatever it wrote, as
-     * every answer here is one small write; an all-idle timeout would also put a listener on every write.
-     */
+    /** HTTP/1.1 only, as on Undertow: no h2c upgrade, no HTTP/2 with prior knowledge. The idle timeout is the HeadGuard's. */
     private static HttpServerOptions httpOptions() {
         return new HttpServerOptions()
                 .setHttp2ClearTextEnabled(false)
                 .setAcceptBacklog(HttpLimits.ACCEPT_BACKLOG)
-                .setReadIdleTimeout((int) HttpLimits.IDLE_TIMEOUT.toSeconds())
-                .setIdleTimeoutUnit(TimeUnit.SECONDS)
                 .setMaxInitialLineLength(RequestLimits.PARSER_HEAD_BYTES)
                 .setMaxHeaderSize(RequestLimits.PARSER_HEAD_BYTES);
     }

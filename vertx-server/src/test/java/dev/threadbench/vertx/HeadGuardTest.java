@@ -144,4 +144,21 @@ class HeadGuardTest {
         assertTrue(channel.isOpen());
         assertEquals(List.of("GET / HTTP/1.1"), received());
     }
+
+    @Test
+    void aConnectionThatReadsNothingForTheIdleTimeoutIsClosed() {
+        long timeout = HttpLimits.IDLE_TIMEOUT.toMillis();
+        for (long at = 0; at < 3 * timeout; at += timeout / 3) { // a request now and then keeps it
+            send(HEAD);
+            channel.advanceTimeBy(timeout / 3, TimeUnit.MILLISECONDS);
+            channel.runScheduledPendingTasks();
+            assertTrue(channel.isOpen(), "closed while reading every " + timeout / 3 + " ms");
+        }
+        channel.advanceTimeBy(timeout - timeout / 3 - 1, TimeUnit.MILLISECONDS);
+        channel.runScheduledPendingTasks();
+        assertTrue(channel.isOpen(), "closed before the idle timeout");
+        channel.advanceTimeBy(timeout / 2, TimeUnit.MILLISECONDS);
+        channel.runScheduledPendingTasks();
+        assertFalse(channel.isOpen(), "open half the idle timeout after it");
+    }
 }
