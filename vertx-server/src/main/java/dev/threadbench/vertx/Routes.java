@@ -113,7 +113,11 @@ final class Routes {
                 failed(request, t);
                 return;
             }
-            written.onComplete(countWhenWritten);
+            if (written.isComplete()) { // the usual case: written to the socket within end(), no listener needed
+                stats.completed();
+            } else {
+                written.onComplete(countWhenWritten);
+            }
         };
         return request -> {
             if (setup.shutdown().draining()) {
