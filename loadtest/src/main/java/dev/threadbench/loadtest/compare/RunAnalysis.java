@@ -19,10 +19,11 @@ final class RunAnalysis {
 
     /**
      * What one run measured: the engine's outcome, the server's /stats while idle before and after it,
-     * and its CPU and RSS when compare started it (a sampler).
+     * and its cost as it reported it (null when it reports none), or, for a server compare started that reports
+     * none, its CPU and RSS read from /proc (a sampler).
      */
     record Measured(Target server, int concurrency, String engine, int round, Outcome outcome, Target.Stats before,
-                    Target.Stats after, Optional<ServerSampler> sampler) {}
+                    Target.Stats after, Optional<ServerSampler> sampler, Results.ServerCost cost) {}
 
     private RunAnalysis() {}
 
@@ -36,7 +37,11 @@ final class RunAnalysis {
         double seconds = outcome.durationSeconds();
         Double generatorShare = seconds > 0 ? round(outcome.clientCpuSeconds() / seconds / pinning.generatorShareCpus(), 3) : null;
         boolean generatorBound = generatorShare != null && generatorShare >= BOUND_SHARE;
-        Double serverCpu = run.sampler().map(ServerSampler::cpuSeconds).orElse(null);
+        Results.ServerCost cost = run.cost();
+        Double serverCpu = cost != null && cost.cpuSeconds() != null ? cost.cpuSeconds()
+                : run.sampler().map(ServerSampler::cpuSeconds).orElse(null);
+        Double peakRss = cost != null && cost.peakRssMb() != null ? cost.peakRssMb()
+                : run.sampler().map(ServerSampler::peakRssMb).orElse(null);
         Double serverShare = serverCpu != null && seconds > 0 ? round(serverCpu / seconds / pinning.serverShareCpus(), 3) : null;
         boolean serverBound = serverShare != null && serverShare >= BOUND_SHARE;
         Double microsPerRequest = serverCpu != null && outcome.requests() > 0 ? round(serverCpu * 1e6 / outcome.requests(), 1) : null;
@@ -49,10 +54,14 @@ final class RunAnalysis {
             notes.add(String.format(Locale.ROOT, "server-bound: the server used %.0f %% of its %s CPUs", 100 * serverShare,
                     cpus(pinning.serverShareCpus())));
         }
-        if (run.sampler().isEmpty()) {
-            notes.add("server CPU and peak RSS n/a: compare did not start this server (--targets " + run.server().name() + "="
-                    + run.server().base() + "), so it has no process of it to read them from");
-        } else if (!run.sampler().get().peakWasReset()) {
+        if (cost == null && run.sampler().isEmpty()) {
+            notes.add("server CPU, peak RSS and cost n/a: " + run.server().name() + " at " + run.server().base()
+                    + " reports no process figures on /stats, and compare did not start it, so it cannot read them from /proc");
+        } else if (cost == null) {
+            notes.add("server cost n/a (threads, heap, GC, context switches): this server's /stats reports no process figures"
+                    + " (an older jar?); CPU and peak RSS read from /proc");
+        }
+        if (run.sampler().isPresent() && !run.sampler().get().peakWasReset()) {
             notes.add("peak RSS is the process's peak since start (VmHWM could not be reset)");
         }
         Target.Stats after = run.after();
@@ -69,9 +78,9 @@ final class RunAnalysis {
         return new Results.Run(run.server().name(), after.strategy(), run.concurrency(), run.engine(), run.round(),
                 outcome.requests(), outcome.failed(), round(seconds, 3), round(outcome.requestsPerSecond(), 1), bound,
                 bound == null ? null : round(outcome.requestsPerSecond() / bound, 4), outcome.latency(), serverCpu,
-                microsPerRequest, serverShare, run.sampler().map(ServerSampler::peakRssMb).orElse(null),
+                microsPerRequest, serverShare, peakRss,
                 round(outcome.clientCpuSeconds(), 2), generatorShare, serverBound, generatorBound,
-                reconciliation, outcome.connectionsOpened(), null, outcome.percentiles(), notes);
+                reconciliation, outcome.connectionsOpened(), null, outcome.percentiles(), notes, cost);
     }
 
     /** "1" or, not pinned, "half the machine's 1.0". */

@@ -168,7 +168,7 @@ class ServersIT {
                 assertTrue(run.get("requestsPerSecond").asDouble() > 0);
                 assertTrue(run.get("serverCpuSeconds").isNull() && run.get("serverPeakRssMb").isNull(), run.toString());
                 assertTrue(run.get("serverExitCode").isNull(), run.toString());
-                assertTrue(run.get("notes").toString().contains("server CPU and peak RSS n/a"), run.toString());
+                assertTrue(run.get("notes").toString().contains("server CPU, peak RSS and cost n/a"), run.toString());
             }
             assertTrue(Files.readString(out.resolve("report.html")).contains("echarts.init("));
             assertFalse(Files.exists(out.resolve("logs")), "no server logs: compare started no server");
