@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link #started()} until its answer has been written to the connection (or the write failed), so a
  * drain that waits for none in flight loses no answer; a client may read its answer a moment before the
  * server's IO thread has counted it done, so one that asks {@code /stats} over another connection right
- * away can still see it in flight.
+ * away can still see it in flight. Beside these, what the process has cost so far ({@link ProcessCost}).
  */
 public final class ServerStats {
 
@@ -49,6 +49,6 @@ public final class ServerStats {
         long requests = counter.requests();
         return "{\"server\":\"" + server + "\",\"strategy\":\"" + strategy.id()
                 + "\",\"requests\":" + requests + ",\"delayed\":" + counter.delayedAmong(requests)
-                + ",\"inFlight\":" + inFlight() + "}";
+                + ",\"inFlight\":" + inFlight() + ",\"process\":" + ProcessCost.ofThisProcess().toJson() + "}";
     }
 }

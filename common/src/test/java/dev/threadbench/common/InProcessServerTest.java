@@ -14,6 +14,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
@@ -140,6 +142,56 @@ public abstract class InProcessServerTest {
         } finally {
             routes.removeHandler(capture);
             routes.setUseParentHandlers(true);
+        }
+    }
+
+    @Test
+    void statsReportTheProcessCostAndItsCpuGrowsWithWork() throws Exception {
+        String url = serve(setup("--delay-every", "0"));
+        String idle = get(url + "/stats").body();
+        for (String field : List.of("cpuMs", "threads", "threadsPeak", "heapUsedBytes", "heapCommittedBytes",
+                "heapAfterGcBytes", "gcCount", "gcPauseMs")) {
+            assertTrue(JsonFields.number(idle, field) >= 0, field + " in " + idle);
+        }
+        for (String linuxOnly : List.of("cpuUserMs", "cpuSystemMs", "rssBytes", "rssPeakBytes",
+                "voluntaryContextSwitches", "involuntaryContextSwitches")) {
+            JsonFields.number(idle, linuxOnly);
+        }
+        assertTrue(JsonFields.number(idle, "threadsPeak") >= JsonFields.number(idle, "threads"), idle);
+        for (int i = 0; i < 2000; i++) {
+            assertEquals(200, get(url + "/").statusCode());
+        }
+        String worked = get(url + "/stats").body();
+        assertTrue(JsonFields.number(worked, "cpuMs") > JsonFields.number(idle, "cpuMs"), idle + " then " + worked);
+        if (JsonFields.number(idle, "cpuUserMs") != null) {
+            assertTrue(JsonFields.number(worked, "cpuUserMs") + JsonFields.number(worked, "cpuSystemMs")
+                    > JsonFields.number(idle, "cpuUserMs") + JsonFields.number(idle, "cpuSystemMs"), idle + " then " + worked);
+        }
+    }
+
+    @Test
+    void statsCountTheThreadsTheBlockingStrategyStartsForDelayedRequests() throws Exception {
+        int delayed = 30;
+        ServerMain.Setup setup = setup("--strategy", "blocking", "--delay-every", "1", "--delay-ms", "3000");
+        String url = serve(setup);
+        long idle = JsonFields.number(get(url + "/stats").body(), "threads");
+        List<CompletableFuture<HttpResponse<String>>> answers = new ArrayList<>();
+        for (int i = 0; i < delayed; i++) {
+            answers.add(HTTP.sendAsync(HttpRequest.newBuilder(URI.create(url + "/")).timeout(Duration.ofSeconds(30)).build(),
+                    HttpResponse.BodyHandlers.ofString()));
+        }
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (setup.stats().inFlight() < delayed && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertEquals(delayed, setup.stats().inFlight(), "delayed requests in flight");
+        String during = get(url + "/stats").body();
+        // each delayed request sleeps on a worker thread of its own; the client's threads only add to it
+        assertTrue(JsonFields.number(during, "threads") >= idle + delayed - 5,
+                idle + " threads idle, then with " + delayed + " delayed requests in flight: " + during);
+        assertTrue(JsonFields.number(during, "threadsPeak") >= JsonFields.number(during, "threads"), during);
+        for (CompletableFuture<HttpResponse<String>> answer : answers) {
+            assertEquals(200, answer.get(30, TimeUnit.SECONDS).statusCode());
         }
     }
 
