@@ -51,6 +51,6 @@ record CompareSettings(List<Planned> planned, Map<String, URI> targets, String s
     Results.Settings results(String engineName) {
         return new Results.Settings(engineName, timing.rampupSeconds(), timing.warmupSeconds(), timing.durationSeconds(),
                 timing.iterations(), timing.timeoutSeconds(), delayEvery, delayMs,
-                timing.eventLoops() > 0 ? timing.eventLoops() : Runtime.getRuntime().availableProcessors(), rounds);
+                timing.eventLoops() > 0 ? timing.eventLoops() : Runtime.getRuntime().availableProcessors(), rounds, sweep);
     }
 }

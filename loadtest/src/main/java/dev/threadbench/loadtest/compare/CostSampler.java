@@ -123,9 +123,14 @@ final class CostSampler {
                 perRequest(delta(a.cpuSystemMs(), b.cpuSystemMs()), 1000, requests),
                 peak(a.threadsPeak(), b.threadsPeak(), w.sampledPeakThreads()),
                 perRequest(delta(a.contextSwitches(), b.contextSwitches()), 1, requests),
-                peakRss == null ? null : mb(peakRss), b.heapAfterGcBytes() == null ? null : mb(b.heapAfterGcBytes()),
+                peakRss == null ? null : mb(peakRss), heapAfterGc(b),
                 b.heapCommittedBytes() == null ? null : mb(b.heapCommittedBytes()), delta(a.gcCount(), b.gcCount()),
                 gcPause == null || w.seconds() <= 0 ? null : RunAnalysis.round(gcPause / w.seconds(), 2), w.samples());
+    }
+
+    /** Null before the first collection, when there is no "after GC" yet (the JDK then reports 0). */
+    private static Double heapAfterGc(ProcessFigures p) {
+        return p.heapAfterGcBytes() == null || p.gcCount() == null || p.gcCount() == 0 ? null : mb(p.heapAfterGcBytes());
     }
 
     private static Long delta(Long start, Long end) {

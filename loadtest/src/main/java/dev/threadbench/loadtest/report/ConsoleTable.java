@@ -56,7 +56,9 @@ public final class ConsoleTable {
                         cpu == null ? "" : String.format(Locale.ROOT, ", srv us/req %.1f %%", 100 * cpu.relativeRange()), c.rounds()));
             }
         }
-        List<String> verdict = Verdict.lines(cells);
+        text.append(SweepTable.render(results.settings() != null && results.settings().swept()
+                ? SweepPair.of(cells, results.skipped()) : List.of(), results.skipped()));
+        List<String> verdict = Verdict.lines(results);
         if (!verdict.isEmpty()) {
             text.append("verdict (a difference smaller than the spread of the rounds is not one):\n");
             verdict.forEach(line -> text.append("  ").append(line).append('\n'));

@@ -40,10 +40,15 @@ public record Results(Environment environment, Settings settings, List<Run> runs
 
     /**
      * How the runs were made; {@code iterations} null when each run was measured for a duration; {@code rounds}
-     * (--repeat) null in files from before rounds, which had one.
+     * (--repeat) null in files from before rounds, which had one; {@code sweep}: --sweep (null in older files).
      */
     public record Settings(String engine, int rampupSeconds, int warmupSeconds, Integer durationSeconds, Long iterations,
-                           int timeoutSeconds, int delayEvery, long delayMs, int eventLoops, Integer rounds) {
+                           int timeoutSeconds, int delayEvery, long delayMs, int eventLoops, Integer rounds, Boolean sweep) {
+
+        public boolean swept() {
+            return Boolean.TRUE.equals(sweep);
+        }
+
 
         public int roundCount() {
             return rounds == null ? 1 : rounds;

@@ -79,6 +79,6 @@ public final class ResultsFixtures {
     }
 
     private static Results.Settings settings(int rounds) {
-        return new Results.Settings("embedded", 2, 5, 20, null, 10, 10, 2000, 1, rounds);
+        return new Results.Settings("embedded", 2, 5, 20, null, 10, 10, 2000, 1, rounds, null);
     }
 }
