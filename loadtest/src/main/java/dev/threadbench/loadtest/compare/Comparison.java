@@ -21,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
@@ -191,32 +190,26 @@ final class Comparison {
 
     /**
      * One run: the server's count while idle before and after it, and its cost over the measured window as its
-     * /stats reports it; from /proc instead (CPU and RSS only) for a server compare started that reports no
-     * process figures (an older jar).
+     * own /stats reports it (the same way for servers compare started and those it reached with --targets).
      */
     private Results.Run measure(Target server, int concurrency, int round) {
         Duration idleLimit = Duration.ofMillis(settings.delayMs()).plusSeconds(settings.timing().timeoutSeconds() + 5L);
         Target.Stats before = server.idleStats(idleLimit);
         CostSampler costs = new CostSampler(server);
-        Optional<ServerSampler> sampler = before.process() != null ? Optional.empty()
-                : server.pid().stream().mapToObj(ServerSampler::new).findFirst();
         LoadRunner.Phases phases = new LoadRunner.Phases() {
             @Override
             public void measureStarted() {
                 costs.start();
-                sampler.ifPresent(ServerSampler::start);
             }
 
             @Override
             public void measureEnded() {
                 costs.stop();
-                sampler.ifPresent(ServerSampler::stop);
             }
         };
         Outcome outcome = engine.run(server.base().resolve("/"), concurrency, settings.timing(), phases);
         Results.ServerCost cost = costs.cost(outcome.requests());
         Target.Stats after = server.idleStats(idleLimit);
-        return RunAnalysis.analyse(new RunAnalysis.Measured(server, concurrency, engine.name(), round, outcome, before, after,
-                sampler, cost), settings.delayEvery(), settings.delayMs(), settings.pinning(), problems);
+        return RunAnalysis.analyse(new RunAnalysis.Measured(server, concurrency, engine.name(), round, outcome, before, after, cost), settings.delayEvery(), settings.delayMs(), settings.pinning(), problems);
     }
 }

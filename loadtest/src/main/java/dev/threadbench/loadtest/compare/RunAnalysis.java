@@ -5,7 +5,6 @@ import dev.threadbench.loadtest.report.Results;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 
 /**
  * One run's figures, judged: the bound the workload allows, whether the load generator or the server used
@@ -19,11 +18,10 @@ final class RunAnalysis {
 
     /**
      * What one run measured: the engine's outcome, the server's /stats while idle before and after it,
-     * and its cost as it reported it (null when it reports none), or, for a server compare started that reports
-     * none, its CPU and RSS read from /proc (a sampler).
+     * and its cost over the measured window as it reported it (null when it reports none).
      */
     record Measured(Target server, int concurrency, String engine, int round, Outcome outcome, Target.Stats before,
-                    Target.Stats after, Optional<ServerSampler> sampler, Results.ServerCost cost) {}
+                    Target.Stats after, Results.ServerCost cost) {}
 
     private RunAnalysis() {}
 
@@ -38,10 +36,8 @@ final class RunAnalysis {
         Double generatorShare = seconds > 0 ? round(outcome.clientCpuSeconds() / seconds / pinning.generatorShareCpus(), 3) : null;
         boolean generatorBound = generatorShare != null && generatorShare >= BOUND_SHARE;
         Results.ServerCost cost = run.cost();
-        Double serverCpu = cost != null && cost.cpuSeconds() != null ? cost.cpuSeconds()
-                : run.sampler().map(ServerSampler::cpuSeconds).orElse(null);
-        Double peakRss = cost != null && cost.peakRssMb() != null ? cost.peakRssMb()
-                : run.sampler().map(ServerSampler::peakRssMb).orElse(null);
+        Double serverCpu = cost == null ? null : cost.cpuSeconds();
+        Double peakRss = cost == null ? null : cost.peakRssMb();
         Double serverShare = serverCpu != null && seconds > 0 ? round(serverCpu / seconds / pinning.serverShareCpus(), 3) : null;
         boolean serverBound = serverShare != null && serverShare >= BOUND_SHARE;
         Double microsPerRequest = serverCpu != null && outcome.requests() > 0 ? round(serverCpu * 1e6 / outcome.requests(), 1) : null;
@@ -54,15 +50,9 @@ final class RunAnalysis {
             notes.add(String.format(Locale.ROOT, "server-bound: the server used %.0f %% of its %s CPUs", 100 * serverShare,
                     cpus(pinning.serverShareCpus())));
         }
-        if (cost == null && run.sampler().isEmpty()) {
+        if (cost == null) {
             notes.add("server CPU, peak RSS and cost n/a: " + run.server().name() + " at " + run.server().base()
-                    + " reports no process figures on /stats, and compare did not start it, so it cannot read them from /proc");
-        } else if (cost == null) {
-            notes.add("server cost n/a (threads, heap, GC, context switches): this server's /stats reports no process figures"
-                    + " (an older jar?); CPU and peak RSS read from /proc");
-        }
-        if (run.sampler().isPresent() && !run.sampler().get().peakWasReset()) {
-            notes.add("peak RSS is the process's peak since start (VmHWM could not be reset)");
+                    + " reports no process figures on its /stats (an older jar, or another server)");
         }
         Target.Stats after = run.after();
         if (!after.delaysEvery(delayEvery)) {

@@ -4,7 +4,6 @@ import dev.threadbench.loadtest.RunFailure;
 import java.net.URI;
 import java.time.Duration;
 import java.util.OptionalInt;
-import java.util.OptionalLong;
 
 /** A server compare drives: one it started from its jar ({@link StartedServer}), or one already running ({@link RunningServer}). */
 interface Target extends AutoCloseable {
@@ -33,8 +32,6 @@ interface Target extends AutoCloseable {
 
     URI base();
 
-    /** The server's process when it runs on this machine, where /proc gives its CPU time and RSS. */
-    OptionalLong pid();
 
     /** "2.4.4.Final", say, when the server said so; null when unknown. */
     String frameworkVersion();

@@ -65,7 +65,7 @@ public record Cell(int concurrency, String strategy, String server, String engin
         return runs.stream().anyMatch(r -> r.cost() != null);
     }
 
-    /** Whether compare saw the server's process (it started it), so read its CPU and RSS. */
+    /** Whether the server's CPU and RSS were measured: it reported them (older files: compare had started it). */
     public boolean serverMeasured() {
         return runs.stream().anyMatch(r -> r.serverCpuSeconds() != null);
     }

@@ -80,8 +80,7 @@ public final class ConsoleTable {
                 .append("counts: the server's /stats count against the answers the client got (exact, explained by failed"
                         + " or abandoned requests, or MISMATCH).\n");
         if (results.runs().stream().anyMatch(r -> r.serverCpuSeconds() == null || r.serverPeakRssMb() == null)) {
-            text.append("n/a: the server reports no process figures on its /stats (an older jar or another server), and"
-                    + " compare did not start it, so could not read its process either.\n");
+            text.append("n/a: the server reports no process figures on its /stats (an older jar, or another server).\n");
         }
         if (results.runs().stream().anyMatch(Results.Run::serverBound)) {
             text.append("SERVER-BOUND: the server used 90 % or more of its CPUs: it, not the workload, set the pace.\n");

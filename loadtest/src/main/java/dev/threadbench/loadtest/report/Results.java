@@ -59,8 +59,8 @@ public record Results(Environment environment, Settings settings, List<Run> runs
      * One server x strategy x concurrency in one round (0 for the first, and in files from before rounds).
      * {@code bound}: the most requests/s the workload allows (C closed-loop clients, 1 in delayEvery held
      * delayMs): 5 x C with the defaults; null without a delay. Figures an engine cannot give are null (wrk
-     * reports no 99.9th percentile without its script, say), as are the server's when compare could not see
-     * its process. {@code serverCpuShare} and {@code generatorCpuShare}: each side's CPU use over the measured
+     * reports no 99.9th percentile without its script, say), as are the server's when it reports no process
+     * figures on its /stats (older files: when compare had not started it). {@code serverCpuShare} and {@code generatorCpuShare}: each side's CPU use over the measured
      * window as a fraction of its own CPU set; {@code serverBound} / {@code generatorBound}: 0.9 or more.
      * {@code cost}: what the server reported of its own process over the window; null when it reports nothing.
      */

@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 class RunAnalysisTest {
@@ -23,7 +22,7 @@ class RunAnalysisTest {
     private static final CpuPinning PINNED = CpuPinning.decide(new CpuPinning.Request(null, null, false, false),
             CpuSet.of(0, 1), Optional.of("/usr/bin/taskset"), CpuSet::of);
 
-    /** A server at a URL, as --targets reaches one: no process, so no CPU or RSS. */
+    /** A server at a URL, as --targets reaches one. */
     private static final Target RUNNING = new Target() {
         @Override
         public String name() {
@@ -33,11 +32,6 @@ class RunAnalysisTest {
         @Override
         public URI base() {
             return URI.create("http://vertx:8081");
-        }
-
-        @Override
-        public OptionalLong pid() {
-            return OptionalLong.empty();
         }
 
         @Override
@@ -77,7 +71,7 @@ class RunAnalysisTest {
         List<String> problems = new ArrayList<>();
         Results.Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 2, outcome(9000, 0.1),
                 new Target.Stats("vertx", "timer", 1000, 100, 0), new Target.Stats("vertx", "timer", 10_000, 1000, 0),
-                Optional.empty(), null), 10, 200, PINNED, problems);
+                null), 10, 200, PINNED, problems);
         assertEquals(2, run.round());
         assertEquals("exact", run.reconciliation().verdict());
         assertEquals(1000.0, run.bound());
@@ -89,7 +83,7 @@ class RunAnalysisTest {
         assertNull(run.serverCpuShare());
         assertFalse(run.serverBound());
         assertTrue(run.notes().getFirst().startsWith("server CPU, peak RSS and cost n/a: vertx at http://vertx:8081 reports no"
-                + " process figures on /stats, and compare did not start it"), run.notes().toString());
+                + " process figures on its /stats"), run.notes().toString());
         assertEquals(List.of(), problems);
     }
 
@@ -98,7 +92,7 @@ class RunAnalysisTest {
         List<String> problems = new ArrayList<>();
         Results.Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 0, outcome(9000, 9.0),
                 new Target.Stats("vertx", "timer", 0, 0, 0), new Target.Stats("vertx", "timer", 9000, 450, 0),
-                Optional.empty(), null), 10, 200, PINNED, problems);
+                null), 10, 200, PINNED, problems);
         assertTrue(run.generatorBound(), "9 s of CPU over 10 s on its 1 CPU");
         assertTrue(run.notes().stream().anyMatch(note -> note.startsWith("generator-bound: the load generator used 90 % of its 1 CPUs")),
                 run.notes().toString());
@@ -107,11 +101,11 @@ class RunAnalysisTest {
     }
 
     @Test
-    void theServersOwnCostGivesItsCpuAndPeakRssEvenWhenCompareDidNotStartIt() {
+    void theServersOwnCostGivesItsCpuAndPeakRssWhetherOrNotCompareStartedIt() {
         Results.ServerCost cost = new Results.ServerCost(9.5, 1055.6, 800.0, 255.6, 8335L, 2.5, 1172.0, 310.2, 1024.0, 12L, 3.4, 21);
         Results.Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 0, outcome(9000, 0.1),
                 new Target.Stats("vertx", "timer", 0, 0, 0), new Target.Stats("vertx", "timer", 9000, 900, 0),
-                Optional.empty(), cost), 10, 200, PINNED, new ArrayList<>());
+                cost), 10, 200, PINNED, new ArrayList<>());
         assertEquals(9.5, run.serverCpuSeconds());
         assertEquals(1055.6, run.serverCpuMicrosPerRequest(), "9.5 s over 9000 requests");
         assertEquals(0.95, run.serverCpuShare(), "9.5 s over 10 s on its 1 CPU");
@@ -126,7 +120,7 @@ class RunAnalysisTest {
         CpuPinning unpinned = CpuPinning.unpinned(CpuSet.of(0, 1, 2, 3), "--no-pin");
         Results.Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 0, outcome(9000, 17.0),
                 new Target.Stats("vertx", "timer", 0, 0, 0), new Target.Stats("vertx", "timer", 9000, 900, 0),
-                Optional.empty(), null), 10, 200, unpinned, new ArrayList<>());
+                null), 10, 200, unpinned, new ArrayList<>());
         assertEquals(0.85, run.generatorCpuShare(), "1.7 cores of half of 4");
         assertFalse(run.generatorBound());
     }
