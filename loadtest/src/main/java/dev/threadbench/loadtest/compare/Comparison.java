@@ -208,7 +208,7 @@ final class Comparison {
             }
         };
         Outcome outcome = engine.run(server.base().resolve("/"), concurrency, settings.timing(), phases);
-        Results.ServerCost cost = costs.cost(outcome.requests());
+        Results.ServerCost cost = costs.cost(outcome.requestsPerSecond());
         Target.Stats after = server.idleStats(idleLimit);
         return RunAnalysis.analyse(new RunAnalysis.Measured(server, concurrency, engine.name(), round, outcome, before, after, cost), settings.delayEvery(), settings.delayMs(), settings.pinning(), problems);
     }

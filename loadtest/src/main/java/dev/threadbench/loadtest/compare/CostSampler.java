@@ -37,14 +37,18 @@ final class CostSampler {
         this.server = server;
     }
 
-    /** The figures at the window's start and end, the peaks sampled between, and the seconds between the two reads. */
+    /**
+     * The figures at the window's start and end, the peaks sampled between, and the seconds between the two reads
+     * (each taken halfway through its request: under load /stats may answer late, and the window is then the reads').
+     */
     record Window(ProcessFigures first, ProcessFigures last, double seconds, long sampledPeakThreads, long sampledPeakRssBytes,
                   int samples) {}
 
     void start() {
         timer.execute(() -> {
+            long asked = System.nanoTime();
             first = read();
-            firstNanos = System.nanoTime();
+            firstNanos = (asked + System.nanoTime()) / 2;
             sample(first);
         });
         timer.scheduleAtFixedRate(() -> sample(read()), INTERVAL_MS, INTERVAL_MS, TimeUnit.MILLISECONDS);
@@ -53,23 +57,28 @@ final class CostSampler {
     void stop() {
         stopped = true;
         timer.execute(() -> {
+            long asked = System.nanoTime();
             ProcessFigures last = read();
+            long lastNanos = (asked + System.nanoTime()) / 2;
             sample(last);
             window.complete(first == null || last == null ? null
-                    : new Window(first, last, (System.nanoTime() - firstNanos) / 1e9, peakThreads, peakRssBytes, samples));
+                    : new Window(first, last, (lastNanos - firstNanos) / 1e9, peakThreads, peakRssBytes, samples));
         });
         timer.shutdown();
     }
 
-    /** The run's cost over {@code requests} requests; null when the server reports no process figures, or never answered. */
-    Results.ServerCost cost(long requests) {
+    /**
+     * The run's cost, per request at the client's measured {@code requestsPerSecond} over the reads' own window;
+     * null when the server reports no process figures, or never answered.
+     */
+    Results.ServerCost cost(double requestsPerSecond) {
         if (!stopped) {
             timer.shutdownNow();
             return null;
         }
         try {
             Window w = window.get(30, TimeUnit.SECONDS);
-            return w == null ? null : cost(w, requests);
+            return w == null ? null : cost(w, requestsPerSecond * w.seconds());
         } catch (ExecutionException | TimeoutException e) {
             return null;
         } catch (InterruptedException e) {
@@ -112,7 +121,7 @@ final class CostSampler {
         return sampled > 0 ? sampled : null;
     }
 
-    static Results.ServerCost cost(Window w, long requests) {
+    static Results.ServerCost cost(Window w, double requests) {
         ProcessFigures a = w.first();
         ProcessFigures b = w.last();
         Long cpuMs = delta(a.cpuMs(), b.cpuMs());
@@ -137,7 +146,7 @@ final class CostSampler {
         return start == null || end == null ? null : end - start;
     }
 
-    private static Double perRequest(Long amount, double scale, long requests) {
+    private static Double perRequest(Long amount, double scale, double requests) {
         return amount == null || requests <= 0 ? null : RunAnalysis.round(amount * scale / requests, 2);
     }
 

@@ -40,7 +40,7 @@ final class RunAnalysis {
         Double peakRss = cost == null ? null : cost.peakRssMb();
         Double serverShare = serverCpu != null && seconds > 0 ? round(serverCpu / seconds / pinning.serverShareCpus(), 3) : null;
         boolean serverBound = serverShare != null && serverShare >= BOUND_SHARE;
-        Double microsPerRequest = serverCpu != null && outcome.requests() > 0 ? round(serverCpu * 1e6 / outcome.requests(), 1) : null;
+        Double microsPerRequest = cost == null || cost.cpuMicrosPerRequest() == null ? null : round(cost.cpuMicrosPerRequest(), 1);
         List<String> notes = new ArrayList<>(outcome.notes());
         if (generatorBound) {
             notes.add(String.format(Locale.ROOT, "generator-bound: the load generator used %.0f %% of its %s CPUs; the figure may"
