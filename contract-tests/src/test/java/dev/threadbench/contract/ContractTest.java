@@ -14,7 +14,9 @@ import io.restassured.response.Response;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -141,6 +143,31 @@ class ContractTest {
                 () -> assertTrue(List.of("blocking", "timer", "virtual").contains(stats.getString("strategy"))),
                 () -> assertEquals(stats.getLong("requests") / delayEvery, stats.getLong("delayed")),
                 () -> assertTrue(stats.getLong("inFlight") >= 0));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("targets")
+    void statsNestTheProcessCost(Target target) {
+        Map<String, Object> process = target.stats().getMap("process");
+        assertEquals(Set.of("cpuMs", "cpuUserMs", "cpuSystemMs", "threads", "threadsPeak", "heapUsedBytes",
+                "heapCommittedBytes", "heapAfterGcBytes", "gcCount", "gcPauseMs", "rssBytes", "rssPeakBytes",
+                "voluntaryContextSwitches", "involuntaryContextSwitches"), process.keySet());
+        long threads = ((Number) process.get("threads")).longValue();
+        long heapUsed = ((Number) process.get("heapUsedBytes")).longValue();
+        assertAll(process.toString(),
+                () -> assertTrue(((Number) process.get("cpuMs")).longValue() > 0),
+                () -> assertTrue(threads > 0),
+                () -> assertTrue(((Number) process.get("threadsPeak")).longValue() >= threads),
+                () -> assertTrue(heapUsed > 0),
+                () -> assertTrue(((Number) process.get("heapCommittedBytes")).longValue() >= heapUsed),
+                () -> assertTrue(((Number) process.get("gcPauseMs")).longValue() >= 0));
+        if (System.getProperty("os.name").toLowerCase(Locale.ROOT).startsWith("linux")) {
+            // the servers run here, or in Linux containers: /proc and getrusage (the jars' Java 22+ classes)
+            for (String linuxOnly : List.of("cpuUserMs", "cpuSystemMs", "rssBytes", "rssPeakBytes",
+                    "voluntaryContextSwitches", "involuntaryContextSwitches")) {
+                assertTrue(process.get(linuxOnly) instanceof Number, linuxOnly + " in " + process);
+            }
+        }
     }
 
     @ParameterizedTest(name = "{0}")

@@ -108,6 +108,10 @@ final class Routes {
         return exchange -> send(exchange, shutdown.draining() ? FixedResponse.HEALTH_DRAINING : FixedResponse.HEALTH_UP);
     }
 
+    /**
+     * Answered on the IO thread, like every route but a delayed page: the process figures it adds are a few
+     * bean reads, a getrusage call and two tiny /proc/self files, which are kernel memory, not disk.
+     */
     static HttpHandler stats(ServerStats stats) {
         return exchange -> {
             exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, FixedResponse.Type.JSON);

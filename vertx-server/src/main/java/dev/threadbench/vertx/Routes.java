@@ -139,6 +139,7 @@ final class Routes {
         return ctx -> send(ctx.request(), shutdown.draining() ? FixedResponse.HEALTH_DRAINING : FixedResponse.HEALTH_UP);
     }
 
+    /** On the event loop: the process figures are bean reads, a getrusage call and two tiny /proc/self files. */
     static Handler<RoutingContext> stats(ServerStats stats) {
         return ctx -> ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, JSON).end(stats.toJson());
     }
