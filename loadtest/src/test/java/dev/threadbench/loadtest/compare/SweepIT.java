@@ -40,6 +40,7 @@ class SweepIT {
             assertTrue(cost.get("peakThreads").asLong() > 1, cost.toString());
             assertTrue(cost.get("peakRssMb").asDouble() > 10, cost.toString());
             assertTrue(cost.get("gcPauseMsPerSecond").asDouble() >= 0, cost.toString());
+            assertTrue(cost.get("contextSwitchesPerRequest").asDouble() > 0, "Linux: from the server's getrusage: " + cost);
             assertTrue(cost.get("samples").asInt() >= 2, "the window's edges at least: " + cost);
             assertEquals(cost.get("cpuSeconds").asDouble(), run.get("serverCpuSeconds").asDouble(), "one source: the server's /stats");
         }
