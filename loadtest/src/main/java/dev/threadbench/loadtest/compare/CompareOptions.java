@@ -27,11 +27,11 @@ final class CompareOptions {
     private CommandSpec command;
 
     @Option(names = "--quick", description = "shorter runs: 10 s warm-up + 15 s measured (default 15 + 50): under 3 minutes in all;"
-            + " with --sweep: one round of 2 + 5 s per point, under 10 minutes")
+            + " with --sweep: one round of 2 + 4 s per point, under 10 minutes")
     private boolean quick;
 
     @Option(names = "--sweep", description = "every server x strategy over concurrency 250,500,1000,2000,5000,10000 (--concurrency"
-            + " overrides), 3 rounds of 1 s ramp-up + 3 s warm-up + 6 s measured per point: about 26 minutes on 2 cores;"
+            + " overrides), 3 rounds of 2 s ramp-up + 2 s warm-up + 6 s measured per point: about 26 minutes on 2 cores;"
             + " report adds curves, memory per 1,000 connections and breaking points")
     private boolean sweep;
 
@@ -71,7 +71,7 @@ final class CompareOptions {
     private Long iterations;
 
     @Option(names = "--rampup", paramLabel = "S",
-            description = "connections open spread over S seconds, as in the plans (default 2; --sweep 1)")
+            description = "connections open spread over S seconds, as in the plans (default 2)")
     private Integer rampupSeconds;
 
     @Option(names = "--timeout", paramLabel = "S", defaultValue = "10",
@@ -169,7 +169,7 @@ final class CompareOptions {
         List<Planned> planned = new ArrayList<>();
         if (running.isEmpty()) {
             for (String server : servers) {
-                jars.put(server, jar(server));
+                jars.put(server, ProjectLayout.jar(server, "undertow".equals(server) ? undertowJar : vertxJar));
                 strategyList.forEach(strategy -> planned.add(new Planned(server, strategy)));
             }
         } else {
@@ -231,16 +231,6 @@ final class CompareOptions {
                 }
             }
         }
-    }
-
-    private Path jar(String server) {
-        Path given = "undertow".equals(server) ? undertowJar : vertxJar;
-        Path jar = given != null ? given : ProjectLayout.defaultJar(server);
-        if (!Files.isRegularFile(jar)) {
-            throw new UsageException("no " + server + " server jar at " + jar + ": build it (./mvnw -B -q package -DskipTests)"
-                    + " or pass --" + server + "-jar");
-        }
-        return jar;
     }
 
     private boolean matched(String option) {
