@@ -13,16 +13,18 @@ import java.util.function.Function;
  * heap after GC and of peak RSS against concurrency, over the cells' medians), CPU per request at 2000 (or the
  * swept concurrency nearest it), and the breaking point.
  *
- * @param breakingPoint the largest swept concurrency at which it holds, and at every one below: >= 95 % of the
- *                      bound (median of the rounds) with no failed request; null when it holds at none
+ * @param breakingPoint the largest swept concurrency at which it still holds: >= 95 % of the bound (median of the
+ *                      rounds) with no failed request; null when it holds at none. A lower one that fell short (one
+ *                      noisy point, say) does not move it, but {@code shortBelow} names it
  * @param limit         what stopped it at the next concurrency: "server", "generator" (generator-bound there,
  *                      so the figure is the generator's limit), "machine" (the next one skipped: descriptor limit,
  *                      memory), or "none" (held at every swept concurrency)
  * @param limitDetail   that in words, with figures
+ * @param shortBelow    the concurrencies below the breaking point that fell short, with their figures; null when none did
  */
 public record SweepPair(String server, String strategy, Double heapMbPer1000, Double rssMbPer1000, int cpuConcurrency,
                         Spread cpuMicrosPerRequest, Spread cpuUserMicrosPerRequest, Spread cpuSystemMicrosPerRequest,
-                        Integer breakingPoint, String limit, String limitDetail) {
+                        Integer breakingPoint, String limit, String limitDetail, String shortBelow) {
 
     /** The share of the bound a concurrency must reach to count as held. */
     public static final double HOLDS = 0.95;
@@ -46,15 +48,16 @@ public record SweepPair(String server, String strategy, Double heapMbPer1000, Do
         Cell first = cells.getFirst();
         Cell cpuCell = cells.stream().min(Comparator.comparingInt((Cell c) -> Math.abs(c.concurrency() - CPU_CONCURRENCY))
                 .thenComparingInt(Cell::concurrency)).orElseThrow();
-        Integer breakingPoint = null;
-        Cell breaking = null;
+        Cell held = null;
         for (Cell cell : cells) {
-            if (!holds(cell)) {
-                breaking = cell;
-                break;
+            if (holds(cell)) {
+                held = cell;
             }
-            breakingPoint = cell.concurrency();
         }
+        Integer breakingPoint = held == null ? null : held.concurrency();
+        Cell breaking = cells.stream().filter(c -> breakingPoint == null || c.concurrency() > breakingPoint).findFirst().orElse(null);
+        List<String> shortBelow = cells.stream().filter(c -> breakingPoint != null && c.concurrency() < breakingPoint && !holds(c))
+                .map(c -> String.format(Locale.ROOT, "%,d (%s)", c.concurrency(), shortfall(c))).toList();
         String limit;
         String detail;
         if (breaking != null && breaking.generatorBoundRounds() > 0) {
@@ -70,13 +73,13 @@ public record SweepPair(String server, String strategy, Double heapMbPer1000, Do
             Results.Skipped next = skipped.stream().filter(s -> s.concurrency() > largest)
                     .min(Comparator.comparingInt(Results.Skipped::concurrency)).orElse(null);
             limit = next == null ? "none" : "machine";
-            detail = next == null ? String.format(Locale.ROOT, "held at every swept concurrency, up to %,d", largest)
+            detail = next == null ? String.format(Locale.ROOT, "held at the largest swept concurrency, %,d", largest)
                     : String.format(Locale.ROOT, "the machine's limit: %,d not run: %s", next.concurrency(), next.reason());
         }
         return new SweepPair(first.server(), first.strategy(), perThousand(cells, Results.ServerCost::heapAfterGcMb),
                 perThousand(cells, Results.ServerCost::peakRssMb), cpuCell.concurrency(), cpuCell.serverCpuMicrosPerRequest(),
                 cpuCell.cost(Results.ServerCost::cpuUserMicrosPerRequest), cpuCell.cost(Results.ServerCost::cpuSystemMicrosPerRequest),
-                breakingPoint, limit, detail);
+                breakingPoint, limit, detail, shortBelow.isEmpty() ? null : String.join(", ", shortBelow));
     }
 
     static boolean holds(Cell cell) {
@@ -87,7 +90,7 @@ public record SweepPair(String server, String strategy, Double heapMbPer1000, Do
     private static String shortfall(Cell cell) {
         Spread ratio = cell.spread(Results.Run::ratioToBound);
         return String.format(Locale.ROOT, "%s of the bound, %,d failed", ratio == null ? "-"
-                : String.format(Locale.ROOT, "%.0f %%", 100 * ratio.median()), cell.failed());
+                : String.format(Locale.ROOT, "%.1f %%", 100 * ratio.median()), cell.failed());
     }
 
     /** The slope of the cells' medians against concurrency, per 1,000 connections; null with fewer than two points. */

@@ -31,12 +31,13 @@ final class SweepTable {
         }
         StringBuilder text = new StringBuilder("\nsweep: memory per 1,000 connections (least-squares slope over the concurrencies),"
                 + " CPU per request, breaking point:\n").append(TextGrid.render(rows, Set.of(0, 1, 8)))
-                .append(String.format(Locale.ROOT, "breaking point: the largest concurrency held, with every one below it: >= %.0f %%"
-                        + " of the bound (median of the rounds) and no failed request.%n", 100 * SweepPair.HOLDS))
+                .append(String.format(Locale.ROOT, "breaking point: the largest concurrency still held: >= %.0f %% of the bound (median"
+                        + " of the rounds) and no failed request.%n", 100 * SweepPair.HOLDS))
                 .append("limit: what stopped it at the next concurrency: the server, the generator (generator-bound there),"
                         + " the machine (not run), or none (held at every one).\n");
         for (SweepPair p : pairs) {
-            text.append("  ").append(p.label()).append(": ").append(p.limitDetail()).append('\n');
+            text.append("  ").append(p.label()).append(": ").append(p.limitDetail())
+                    .append(p.shortBelow() == null ? "" : "; short of the bound below it, at " + p.shortBelow()).append('\n');
         }
         skipped.forEach(s -> text.append(String.format(Locale.ROOT, "not run: C=%,d: %s%n", s.concurrency(), s.reason())));
         return text.toString();

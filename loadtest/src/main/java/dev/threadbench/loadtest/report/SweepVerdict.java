@@ -36,13 +36,14 @@ final class SweepVerdict {
     }
 
     static String holding(SweepPair p) {
-        String bound = String.format(Locale.ROOT, "holds the bound (>= %.0f %%, no failures)", 100 * SweepPair.HOLDS);
+        String line = String.format(Locale.ROOT, "%s holds the bound (>= %.0f %%, no failures) ", p.label(), 100 * SweepPair.HOLDS);
         if ("none".equals(p.limit())) {
-            return p.label() + " " + bound + String.format(Locale.ROOT, " at every swept concurrency, up to %,d.", p.breakingPoint());
+            line += String.format(Locale.ROOT, "up to the largest swept concurrency, %,d", p.breakingPoint());
+        } else {
+            line += (p.breakingPoint() == null ? "at none of the swept concurrencies"
+                    : String.format(Locale.ROOT, "up to %,d connections", p.breakingPoint())) + "; then " + p.limitDetail();
         }
-        String upTo = p.breakingPoint() == null ? " at none of the swept concurrencies"
-                : String.format(Locale.ROOT, " up to %,d connections", p.breakingPoint());
-        return p.label() + " " + bound + upTo + "; then " + p.limitDetail() + ".";
+        return line + (p.shortBelow() == null ? "" : " (short of it below, at " + p.shortBelow() + ")") + ".";
     }
 
     /** On one server, each strategy's CPU per request against the cheapest's, at the same concurrency. */

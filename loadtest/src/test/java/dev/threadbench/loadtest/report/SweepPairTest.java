@@ -43,7 +43,7 @@ class SweepPairTest {
         SweepPair blocking = pairs.get(0);
         assertEquals(1000, blocking.breakingPoint());
         assertEquals("server", blocking.limit());
-        assertEquals("the server's limit: at 2,000 80 % of the bound, 0 failed", blocking.limitDetail());
+        assertEquals("the server's limit: at 2,000 80.0 % of the bound, 0 failed", blocking.limitDetail());
         assertEquals(2000, pairs.get(1).breakingPoint());
         assertEquals("none", pairs.get(1).limit());
         SweepPair vertx = pairs.get(2);
@@ -59,6 +59,19 @@ class SweepPairTest {
         assertEquals(2000, timer.breakingPoint());
         assertEquals("machine", timer.limit());
         assertEquals("the machine's limit: 5,000 not run: the descriptor limit (ulimit -n) is 4,096", timer.limitDetail());
+    }
+
+    @Test
+    void aLowerConcurrencyThatFellShortDoesNotMoveTheBreakingPointButIsNamed() {
+        List<Results.Run> runs = SweepFixtures.pair("vertx", "virtual",
+                c -> new SweepFixtures.Point(c == 500 ? 0.94 : 0.99, 0, 100, 10, 10, false));
+        SweepPair pair = SweepPair.of(Cell.of(runs), List.of()).getFirst();
+        assertEquals(2000, pair.breakingPoint());
+        assertEquals("none", pair.limit());
+        assertEquals("held at the largest swept concurrency, 2,000", pair.limitDetail());
+        assertEquals("500 (94.0 % of the bound, 0 failed)", pair.shortBelow());
+        assertEquals("vertx/virtual holds the bound (>= 95 %, no failures) up to the largest swept concurrency, 2,000 (short of it"
+                + " below, at 500 (94.0 % of the bound, 0 failed)).", SweepVerdict.holding(pair));
     }
 
     @Test

@@ -15,8 +15,8 @@ class SweepVerdictTest {
     void whoHoldsTheBoundWhereAndWhatStopsIt() {
         List<String> lines = Verdict.lines(SWEEP);
         assertEquals("undertow/blocking holds the bound (>= 95 %, no failures) up to 1,000 connections; then the server's limit:"
-                + " at 2,000 80 % of the bound, 0 failed.", lines.get(0));
-        assertEquals("undertow/timer holds the bound (>= 95 %, no failures) at every swept concurrency, up to 2,000.", lines.get(1));
+                + " at 2,000 80.0 % of the bound, 0 failed.", lines.get(0));
+        assertEquals("undertow/timer holds the bound (>= 95 %, no failures) up to the largest swept concurrency, 2,000.", lines.get(1));
         assertTrue(lines.get(2).startsWith("vertx/timer holds the bound (>= 95 %, no failures) up to 1,000 connections; then the"
                 + " generator's limit: at 2,000 it was generator-bound in 3/3 rounds"), lines.get(2));
     }
@@ -40,11 +40,11 @@ class SweepVerdictTest {
         List<SweepPair> pairs = SweepPair.of(Cell.of(SweepFixtures.sweep(List.of()).runs()), List.of());
         SweepPair undertowTimer = pairs.get(1);
         SweepPair likeIt = new SweepPair("undertow", "virtual", 1.0, 20.0, 2000, new Spread(101, 99, 103, 3), null, null, 2000,
-                "none", "held");
+                "none", "held", null);
         assertEquals("On undertow at 2,000 connections: virtual and timer: no measurable difference (101.0 vs 100.0 us, within"
                 + " the rounds' spread).", SweepVerdict.costs(List.of(undertowTimer, likeIt)));
         SweepPair oneRound = new SweepPair("undertow", "virtual", 1.0, 20.0, 2000, new Spread(150, 150, 150, 1), null, null, 2000,
-                "none", "held");
+                "none", "held", null);
         assertEquals("On undertow at 2,000 connections: virtual costs 1.5x the CPU per request of timer (150.0 vs 100.0 us;"
                 + " one round: no spread to judge it by).", SweepVerdict.costs(List.of(undertowTimer, oneRound)));
     }
