@@ -34,7 +34,7 @@ final class SweepTable {
                 .append(String.format(Locale.ROOT, "breaking point: the largest concurrency still held: >= %.0f %% of the bound (median"
                         + " of the rounds) and no failed request.%n", 100 * SweepPair.HOLDS))
                 .append("limit: what stopped it at the next concurrency: the server, the generator (generator-bound there),"
-                        + " the machine (not run), or none (held at every one).\n");
+                        + " the machine (not run), or none (it held at the largest swept).\n");
         for (SweepPair p : pairs) {
             text.append("  ").append(p.label()).append(": ").append(p.limitDetail())
                     .append(p.shortBelow() == null ? "" : "; short of the bound below it, at " + p.shortBelow()).append('\n');
