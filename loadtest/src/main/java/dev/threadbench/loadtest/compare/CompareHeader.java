@@ -17,7 +17,7 @@ final class CompareHeader {
             out.printf(Locale.ROOT, "compare: servers already running: %s; concurrency %s; engine %s%n",
                     String.join(", ", settings.targets().entrySet().stream().map(t -> t.getKey() + " at " + t.getValue()).toList()),
                     concurrencyList, settings.engine());
-            out.println("their own options and strategies apply; they are not stopped; their CPU and RSS are not measured");
+            out.println("their own options and strategies apply; they are not stopped; their cost is what their /stats reports");
         } else {
             out.printf(Locale.ROOT, "compare: servers %s; strategies: %s; concurrency %s; engine %s%n",
                     String.join(", ", settings.jars().keySet()), settings.strategies(), concurrencyList, settings.engine());

@@ -23,21 +23,17 @@ import picocli.CommandLine.Spec;
 final class CompareOptions {
 
     static final List<String> SERVERS = List.of("undertow", "vertx");
-    /**
-     * Default timings: about 5 minutes in all on 2 cores, --quick under 3. The warm-up is long enough for
-     * the JIT of both JVMs (server and generator) to settle at 2000 connections; shorter, the generator's
-     * first run measures its own compiler.
-     */
-    static final int WARMUP = 15;
-    static final int DURATION = 50;
-    static final int QUICK_WARMUP = 10;
-    static final int QUICK_DURATION = 15;
-
     @Spec(Spec.Target.MIXEE)
     private CommandSpec command;
 
-    @Option(names = "--quick", description = "shorter runs: 10 s warm-up + 15 s measured (default 15 + 50): under 3 minutes in all")
+    @Option(names = "--quick", description = "shorter runs: 10 s warm-up + 15 s measured (default 15 + 50): under 3 minutes in all;"
+            + " with --sweep: one round of 2 + 4 s per point, under 10 minutes")
     private boolean quick;
+
+    @Option(names = "--sweep", description = "every server x strategy over concurrency 250,500,1000,2000,5000,10000 (--concurrency"
+            + " overrides), 3 rounds of 2 s ramp-up + 2 s warm-up + 6 s measured per point: about 26 minutes on 2 cores;"
+            + " report adds curves, memory per 1,000 connections and breaking points")
+    private boolean sweep;
 
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "results",
             description = "where results.json, report.html and the server logs go (default ${DEFAULT-VALUE})")
@@ -57,7 +53,7 @@ final class CompareOptions {
     private String strategies;
 
     @Option(names = "--concurrency", paramLabel = "LIST", split = ",", defaultValue = "1000,2000",
-            description = "concurrent connections, one run each (default ${DEFAULT-VALUE})")
+            description = "concurrent connections, one run each (default ${DEFAULT-VALUE}; --sweep: 250,500,1000,2000,5000,10000)")
     private List<Integer> concurrencies;
 
     @Option(names = "--engine", paramLabel = "NAME", defaultValue = "embedded",
@@ -74,9 +70,9 @@ final class CompareOptions {
             description = "measure N requests per run instead of a duration (the plans' 1000000, say)")
     private Long iterations;
 
-    @Option(names = "--rampup", paramLabel = "S", defaultValue = "2",
-            description = "connections open spread over S seconds, as in the plans (default ${DEFAULT-VALUE})")
-    private int rampupSeconds;
+    @Option(names = "--rampup", paramLabel = "S",
+            description = "connections open spread over S seconds, as in the plans (default 2)")
+    private Integer rampupSeconds;
 
     @Option(names = "--timeout", paramLabel = "S", defaultValue = "10",
             description = "a request with no answer for S seconds fails as a timeout (default ${DEFAULT-VALUE})")
@@ -112,10 +108,10 @@ final class CompareOptions {
             description = "the embedded runner's event loops (default: one per generator CPU)")
     private Integer eventLoops;
 
-    @Option(names = "--repeat", paramLabel = "N", defaultValue = "1",
+    @Option(names = "--repeat", paramLabel = "N",
             description = "rounds: every server at every concurrency N times, the servers' order reversed each round;"
-                    + " each figure shown as the median and range of its rounds (default ${DEFAULT-VALUE})")
-    private int repeat;
+                    + " each figure shown as the median and range of its rounds (default 1; --sweep 3, --sweep --quick 1)")
+    private Integer repeatRounds;
 
     @Mixin
     private PinningOptions pinningOptions;
@@ -132,19 +128,28 @@ final class CompareOptions {
                 throw new UsageException("--strategies: not with --targets: the running servers keep their own strategies (see their /stats)");
             }
         }
+        RunLength defaults = RunLength.of(sweep, quick);
+        if (sweep && !matched("--concurrency")) {
+            concurrencies = RunLength.SWEEP_CONCURRENCIES;
+        }
+        if (sweep && running.isEmpty() && !matched("--strategies")) {
+            strategies = "all";
+        }
         checkServers();
         List<String> strategyList = strategyList();
         checkLoad();
-        int warmup = warmupSeconds != null ? warmupSeconds : quick ? QUICK_WARMUP : WARMUP;
-        Integer duration = iterations != null ? null : durationSeconds != null ? durationSeconds : quick ? QUICK_DURATION : DURATION;
+        int warmup = warmupSeconds != null ? warmupSeconds : defaults.warmupSeconds();
+        Integer duration = iterations != null ? null : durationSeconds != null ? durationSeconds : defaults.durationSeconds();
+        int rampup = rampupSeconds != null ? rampupSeconds : defaults.rampupSeconds();
+        int repeat = repeatRounds != null ? repeatRounds : defaults.rounds();
         if (warmup < 0) {
             throw new UsageException("--warmup: must be >= 0 seconds, got " + warmup);
         }
         if (duration != null && duration < 1) {
             throw new UsageException("--duration: must be at least 1 second, got " + duration);
         }
-        if (rampupSeconds < 0) {
-            throw new UsageException("--rampup: must be >= 0 seconds, got " + rampupSeconds);
+        if (rampup < 0) {
+            throw new UsageException("--rampup: must be >= 0 seconds, got " + rampup);
         }
         if (timeoutSeconds < 1) {
             throw new UsageException("--timeout: must be at least 1 second, got " + timeoutSeconds);
@@ -164,16 +169,16 @@ final class CompareOptions {
         List<Planned> planned = new ArrayList<>();
         if (running.isEmpty()) {
             for (String server : servers) {
-                jars.put(server, jar(server));
+                jars.put(server, ProjectLayout.jar(server, "undertow".equals(server) ? undertowJar : vertxJar));
                 strategyList.forEach(strategy -> planned.add(new Planned(server, strategy)));
             }
         } else {
             running.keySet().forEach(server -> planned.add(new Planned(server, null)));
         }
-        Engine.Timing timing = new Engine.Timing(rampupSeconds, warmup, duration, iterations, timeoutSeconds,
+        Engine.Timing timing = new Engine.Timing(rampup, warmup, duration, iterations, timeoutSeconds,
                 eventLoops != null ? eventLoops : pinning.generatorCpuCount());
         return new CompareSettings(planned, running, strategies, concurrencies, repeat, engine, timing, delayEvery, delayMs,
-                words(jvmOptions), checkedServerArgs, jars, pinning, out.toAbsolutePath().normalize());
+                words(jvmOptions), checkedServerArgs, jars, pinning, out.toAbsolutePath().normalize(), sweep);
     }
 
     private void checkServers() {
@@ -228,18 +233,12 @@ final class CompareOptions {
         }
     }
 
-    private Path jar(String server) {
-        Path given = "undertow".equals(server) ? undertowJar : vertxJar;
-        Path jar = given != null ? given : ProjectLayout.defaultJar(server);
-        if (!Files.isRegularFile(jar)) {
-            throw new UsageException("no " + server + " server jar at " + jar + ": build it (./mvnw -B -q package -DskipTests)"
-                    + " or pass --" + server + "-jar");
-        }
-        return jar;
+    private boolean matched(String option) {
+        return command.commandLine().getParseResult().hasMatchedOption(option);
     }
 
     private void refuseWithTargets(String option, String why) {
-        if (command.commandLine().getParseResult().hasMatchedOption(option)) {
+        if (matched(option)) {
             throw new UsageException(option + ": not with --targets: " + why);
         }
     }

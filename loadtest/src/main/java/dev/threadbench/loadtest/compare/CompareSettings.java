@@ -18,10 +18,11 @@ import java.util.Map;
  * @param jars        the jar of each server to start
  * @param serverArgs  --server-args, passed to every server compare starts
  * @param pinning     the CPUs of the servers and of the generator
+ * @param sweep       --sweep: the report adds curves over the concurrencies, a table per pair and breaking points
  */
 record CompareSettings(List<Planned> planned, Map<String, URI> targets, String strategies, List<Integer> concurrencies,
                        int rounds, String engine, Engine.Timing timing, int delayEvery, long delayMs, List<String> jvmOptions,
-                       List<String> serverArgs, Map<String, Path> jars, CpuPinning pinning, Path out) {
+                       List<String> serverArgs, Map<String, Path> jars, CpuPinning pinning, Path out, boolean sweep) {
 
     /** One server to start with a strategy (null: its own default), or to reach at its --targets URL. */
     record Planned(String server, String strategy) {}
@@ -50,6 +51,6 @@ record CompareSettings(List<Planned> planned, Map<String, URI> targets, String s
     Results.Settings results(String engineName) {
         return new Results.Settings(engineName, timing.rampupSeconds(), timing.warmupSeconds(), timing.durationSeconds(),
                 timing.iterations(), timing.timeoutSeconds(), delayEvery, delayMs,
-                timing.eventLoops() > 0 ? timing.eventLoops() : Runtime.getRuntime().availableProcessors(), rounds);
+                timing.eventLoops() > 0 ? timing.eventLoops() : Runtime.getRuntime().availableProcessors(), rounds, sweep);
     }
 }

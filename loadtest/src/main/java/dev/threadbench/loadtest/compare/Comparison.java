@@ -21,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
@@ -37,6 +36,10 @@ final class Comparison {
     private final PrintStream err;
     private final List<String> problems = new ArrayList<>();
     private final Map<String, String> versions = new LinkedHashMap<>();
+    private List<Integer> concurrencies;
+    private int points;
+    private int pointsDone;
+    private long startNanos;
 
     Comparison(CompareSettings settings, Engine engine, PrintStream out, PrintStream err) {
         this.settings = settings;
@@ -52,6 +55,16 @@ final class Comparison {
             throw new UsageException("--out: cannot create " + settings.out() + ": " + e.getMessage());
         }
         CompareHeader.print(settings, out);
+        List<Results.Skipped> skipped = Headroom.skipped(settings.concurrencies(), !settings.running(), settings.jvmOptions(),
+                Headroom.Machine.probe());
+        skipped.forEach(s -> out.printf(Locale.ROOT, "skipped: C=%d: %s%n", s.concurrency(), s.reason()));
+        concurrencies = settings.concurrencies().stream()
+                .filter(c -> skipped.stream().noneMatch(s -> s.concurrency() == c)).toList();
+        if (concurrencies.isEmpty()) {
+            throw new UsageException("--concurrency: this machine can hold none of " + settings.concurrencies() + " (see above)");
+        }
+        points = settings.rounds() * settings.planned().size() * concurrencies.size();
+        startNanos = System.nanoTime();
         List<Results.Run> runs = new ArrayList<>();
         try (CpuPinning.Pinned pinned = settings.pinning().pinThisJvm()) {
             Map<String, RunningServer> running = connect();
@@ -68,7 +81,7 @@ final class Comparison {
             }
         }
         Results results = new Results(EnvironmentProbe.describe(versions, settings.running() ? null : settings.jvmOptions(),
-                settings.running() ? null : settings.serverArgs(), settings.pinning()), settings.results(engine.name()), runs);
+                settings.running() ? null : settings.serverArgs(), settings.pinning()), settings.results(engine.name()), runs, skipped);
         Path json = settings.out().resolve("results.json");
         Path html = settings.out().resolve("report.html");
         ResultsJson.write(results, json);
@@ -81,6 +94,19 @@ final class Comparison {
         out.flush();
         problems.forEach(problem -> err.println("loadtest: " + problem));
         return problems.isEmpty() ? Main.EXIT_OK : Main.EXIT_FAILED;
+    }
+
+    /** "[12/108, 5 min 10 s so far, about 41 min left] ": where the compare is, as each point ends. */
+    private String progress() {
+        pointsDone++;
+        long elapsed = (System.nanoTime() - startNanos) / 1_000_000_000L;
+        long left = pointsDone == points ? 0 : elapsed * (points - pointsDone) / pointsDone;
+        return String.format(Locale.ROOT, "[%d/%d, %s so far%s] ", pointsDone, points, minutes(elapsed),
+                left == 0 ? "" : ", about " + minutes(left) + " left");
+    }
+
+    private static String minutes(long seconds) {
+        return seconds < 60 ? seconds + " s" : String.format(Locale.ROOT, "%d min %02d s", seconds / 60, seconds % 60);
     }
 
     /** " (round 2)" when there are several rounds. */
@@ -105,10 +131,10 @@ final class Comparison {
             if (alreadyRunning != null) {
                 out.printf(Locale.ROOT, "%n%s at %s%s%n", planned.server(), server.base(), roundLabel(round));
             }
-            for (int concurrency : settings.concurrencies()) {
+            for (int concurrency : concurrencies) {
                 Results.Run run = measure(server, concurrency, round);
                 runs.add(run);
-                out.println("  " + ConsoleTable.oneLine(run));
+                out.println("  " + progress() + ConsoleTable.oneLine(run));
                 out.flush();
             }
             OptionalInt stopped = server.stop(Duration.ofMillis(settings.delayMs()).plusSeconds(15));
@@ -162,25 +188,28 @@ final class Comparison {
         return running;
     }
 
-    /** One run: the server's count while idle before and after it, its CPU and RSS over the measured window. */
+    /**
+     * One run: the server's count while idle before and after it, and its cost over the measured window as its
+     * own /stats reports it (the same way for servers compare started and those it reached with --targets).
+     */
     private Results.Run measure(Target server, int concurrency, int round) {
         Duration idleLimit = Duration.ofMillis(settings.delayMs()).plusSeconds(settings.timing().timeoutSeconds() + 5L);
         Target.Stats before = server.idleStats(idleLimit);
-        Optional<ServerSampler> sampler = server.pid().stream().mapToObj(ServerSampler::new).findFirst();
+        CostSampler costs = new CostSampler(server);
         LoadRunner.Phases phases = new LoadRunner.Phases() {
             @Override
             public void measureStarted() {
-                sampler.ifPresent(ServerSampler::start);
+                costs.start();
             }
 
             @Override
             public void measureEnded() {
-                sampler.ifPresent(ServerSampler::stop);
+                costs.stop();
             }
         };
         Outcome outcome = engine.run(server.base().resolve("/"), concurrency, settings.timing(), phases);
+        Results.ServerCost cost = costs.cost(outcome.requestsPerSecond());
         Target.Stats after = server.idleStats(idleLimit);
-        return RunAnalysis.analyse(new RunAnalysis.Measured(server, concurrency, engine.name(), round, outcome, before, after,
-                sampler), settings.delayEvery(), settings.delayMs(), settings.pinning(), problems);
+        return RunAnalysis.analyse(new RunAnalysis.Measured(server, concurrency, engine.name(), round, outcome, before, after, cost), settings.delayEvery(), settings.delayMs(), settings.pinning(), problems);
     }
 }

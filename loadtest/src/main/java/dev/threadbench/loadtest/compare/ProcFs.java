@@ -3,10 +3,8 @@ package dev.threadbench.loadtest.compare;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.OptionalDouble;
-import java.util.OptionalLong;
 
-/** CPU time and memory of a process, read from Linux's /proc. */
+/** The CPU time of this JVM's reaped children (wrk, drill), read from Linux's /proc. */
 public final class ProcFs {
 
     /** USER_HZ: the unit of /proc/PID/stat's times; 100 on every Linux architecture this runs on. */
@@ -14,40 +12,12 @@ public final class ProcFs {
 
     private ProcFs() {}
 
-    /** utime + stime of the process, in seconds; empty once it is gone. */
-    public static OptionalDouble cpuSeconds(long pid) {
-        long[] fields = statFields(Path.of("/proc", String.valueOf(pid), "stat"));
-        return fields == null ? OptionalDouble.empty()
-                : OptionalDouble.of((fields[UTIME] + fields[STIME]) / TICKS_PER_SECOND);
-    }
-
     /** cutime + cstime of this JVM: CPU of its children that have exited and been waited for (wrk, drill). */
     public static double reapedChildrenCpuSeconds() {
         long[] fields = statFields(Path.of("/proc/self/stat"));
         return fields == null ? 0 : (fields[CUTIME] + fields[CSTIME]) / TICKS_PER_SECOND;
     }
 
-    /** VmHWM, the peak resident set size, in kB. */
-    public static OptionalLong peakRssKb(long pid) {
-        return statusField(pid, "VmHWM:");
-    }
-
-    public static OptionalLong rssKb(long pid) {
-        return statusField(pid, "VmRSS:");
-    }
-
-    /** Resets VmHWM to the current RSS (clear_refs value 5), so a later peak is this window's own. */
-    public static boolean resetPeakRss(long pid) {
-        try {
-            Files.writeString(Path.of("/proc", String.valueOf(pid), "clear_refs"), "5");
-            return true;
-        } catch (IOException | SecurityException e) {
-            return false;
-        }
-    }
-
-    private static final int UTIME = 13;
-    private static final int STIME = 14;
     private static final int CUTIME = 15;
     private static final int CSTIME = 16;
 
@@ -74,18 +44,5 @@ public final class ProcFs {
             }
         }
         return fields;
-    }
-
-    private static OptionalLong statusField(long pid, String name) {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(pid), "status"))) {
-                if (line.startsWith(name)) {
-                    return OptionalLong.of(Long.parseLong(line.substring(name.length()).trim().split("\\s+")[0]));
-                }
-            }
-        } catch (IOException | NumberFormatException e) {
-            return OptionalLong.empty();
-        }
-        return OptionalLong.empty();
     }
 }

@@ -1,6 +1,7 @@
 package dev.threadbench.loadtest.compare;
 
 import dev.threadbench.loadtest.Main;
+import dev.threadbench.loadtest.UsageException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,5 +38,15 @@ public final class ProjectLayout {
 
     public static Path defaultJar(String server) {
         return root().resolve(server + "-server").resolve("target").resolve(server + "-server.jar");
+    }
+
+    /** The jar given (--undertow-jar, --vertx-jar), else the default one; either must exist. */
+    static Path jar(String server, Path given) {
+        Path jar = given != null ? given : defaultJar(server);
+        if (!Files.isRegularFile(jar)) {
+            throw new UsageException("no " + server + " server jar at " + jar + ": build it (./mvnw -B -q package -DskipTests)"
+                    + " or pass --" + server + "-jar");
+        }
+        return jar;
     }
 }

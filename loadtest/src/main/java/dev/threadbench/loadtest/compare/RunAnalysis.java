@@ -5,7 +5,6 @@ import dev.threadbench.loadtest.report.Results;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 
 /**
  * One run's figures, judged: the bound the workload allows, whether the load generator or the server used
@@ -19,10 +18,10 @@ final class RunAnalysis {
 
     /**
      * What one run measured: the engine's outcome, the server's /stats while idle before and after it,
-     * and its CPU and RSS when compare started it (a sampler).
+     * and its cost over the measured window as it reported it (null when it reports none).
      */
     record Measured(Target server, int concurrency, String engine, int round, Outcome outcome, Target.Stats before,
-                    Target.Stats after, Optional<ServerSampler> sampler) {}
+                    Target.Stats after, Results.ServerCost cost) {}
 
     private RunAnalysis() {}
 
@@ -36,10 +35,12 @@ final class RunAnalysis {
         double seconds = outcome.durationSeconds();
         Double generatorShare = seconds > 0 ? round(outcome.clientCpuSeconds() / seconds / pinning.generatorShareCpus(), 3) : null;
         boolean generatorBound = generatorShare != null && generatorShare >= BOUND_SHARE;
-        Double serverCpu = run.sampler().map(ServerSampler::cpuSeconds).orElse(null);
+        Results.ServerCost cost = run.cost();
+        Double serverCpu = cost == null ? null : cost.cpuSeconds();
+        Double peakRss = cost == null ? null : cost.peakRssMb();
         Double serverShare = serverCpu != null && seconds > 0 ? round(serverCpu / seconds / pinning.serverShareCpus(), 3) : null;
         boolean serverBound = serverShare != null && serverShare >= BOUND_SHARE;
-        Double microsPerRequest = serverCpu != null && outcome.requests() > 0 ? round(serverCpu * 1e6 / outcome.requests(), 1) : null;
+        Double microsPerRequest = cost == null || cost.cpuMicrosPerRequest() == null ? null : round(cost.cpuMicrosPerRequest(), 1);
         List<String> notes = new ArrayList<>(outcome.notes());
         if (generatorBound) {
             notes.add(String.format(Locale.ROOT, "generator-bound: the load generator used %.0f %% of its %s CPUs; the figure may"
@@ -49,11 +50,9 @@ final class RunAnalysis {
             notes.add(String.format(Locale.ROOT, "server-bound: the server used %.0f %% of its %s CPUs", 100 * serverShare,
                     cpus(pinning.serverShareCpus())));
         }
-        if (run.sampler().isEmpty()) {
-            notes.add("server CPU and peak RSS n/a: compare did not start this server (--targets " + run.server().name() + "="
-                    + run.server().base() + "), so it has no process of it to read them from");
-        } else if (!run.sampler().get().peakWasReset()) {
-            notes.add("peak RSS is the process's peak since start (VmHWM could not be reset)");
+        if (cost == null) {
+            notes.add("server CPU, peak RSS and cost n/a: " + run.server().name() + " at " + run.server().base()
+                    + " reports no process figures on its /stats (an older jar, or another server)");
         }
         Target.Stats after = run.after();
         if (!after.delaysEvery(delayEvery)) {
@@ -69,9 +68,9 @@ final class RunAnalysis {
         return new Results.Run(run.server().name(), after.strategy(), run.concurrency(), run.engine(), run.round(),
                 outcome.requests(), outcome.failed(), round(seconds, 3), round(outcome.requestsPerSecond(), 1), bound,
                 bound == null ? null : round(outcome.requestsPerSecond() / bound, 4), outcome.latency(), serverCpu,
-                microsPerRequest, serverShare, run.sampler().map(ServerSampler::peakRssMb).orElse(null),
+                microsPerRequest, serverShare, peakRss,
                 round(outcome.clientCpuSeconds(), 2), generatorShare, serverBound, generatorBound,
-                reconciliation, outcome.connectionsOpened(), null, outcome.percentiles(), notes);
+                reconciliation, outcome.connectionsOpened(), null, outcome.percentiles(), notes, cost);
     }
 
     /** "1" or, not pinned, "half the machine's 1.0". */

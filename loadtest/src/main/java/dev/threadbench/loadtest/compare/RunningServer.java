@@ -7,11 +7,10 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalInt;
-import java.util.OptionalLong;
 
 /**
  * A server that was running before compare (--targets), in another container say: reached at its URL and
- * never stopped. Its process is out of sight, so its CPU time and RSS are not measured.
+ * never stopped. Its cost is what its own /stats reports, as for the servers compare starts.
  */
 final class RunningServer implements Target {
 
@@ -98,10 +97,6 @@ final class RunningServer implements Target {
         return base;
     }
 
-    @Override
-    public OptionalLong pid() {
-        return OptionalLong.empty();
-    }
 
     /** Unknown: the server says its version only in its own log. */
     @Override

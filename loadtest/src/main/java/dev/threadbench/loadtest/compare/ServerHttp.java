@@ -45,7 +45,7 @@ final class ServerHttp {
             }
             JsonNode json = JSON.readTree(response.body());
             return new Target.Stats(json.path("server").asText(), json.path("strategy").asText(), json.path("requests").asLong(),
-                    json.path("delayed").asLong(), json.path("inFlight").asLong());
+                    json.path("delayed").asLong(), json.path("inFlight").asLong(), ProcessFigures.of(json));
         } catch (IOException e) {
             throw new Target.Failure(name + " server: GET /stats failed: " + e.getMessage());
         } catch (InterruptedException e) {

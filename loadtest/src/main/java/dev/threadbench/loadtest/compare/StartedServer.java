@@ -5,7 +5,6 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalInt;
-import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -43,10 +42,6 @@ final class StartedServer implements Target {
         return base;
     }
 
-    @Override
-    public OptionalLong pid() {
-        return OptionalLong.of(process.pid());
-    }
 
     /** "2.4.4.Final" from the server's startup line ("Undertow 2.4.4.Final listening on ..."), once it has logged it. */
     @Override

@@ -4,13 +4,16 @@ import dev.threadbench.loadtest.RunFailure;
 import java.net.URI;
 import java.time.Duration;
 import java.util.OptionalInt;
-import java.util.OptionalLong;
 
 /** A server compare drives: one it started from its jar ({@link StartedServer}), or one already running ({@link RunningServer}). */
 interface Target extends AutoCloseable {
 
-    /** What GET /stats says. */
-    record Stats(String server, String strategy, long requests, long delayed, long inFlight) {
+    /** What GET /stats says; {@code process} null when the server does not report its process figures. */
+    record Stats(String server, String strategy, long requests, long delayed, long inFlight, ProcessFigures process) {
+
+        Stats(String server, String strategy, long requests, long delayed, long inFlight) {
+            this(server, strategy, requests, delayed, inFlight, null);
+        }
 
         /** The servers delay exactly every Nth request and derive {@code delayed} from {@code requests}: this checks N. */
         boolean delaysEvery(int delayEvery) {
@@ -29,8 +32,6 @@ interface Target extends AutoCloseable {
 
     URI base();
 
-    /** The server's process when it runs on this machine, where /proc gives its CPU time and RSS. */
-    OptionalLong pid();
 
     /** "2.4.4.Final", say, when the server said so; null when unknown. */
     String frameworkVersion();

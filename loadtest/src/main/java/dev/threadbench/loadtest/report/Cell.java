@@ -55,7 +55,17 @@ public record Cell(int concurrency, String strategy, String server, String engin
                 ? r.serverCpuMicrosPerRequest() : Double.valueOf(Math.round(r.serverCpuSeconds() * 1e7 / r.requests()) / 10.0));
     }
 
-    /** Whether compare saw the server's process (it started it), so read its CPU and RSS. */
+    /** One of the server's cost figures over the rounds; null when no round has it. */
+    public Spread cost(Function<Results.ServerCost, Double> figure) {
+        return spread(r -> r.cost() == null ? null : figure.apply(r.cost()));
+    }
+
+    /** Whether the server reported its process figures on /stats. */
+    public boolean costMeasured() {
+        return runs.stream().anyMatch(r -> r.cost() != null);
+    }
+
+    /** Whether the server's CPU and RSS were measured: it reported them (older files: compare had started it). */
     public boolean serverMeasured() {
         return runs.stream().anyMatch(r -> r.serverCpuSeconds() != null);
     }
@@ -104,7 +114,9 @@ public record Cell(int concurrency, String strategy, String server, String engin
                           Spread requestsPerSecond, Spread ratioToBound, Spread p50, Spread p90, Spread p99, Spread p999,
                           Spread max, Spread serverCpuSeconds, Spread serverCpuMicrosPerRequest, Spread serverCpuShare,
                           Spread serverPeakRssMb, Spread clientCpuSeconds, Spread generatorCpuShare, long failed, String counts,
-                          long serverBoundRounds, long generatorBoundRounds, int medianRound) {}
+                          long serverBoundRounds, long generatorBoundRounds, int medianRound, Spread cpuUserMicrosPerRequest,
+                          Spread cpuSystemMicrosPerRequest, Spread peakThreads, Spread contextSwitchesPerRequest,
+                          Spread heapAfterGcMb, Spread gcPauseMsPerSecond) {}
 
     public Summary summary() {
         return new Summary(concurrency, strategy, server, engine, rounds(), bound(), requestsPerSecond(),
@@ -112,6 +124,10 @@ public record Cell(int concurrency, String strategy, String server, String engin
                 spread(r -> r.latencyMs().p99()), spread(r -> r.latencyMs().p999()), spread(r -> r.latencyMs().max()),
                 spread(Results.Run::serverCpuSeconds), serverCpuMicrosPerRequest(), spread(Results.Run::serverCpuShare),
                 spread(Results.Run::serverPeakRssMb), spread(Results.Run::clientCpuSeconds), spread(Results.Run::generatorCpuShare),
-                failed(), counts(), serverBoundRounds(), generatorBoundRounds(), medianRun().round());
+                failed(), counts(), serverBoundRounds(), generatorBoundRounds(), medianRun().round(),
+                cost(Results.ServerCost::cpuUserMicrosPerRequest), cost(Results.ServerCost::cpuSystemMicrosPerRequest),
+                cost(c -> c.peakThreads() == null ? null : c.peakThreads().doubleValue()),
+                cost(Results.ServerCost::contextSwitchesPerRequest), cost(Results.ServerCost::heapAfterGcMb),
+                cost(Results.ServerCost::gcPauseMsPerSecond));
     }
 }

@@ -44,26 +44,9 @@ public final class ConsoleTable {
                     serverFigure(c, median(c.spread(Results.Run::serverPeakRssMb), 1, "%.0f")),
                     String.format(Locale.ROOT, "%,d", c.failed()), c.counts(), note(c)});
         }
-        int[] widths = new int[HEADER.length];
-        for (String[] row : rows) {
-            for (int i = 0; i < row.length; i++) {
-                widths[i] = Math.max(widths[i], row[i].length());
-            }
-        }
-        StringBuilder text = new StringBuilder();
-        for (int r = 0; r < rows.size(); r++) {
-            String[] row = rows.get(r);
-            StringBuilder line = new StringBuilder();
-            for (int i = 0; i < row.length; i++) {
-                String cell = String.format(LEFT.contains(i) ? "%-" + widths[i] + "s" : "%" + widths[i] + "s", row[i]);
-                line.append(i == 0 ? "" : "  ").append(cell);
-            }
-            text.append(line.toString().stripTrailing()).append('\n');
-            if (r == 0) {
-                text.append("-".repeat(line.toString().stripTrailing().length())).append('\n');
-            }
-        }
+        StringBuilder text = new StringBuilder(TextGrid.render(rows, LEFT));
         text.append(legend(results, cells));
+        text.append(CostTable.render(cells));
         if (cells.stream().anyMatch(c -> c.rounds() > 1)) {
             text.append("spread over the rounds, (max - min) / median:\n");
             for (Cell c : cells) {
@@ -73,7 +56,9 @@ public final class ConsoleTable {
                         cpu == null ? "" : String.format(Locale.ROOT, ", srv us/req %.1f %%", 100 * cpu.relativeRange()), c.rounds()));
             }
         }
-        List<String> verdict = Verdict.lines(cells);
+        text.append(SweepTable.render(results.settings() != null && results.settings().swept()
+                ? SweepPair.of(cells, results.skipped()) : List.of(), results.skipped()));
+        List<String> verdict = Verdict.lines(results);
         if (!verdict.isEmpty()) {
             text.append("verdict (a difference smaller than the spread of the rounds is not one):\n");
             verdict.forEach(line -> text.append("  ").append(line).append('\n'));
@@ -95,8 +80,7 @@ public final class ConsoleTable {
                 .append("counts: the server's /stats count against the answers the client got (exact, explained by failed"
                         + " or abandoned requests, or MISMATCH).\n");
         if (results.runs().stream().anyMatch(r -> r.serverCpuSeconds() == null || r.serverPeakRssMb() == null)) {
-            text.append("n/a: a server's CPU and RSS are read from its process, which compare can only see when it started"
-                    + " the server itself (not with --targets).\n");
+            text.append("n/a: the server reports no process figures on its /stats (an older jar, or another server).\n");
         }
         if (results.runs().stream().anyMatch(Results.Run::serverBound)) {
             text.append("SERVER-BOUND: the server used 90 % or more of its CPUs: it, not the workload, set the pace.\n");
@@ -135,7 +119,7 @@ public final class ConsoleTable {
     /** One run in a line, printed as each finishes. */
     public static String oneLine(Results.Run r) {
         return String.format(Locale.ROOT, "C=%d: %,.0f req/s%s, p50 %s ms, p99 %s ms, %,d failed, server CPU %s, peak RSS %s,"
-                        + " generator CPU %s, counts %s%s%s",
+                        + " generator CPU %s, counts %s%s%s%s",
                 r.concurrency(), r.requestsPerSecond(),
                 r.bound() == null ? "" : String.format(Locale.ROOT, " (%.1f%% of the %,.0f bound)", 100 * r.ratioToBound(), r.bound()),
                 ms(r.latencyMs().p50()), ms(r.latencyMs().p99()), r.failed().total(),
@@ -143,7 +127,13 @@ public final class ConsoleTable {
                         r.serverCpuSeconds(), figure(r.serverCpuMicrosPerRequest(), 1, "%.1f"), figure(r.serverCpuShare(), 100, "%.0f%%")),
                 serverFigure(r.serverPeakRssMb(), r.serverPeakRssMb() == null ? "" : String.format(Locale.ROOT, "%.0f MB", r.serverPeakRssMb())),
                 figure(r.generatorCpuShare(), 100, "%.0f%%") + " of its CPUs",
-                counts(r.reconciliation()), r.serverBound() ? " [SERVER-BOUND]" : "", r.generatorBound() ? " [GENERATOR-BOUND]" : "");
+                counts(r.reconciliation()), cost(r.cost()), r.serverBound() ? " [SERVER-BOUND]" : "",
+                r.generatorBound() ? " [GENERATOR-BOUND]" : "");
+    }
+
+    private static String cost(Results.ServerCost c) {
+        return c == null ? "" : String.format(Locale.ROOT, ", %s threads, heap after GC %s MB", c.peakThreads() == null ? "-"
+                : String.format(Locale.ROOT, "%,d", c.peakThreads()), figure(c.heapAfterGcMb(), 1, "%.0f"));
     }
 
     static String counts(Results.Reconciliation c) {

@@ -19,7 +19,7 @@ public final class HtmlReport {
     private static final String TEMPLATE = "/dev/threadbench/loadtest/report/report-template.html";
 
     /** What the page draws besides the runs: the cells, the verdict's lines and the CPU sets in words. */
-    record View(List<Cell.Summary> cells, List<String> verdict, String pinning) {}
+    record View(List<Cell.Summary> cells, List<String> verdict, String pinning, List<SweepPair> pairs) {}
 
     private HtmlReport() {}
 
@@ -41,7 +41,10 @@ public final class HtmlReport {
 
     static View view(Results results) {
         List<Cell> cells = Cell.of(results.runs());
-        return new View(cells.stream().map(Cell::summary).toList(), Verdict.lines(cells), ConsoleTable.pinning(results.environment()));
+        List<SweepPair> pairs = results.settings() != null && results.settings().swept()
+                ? SweepPair.of(cells, results.skipped()) : List.of();
+        return new View(cells.stream().map(Cell::summary).toList(), Verdict.lines(results), ConsoleTable.pinning(results.environment()),
+                pairs);
     }
 
     /** The webjar's echarts.min.js, read from the classpath. */

@@ -5,13 +5,24 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import dev.threadbench.loadtest.runner.LatencySummary;
 import java.util.List;
 
-/** What {@code compare} writes to results.json and {@code report} reads back. */
+/**
+ * What {@code compare} writes to results.json and {@code report} reads back. {@code skipped}: the concurrencies
+ * compare did not run because this machine could not hold them (descriptor limit, memory); empty in older files.
+ */
 @JsonInclude(JsonInclude.Include.ALWAYS)
-public record Results(Environment environment, Settings settings, List<Run> runs) {
+public record Results(Environment environment, Settings settings, List<Run> runs, List<Skipped> skipped) {
 
     public Results {
         runs = List.copyOf(runs);
+        skipped = skipped == null ? List.of() : List.copyOf(skipped);
     }
+
+    public Results(Environment environment, Settings settings, List<Run> runs) {
+        this(environment, settings, runs, List.of());
+    }
+
+    /** A concurrency not run, and why: "the descriptor limit (ulimit -n) is 4,096; it needs 10,256", say. */
+    public record Skipped(int concurrency, String reason) {}
 
     /**
      * Where and with what the runs were made; {@code serverJvmOptions} and {@code serverArgs} (--server-args)
@@ -29,10 +40,15 @@ public record Results(Environment environment, Settings settings, List<Run> runs
 
     /**
      * How the runs were made; {@code iterations} null when each run was measured for a duration; {@code rounds}
-     * (--repeat) null in files from before rounds, which had one.
+     * (--repeat) null in files from before rounds, which had one; {@code sweep}: --sweep (null in older files).
      */
     public record Settings(String engine, int rampupSeconds, int warmupSeconds, Integer durationSeconds, Long iterations,
-                           int timeoutSeconds, int delayEvery, long delayMs, int eventLoops, Integer rounds) {
+                           int timeoutSeconds, int delayEvery, long delayMs, int eventLoops, Integer rounds, Boolean sweep) {
+
+        public boolean swept() {
+            return Boolean.TRUE.equals(sweep);
+        }
+
 
         public int roundCount() {
             return rounds == null ? 1 : rounds;
@@ -43,9 +59,10 @@ public record Results(Environment environment, Settings settings, List<Run> runs
      * One server x strategy x concurrency in one round (0 for the first, and in files from before rounds).
      * {@code bound}: the most requests/s the workload allows (C closed-loop clients, 1 in delayEvery held
      * delayMs): 5 x C with the defaults; null without a delay. Figures an engine cannot give are null (wrk
-     * reports no 99.9th percentile without its script, say), as are the server's when compare could not see
-     * its process. {@code serverCpuShare} and {@code generatorCpuShare}: each side's CPU use over the measured
+     * reports no 99.9th percentile without its script, say), as are the server's when it reports no process
+     * figures on its /stats (older files: when compare had not started it). {@code serverCpuShare} and {@code generatorCpuShare}: each side's CPU use over the measured
      * window as a fraction of its own CPU set; {@code serverBound} / {@code generatorBound}: 0.9 or more.
+     * {@code cost}: what the server reported of its own process over the window; null when it reports nothing.
      */
     @JsonPropertyOrder({"server", "strategy", "concurrency", "engine", "round", "requests", "failed", "durationSeconds",
             "requestsPerSecond", "bound", "ratioToBound", "latencyMs", "serverCpuSeconds", "serverCpuMicrosPerRequest",
@@ -56,7 +73,7 @@ public record Results(Environment environment, Settings settings, List<Run> runs
                       Latency latencyMs, Double serverCpuSeconds, Double serverCpuMicrosPerRequest, Double serverCpuShare,
                       Double serverPeakRssMb, Double clientCpuSeconds, Double generatorCpuShare, boolean serverBound,
                       boolean generatorBound, Reconciliation reconciliation, Long connectionsOpened,
-                      Integer serverExitCode, List<LatencySummary.Point> percentiles, List<String> notes) {
+                      Integer serverExitCode, List<LatencySummary.Point> percentiles, List<String> notes, ServerCost cost) {
 
         public Run {
             percentiles = percentiles == null ? List.of() : List.copyOf(percentiles);
@@ -71,9 +88,22 @@ public record Results(Environment environment, Settings settings, List<Run> runs
             return new Run(server, strategy, concurrency, engine, round, requests, failed, durationSeconds, requestsPerSecond,
                     bound, ratioToBound, latencyMs, serverCpuSeconds, serverCpuMicrosPerRequest, serverCpuShare, serverPeakRssMb,
                     clientCpuSeconds, generatorCpuShare, serverBound, generatorBound, reconciliation, connectionsOpened, code,
-                    percentiles, notes);
+                    percentiles, notes, cost);
         }
     }
+
+    /**
+     * The server's cost over a run's measured window, from the {@code "process"} figures of its own /stats, read at
+     * the window's edges and sampled every 500 ms in between (the same for servers compare started and --targets).
+     * Per request: over the requests the client completed in the window. {@code peakThreads} and {@code peakRssMb}:
+     * the highest in the window; {@code heapAfterGcMb}: the heap left after the last collection, read at the
+     * window's end (live data, not what the heap may grow to); figures the server cannot give (RSS and context
+     * switches off Linux) are null.
+     */
+    public record ServerCost(Double cpuSeconds, Double cpuMicrosPerRequest, Double cpuUserMicrosPerRequest,
+                             Double cpuSystemMicrosPerRequest, Long peakThreads, Double contextSwitchesPerRequest,
+                             Double peakRssMb, Double heapAfterGcMb, Double heapCommittedMb, Long gcCount,
+                             Double gcPauseMsPerSecond, int samples) {}
 
     /** Failed requests, in all and by cause. */
     public record Failed(long total, long non2xx, long timeout, long refused, long reset, long shortBody, long other) {}

@@ -1,6 +1,7 @@
 package dev.threadbench.loadtest.report;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -15,6 +16,23 @@ import java.util.Objects;
 public final class Verdict {
 
     private Verdict() {}
+
+    /**
+     * The verdict of a results file: for a sweep, its sentences ({@link SweepVerdict}) and then the servers set
+     * against each other at the concurrency nearest 2000; otherwise the servers at each concurrency.
+     */
+    public static List<String> lines(Results results) {
+        List<Cell> cells = Cell.of(results.runs());
+        if (results.settings() == null || !results.settings().swept()) {
+            return lines(cells);
+        }
+        List<SweepPair> pairs = SweepPair.of(cells, results.skipped());
+        List<String> lines = new ArrayList<>(SweepVerdict.lines(pairs));
+        int nearest = cells.stream().map(Cell::concurrency).min(Comparator.comparingInt((Integer c) -> Math.abs(c - 2000))
+                .thenComparingInt(c -> c)).orElse(2000);
+        lines.addAll(lines(cells.stream().filter(c -> c.concurrency() == nearest).toList()));
+        return lines;
+    }
 
     /** One line per pair: the same strategy on both servers, or each server's only one (its default). */
     public static List<String> lines(List<Cell> cells) {

@@ -3,6 +3,7 @@ package dev.threadbench.loadtest.compare;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.threadbench.loadtest.engine.Outcome;
@@ -13,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 class RunAnalysisTest {
@@ -22,7 +22,7 @@ class RunAnalysisTest {
     private static final CpuPinning PINNED = CpuPinning.decide(new CpuPinning.Request(null, null, false, false),
             CpuSet.of(0, 1), Optional.of("/usr/bin/taskset"), CpuSet::of);
 
-    /** A server at a URL, as --targets reaches one: no process, so no CPU or RSS. */
+    /** A server at a URL, as --targets reaches one. */
     private static final Target RUNNING = new Target() {
         @Override
         public String name() {
@@ -32,11 +32,6 @@ class RunAnalysisTest {
         @Override
         public URI base() {
             return URI.create("http://vertx:8081");
-        }
-
-        @Override
-        public OptionalLong pid() {
-            return OptionalLong.empty();
         }
 
         @Override
@@ -76,7 +71,7 @@ class RunAnalysisTest {
         List<String> problems = new ArrayList<>();
         Results.Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 2, outcome(9000, 0.1),
                 new Target.Stats("vertx", "timer", 1000, 100, 0), new Target.Stats("vertx", "timer", 10_000, 1000, 0),
-                Optional.empty()), 10, 200, PINNED, problems);
+                null), 10, 200, PINNED, problems);
         assertEquals(2, run.round());
         assertEquals("exact", run.reconciliation().verdict());
         assertEquals(1000.0, run.bound());
@@ -87,8 +82,8 @@ class RunAnalysisTest {
         assertNull(run.serverCpuMicrosPerRequest());
         assertNull(run.serverCpuShare());
         assertFalse(run.serverBound());
-        assertTrue(run.notes().getFirst().startsWith("server CPU and peak RSS n/a: compare did not start this server (--targets"
-                + " vertx=http://vertx:8081)"), run.notes().toString());
+        assertTrue(run.notes().getFirst().startsWith("server CPU, peak RSS and cost n/a: vertx at http://vertx:8081 reports no"
+                + " process figures on its /stats"), run.notes().toString());
         assertEquals(List.of(), problems);
     }
 
@@ -97,7 +92,7 @@ class RunAnalysisTest {
         List<String> problems = new ArrayList<>();
         Results.Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 0, outcome(9000, 9.0),
                 new Target.Stats("vertx", "timer", 0, 0, 0), new Target.Stats("vertx", "timer", 9000, 450, 0),
-                Optional.empty()), 10, 200, PINNED, problems);
+                null), 10, 200, PINNED, problems);
         assertTrue(run.generatorBound(), "9 s of CPU over 10 s on its 1 CPU");
         assertTrue(run.notes().stream().anyMatch(note -> note.startsWith("generator-bound: the load generator used 90 % of its 1 CPUs")),
                 run.notes().toString());
@@ -106,11 +101,26 @@ class RunAnalysisTest {
     }
 
     @Test
+    void theServersOwnCostGivesItsCpuAndPeakRssWhetherOrNotCompareStartedIt() {
+        Results.ServerCost cost = new Results.ServerCost(9.5, 1055.6, 800.0, 255.6, 8335L, 2.5, 1172.0, 310.2, 1024.0, 12L, 3.4, 21);
+        Results.Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 0, outcome(9000, 0.1),
+                new Target.Stats("vertx", "timer", 0, 0, 0), new Target.Stats("vertx", "timer", 9000, 900, 0),
+                cost), 10, 200, PINNED, new ArrayList<>());
+        assertEquals(9.5, run.serverCpuSeconds());
+        assertEquals(1055.6, run.serverCpuMicrosPerRequest(), "9.5 s over 9000 requests");
+        assertEquals(0.95, run.serverCpuShare(), "9.5 s over 10 s on its 1 CPU");
+        assertTrue(run.serverBound());
+        assertEquals(1172.0, run.serverPeakRssMb());
+        assertSame(cost, run.cost());
+        assertTrue(run.notes().stream().noneMatch(note -> note.contains("n/a")), run.notes().toString());
+    }
+
+    @Test
     void notPinnedEachSideIsMeasuredAgainstHalfTheMachine() {
         CpuPinning unpinned = CpuPinning.unpinned(CpuSet.of(0, 1, 2, 3), "--no-pin");
         Results.Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 0, outcome(9000, 17.0),
                 new Target.Stats("vertx", "timer", 0, 0, 0), new Target.Stats("vertx", "timer", 9000, 900, 0),
-                Optional.empty()), 10, 200, unpinned, new ArrayList<>());
+                null), 10, 200, unpinned, new ArrayList<>());
         assertEquals(0.85, run.generatorCpuShare(), "1.7 cores of half of 4");
         assertFalse(run.generatorBound());
     }

@@ -30,7 +30,7 @@ class HtmlReportTest {
         String table = ConsoleTable.render(results);
         String[] lines = table.split("\n");
         assertTrue(lines[2].matches(".*\\s2100\\s+n/a\\s+n/a\\s+23%\\s+n/a\\s+0\\s+exact.*"), lines[2]);
-        assertTrue(table.contains("n/a: a server's CPU and RSS are read from its process"), table);
+        assertTrue(table.contains("n/a: the server reports no process figures on its /stats"), table);
         assertTrue(ConsoleTable.oneLine(results.runs().getFirst()).contains("server CPU n/a, peak RSS n/a, generator CPU 23% of its CPUs, counts exact"),
                 ConsoleTable.oneLine(results.runs().getFirst()));
         assertFalse(ConsoleTable.render(ResultsFixtures.results()).contains("n/a"), "started servers have their figures");

@@ -35,7 +35,7 @@ public class ResultsJsonTest {
         for (JsonNode run : json.get("runs")) {
             for (String key : List.of("server", "strategy", "concurrency", "engine", "requests", "failed", "durationSeconds",
                     "requestsPerSecond", "bound", "latencyMs", "serverCpuSeconds", "serverPeakRssMb", "generatorBound",
-                    "reconciliation", "percentiles")) {
+                    "reconciliation", "percentiles", "cost")) {
                 assertTrue(run.has(key), "run." + key + " in " + run);
             }
             for (String key : List.of("total", "non2xx", "timeout", "refused", "reset", "shortBody", "other")) {

@@ -1,0 +1,45 @@
+package dev.threadbench.loadtest.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * What each cell cost the server, as the server reported it on /stats over the measured windows (medians of the
+ * rounds): CPU per request split into user and system, peak threads, context switches per request, peak RSS,
+ * heap after GC and GC pauses. Empty when no server reported its process figures.
+ */
+final class CostTable {
+
+    private static final String[] HEADER = {"C", "strategy", "server", "us/req user", "us/req sys", "threads", "ctx sw/req",
+            "RSS MB", "heap after GC MB", "GC ms/s"};
+
+    private CostTable() {}
+
+    static String render(List<Cell> cells) {
+        if (cells.stream().noneMatch(Cell::costMeasured)) {
+            return "";
+        }
+        List<String[]> rows = new ArrayList<>();
+        rows.add(HEADER);
+        for (Cell c : cells) {
+            rows.add(new String[] {String.valueOf(c.concurrency()), String.valueOf(c.strategy()), c.server(),
+                    median(c, Results.ServerCost::cpuUserMicrosPerRequest, "%.1f"),
+                    median(c, Results.ServerCost::cpuSystemMicrosPerRequest, "%.1f"),
+                    median(c, cost -> cost.peakThreads() == null ? null : cost.peakThreads().doubleValue(), "%,.0f"),
+                    median(c, Results.ServerCost::contextSwitchesPerRequest, "%.2f"), median(c, Results.ServerCost::peakRssMb, "%,.0f"),
+                    median(c, Results.ServerCost::heapAfterGcMb, "%,.0f"), median(c, Results.ServerCost::gcPauseMsPerSecond, "%.1f")});
+        }
+        return "\nserver cost, as each server reports it on /stats over the measured window (medians of the rounds; n/a: not"
+                + " reported):\n" + TextGrid.render(rows, Set.of(1, 2))
+                + "threads: the most live threads in the window; ctx sw: voluntary + involuntary context switches; heap after GC:"
+                + " live data at the window's end;\nGC ms/s: collection pauses per second of the window.\n";
+    }
+
+    private static String median(Cell cell, Function<Results.ServerCost, Double> figure, String format) {
+        Spread spread = cell.cost(figure);
+        return spread == null ? "n/a" : String.format(Locale.ROOT, format, spread.median());
+    }
+}

@@ -1,0 +1,49 @@
+package dev.threadbench.loadtest.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/** The sweep's summary in the terminal: one row per server x strategy ({@link SweepPair}); empty for a plain compare. */
+final class SweepTable {
+
+    private static final String[] HEADER = {"server", "strategy", "heap MB/1k conn", "RSS MB/1k conn", "CPU us/req", "at C",
+            "user / sys", "breaking point", "limit"};
+
+    private SweepTable() {}
+
+    static String render(List<SweepPair> pairs, List<Results.Skipped> skipped) {
+        if (pairs.isEmpty()) {
+            return "";
+        }
+        List<String[]> rows = new ArrayList<>();
+        rows.add(HEADER);
+        for (SweepPair p : pairs) {
+            rows.add(new String[] {p.server(), String.valueOf(p.strategy()), number(p.heapMbPer1000(), "%+.1f"),
+                    number(p.rssMbPer1000(), "%+.1f"), Spread.format(p.cpuMicrosPerRequest(), "%.1f"),
+                    String.format(Locale.ROOT, "%,d", p.cpuConcurrency()),
+                    p.cpuUserMicrosPerRequest() == null || p.cpuSystemMicrosPerRequest() == null ? "n/a"
+                            : String.format(Locale.ROOT, "%.1f / %.1f", p.cpuUserMicrosPerRequest().median(),
+                            p.cpuSystemMicrosPerRequest().median()),
+                    p.breakingPoint() == null ? "below the lowest" : String.format(Locale.ROOT, "%,d", p.breakingPoint()),
+                    p.limit()});
+        }
+        StringBuilder text = new StringBuilder("\nsweep: memory per 1,000 connections (least-squares slope over the concurrencies),"
+                + " CPU per request, breaking point:\n").append(TextGrid.render(rows, Set.of(0, 1, 8)))
+                .append(String.format(Locale.ROOT, "breaking point: the largest concurrency still held: >= %.0f %% of the bound (median"
+                        + " of the rounds) and no failed request.%n", 100 * SweepPair.HOLDS))
+                .append("limit: what stopped it at the next concurrency: the server, the generator (generator-bound there),"
+                        + " the machine (not run), or none (it held at the largest swept).\n");
+        for (SweepPair p : pairs) {
+            text.append("  ").append(p.label()).append(": ").append(p.limitDetail())
+                    .append(p.shortBelow() == null ? "" : "; short of the bound below it, at " + p.shortBelow()).append('\n');
+        }
+        skipped.forEach(s -> text.append(String.format(Locale.ROOT, "not run: C=%,d: %s%n", s.concurrency(), s.reason())));
+        return text.toString();
+    }
+
+    private static String number(Double value, String format) {
+        return value == null ? "n/a" : String.format(Locale.ROOT, format, value);
+    }
+}

@@ -1,0 +1,100 @@
+package dev.threadbench.loadtest.report;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The sweep's sentences, each computed from the results with its figures beside it: where each server x
+ * strategy holds the bound and what stops it, what each strategy costs in CPU per request against the
+ * cheapest on the same server (no measurable difference when within the rounds' spread), and memory per
+ * 1,000 connections.
+ */
+final class SweepVerdict {
+
+    private SweepVerdict() {}
+
+    static List<String> lines(List<SweepPair> pairs) {
+        List<String> lines = new ArrayList<>();
+        pairs.forEach(p -> lines.add(holding(p)));
+        Map<String, List<SweepPair>> byServer = new LinkedHashMap<>();
+        pairs.forEach(p -> byServer.computeIfAbsent(p.server(), key -> new ArrayList<>()).add(p));
+        byServer.values().forEach(onServer -> {
+            String cost = costs(onServer);
+            if (cost != null) {
+                lines.add(cost);
+            }
+        });
+        String memory = memory(pairs);
+        if (memory != null) {
+            lines.add(memory);
+        }
+        return lines;
+    }
+
+    static String holding(SweepPair p) {
+        String line = String.format(Locale.ROOT, "%s holds the bound (>= %.0f %%, no failures) ", p.label(), 100 * SweepPair.HOLDS);
+        if ("none".equals(p.limit())) {
+            line += String.format(Locale.ROOT, "up to the largest swept concurrency, %,d", p.breakingPoint());
+        } else {
+            line += (p.breakingPoint() == null ? "at none of the swept concurrencies"
+                    : String.format(Locale.ROOT, "up to %,d connections", p.breakingPoint())) + "; then " + p.limitDetail();
+        }
+        return line + (p.shortBelow() == null ? "" : " (short of it below, at " + p.shortBelow() + ")") + ".";
+    }
+
+    /** On one server, each strategy's CPU per request against the cheapest's, at the same concurrency. */
+    static String costs(List<SweepPair> onServer) {
+        List<SweepPair> measured = onServer.stream().filter(p -> p.cpuMicrosPerRequest() != null).toList();
+        if (measured.size() < 2) {
+            return null;
+        }
+        SweepPair cheapest = measured.stream().min(Comparator.comparingDouble(p -> p.cpuMicrosPerRequest().median())).orElseThrow();
+        List<String> parts = new ArrayList<>();
+        for (SweepPair p : measured) {
+            if (p == cheapest) {
+                continue;
+            }
+            Spread x = p.cpuMicrosPerRequest();
+            Spread y = cheapest.cpuMicrosPerRequest();
+            String figures = String.format(Locale.ROOT, "%.1f vs %.1f us", x.median(), y.median());
+            parts.add(switch (Spread.judge(x, y)) {
+                case DIFFERENT -> String.format(Locale.ROOT, "%s costs %.1fx the CPU per request of %s (%s)", p.strategy(),
+                        x.median() / y.median(), cheapest.strategy(), figures);
+                case WITHIN_SPREAD -> String.format(Locale.ROOT, "%s and %s: no measurable difference (%s, within the rounds'"
+                        + " spread)", p.strategy(), cheapest.strategy(), figures);
+                default -> String.format(Locale.ROOT, "%s costs %.1fx the CPU per request of %s (%s; one round: no spread to"
+                        + " judge it by)", p.strategy(), x.median() / y.median(), cheapest.strategy(), figures);
+            });
+        }
+        boolean sameConcurrency = measured.stream().map(SweepPair::cpuConcurrency).distinct().count() == 1;
+        return String.format(Locale.ROOT, "On %s at %s: %s.", cheapest.server(), sameConcurrency
+                ? String.format(Locale.ROOT, "%,d connections", cheapest.cpuConcurrency()) : "the concurrency nearest 2,000",
+                String.join("; ", parts));
+    }
+
+    /** Peak RSS and heap after GC per 1,000 connections, the steepest first; how much of the steepest is live data. */
+    static String memory(List<SweepPair> pairs) {
+        List<SweepPair> measured = pairs.stream().filter(p -> p.rssMbPer1000() != null || p.heapMbPer1000() != null)
+                .sorted(Comparator.comparing(SweepPair::rssMbPer1000, Comparator.nullsLast(Comparator.reverseOrder()))).toList();
+        if (measured.isEmpty()) {
+            return null;
+        }
+        String list = String.join(", ", measured.stream().map(p -> String.format(Locale.ROOT, "%s %s / %s", p.label(),
+                mb(p.rssMbPer1000()), mb(p.heapMbPer1000()))).toList());
+        SweepPair steepest = measured.getFirst();
+        String live = steepest.rssMbPer1000() == null || steepest.heapMbPer1000() == null || steepest.rssMbPer1000() <= 0 ? ""
+                : String.format(Locale.ROOT, " Of %s's %s per 1,000 connections, live data (heap after GC) is %s: %s.",
+                steepest.label(), mb(steepest.rssMbPer1000()), mb(steepest.heapMbPer1000()),
+                steepest.heapMbPer1000() >= 0.5 * steepest.rssMbPer1000() ? "most of it"
+                        : "the rest is heap the JVM committed because it may, and native memory (thread stacks, buffers)");
+        return "Memory per 1,000 connections, peak RSS / heap after GC: " + list + "." + live;
+    }
+
+    private static String mb(Double value) {
+        return value == null ? "n/a" : String.format(Locale.ROOT, "%+.1f MB", value);
+    }
+}

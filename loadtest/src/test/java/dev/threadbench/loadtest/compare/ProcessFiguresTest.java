@@ -1,0 +1,75 @@
+package dev.threadbench.loadtest.compare;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.threadbench.loadtest.report.Results;
+import org.junit.jupiter.api.Test;
+
+/** The /stats "process" object read, absent or partial; and a window's cost computed from two of them. */
+class ProcessFiguresTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    static ProcessFigures figures(long cpuMs, long threads, long threadsPeak, long rss, long rssPeak, long gcPauseMs, long switches) {
+        return new ProcessFigures(cpuMs, cpuMs * 3 / 4, cpuMs / 4, threads, threadsPeak, 300L << 20, 1024L << 20, 100L << 20,
+                cpuMs / 100, gcPauseMs, rss, rssPeak, switches, switches / 10);
+    }
+
+    @Test
+    void theProcessObjectIsReadWithItsNullsAndAbsentFromOlderServers() throws Exception {
+        ProcessFigures p = ProcessFigures.of(JSON.readTree("""
+                {"server":"undertow","requests":5,"process":{"cpuMs":1200,"cpuUserMs":null,"cpuSystemMs":null,"threads":22,
+                 "threadsPeak":30,"heapUsedBytes":1048576,"heapCommittedBytes":2097152,"heapAfterGcBytes":524288,"gcCount":3,
+                 "gcPauseMs":14,"rssBytes":null,"rssPeakBytes":null,"voluntaryContextSwitches":null,"involuntaryContextSwitches":null}}
+                """));
+        assertEquals(1200L, p.cpuMs());
+        assertNull(p.cpuUserMs());
+        assertEquals(30L, p.threadsPeak());
+        assertEquals(524288L, p.heapAfterGcBytes());
+        assertNull(p.rssBytes());
+        assertNull(p.contextSwitches(), "off Linux");
+        assertNull(ProcessFigures.of(JSON.readTree("{\"server\":\"undertow\",\"requests\":5}")), "an older server");
+        assertNull(ProcessFigures.of(JSON.readTree("{\"process\":\"n/a\"}")));
+    }
+
+    @Test
+    void aWindowsCostIsItsDeltasPerRequestAndItsPeaks() {
+        // 2,000 ms of CPU over 10,000 requests: 200 us each, 150 user and 50 system
+        CostSampler.Window window = new CostSampler.Window(figures(1_000, 20, 25, 400L << 20, 450L << 20, 100, 5_000),
+                figures(3_000, 40, 8_335, 500L << 20, 1172L << 20, 150, 25_000), 10.0, 8_000, 900L << 20, 21);
+        Results.ServerCost cost = CostSampler.cost(window, 10_000);
+        assertEquals(2.0, cost.cpuSeconds());
+        assertEquals(200.0, cost.cpuMicrosPerRequest());
+        assertEquals(150.0, cost.cpuUserMicrosPerRequest());
+        assertEquals(50.0, cost.cpuSystemMicrosPerRequest());
+        assertEquals(8_335L, cost.peakThreads(), "the peak since start rose in the window: exact");
+        assertEquals(1172.0, cost.peakRssMb(), "likewise");
+        assertEquals(2.2, cost.contextSwitchesPerRequest(), "(20,000 + 2,000) / 10,000");
+        assertEquals(100.0, cost.heapAfterGcMb());
+        assertEquals(5.0, cost.gcPauseMsPerSecond(), "50 ms over 10 s");
+        assertEquals(20L, cost.gcCount());
+        assertEquals(21, cost.samples());
+    }
+
+    @Test
+    void aPeakSetBeforeTheWindowIsNotItsOwnTheSamplesGiveIt() {
+        assertEquals(8_000L, CostSampler.peak(9_000L, 9_000L, 8_000));
+        assertEquals(9_500L, CostSampler.peak(9_000L, 9_500L, 8_000));
+        assertEquals(8_000L, CostSampler.peak(null, null, 8_000), "no peak reported (RSS off Linux)");
+        assertNull(CostSampler.peak(null, null, 0));
+    }
+
+    @Test
+    void figuresTheServerCannotGiveStayNull() {
+        ProcessFigures offLinux = new ProcessFigures(1_000L, null, null, 20L, 25L, 1L, 2L, 3L, 0L, 0L, null, null, null, null);
+        ProcessFigures later = new ProcessFigures(2_000L, null, null, 20L, 25L, 1L, 2L, 3L, 0L, 0L, null, null, null, null);
+        Results.ServerCost cost = CostSampler.cost(new CostSampler.Window(offLinux, later, 5.0, 20, 0, 11), 1_000);
+        assertEquals(1000.0, cost.cpuMicrosPerRequest());
+        assertNull(cost.cpuUserMicrosPerRequest());
+        assertNull(cost.peakRssMb());
+        assertNull(cost.contextSwitchesPerRequest());
+        assertEquals(20L, cost.peakThreads());
+    }
+}

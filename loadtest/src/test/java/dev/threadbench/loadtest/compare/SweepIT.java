@@ -1,0 +1,56 @@
+package dev.threadbench.loadtest.compare;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.threadbench.loadtest.MainTest;
+import dev.threadbench.loadtest.report.ResultsJsonTest;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A tiny compare --sweep against the packaged Undertow jar: two strategies at two small concurrencies, seconds each. */
+class SweepIT {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aSweepWritesEachRunsServerCostThePairsTheirCurvesAndTheVerdict() throws Exception {
+        Path out = dir.resolve("sweep");
+        MainTest.Ran ran = MainTest.run("compare", "--sweep", "--undertow-jar", ServersIT.jar("undertow").toString(),
+                "--servers", "undertow", "--strategies", "blocking,timer", "--concurrency", "10,20", "--repeat", "1",
+                "--rampup", "0", "--warmup", "1", "--duration", "2", "--delay-ms", "200", "--jvm-opts", "-Xmx256m", "--out", out.toString());
+        assertEquals(0, ran.code(), ran.out() + ran.err());
+        assertTrue(ran.out().contains("  [4/4, "), "a progress line per point: " + ran.out());
+
+        JsonNode json = new ObjectMapper().readTree(out.resolve("results.json").toFile());
+        ResultsJsonTest.assertShape(json);
+        assertTrue(json.get("settings").get("sweep").asBoolean());
+        assertTrue(json.get("skipped").isArray() && json.get("skipped").isEmpty(), json.get("skipped").toString());
+        assertEquals(List.of("10", "20", "10", "20"), json.get("runs").findValuesAsText("concurrency"));
+        for (JsonNode run : json.get("runs")) {
+            JsonNode cost = run.get("cost");
+            assertTrue(cost.get("cpuMicrosPerRequest").asDouble() > 0, run.toString());
+            assertTrue(cost.get("cpuUserMicrosPerRequest").isNumber() && cost.get("cpuSystemMicrosPerRequest").isNumber(), cost.toString());
+            assertTrue(cost.get("peakThreads").asLong() > 1, cost.toString());
+            assertTrue(cost.get("peakRssMb").asDouble() > 10, cost.toString());
+            assertTrue(cost.get("gcPauseMsPerSecond").asDouble() >= 0, cost.toString());
+            assertTrue(cost.get("contextSwitchesPerRequest").asDouble() > 0, "Linux: from the server's getrusage: " + cost);
+            assertTrue(cost.get("samples").asInt() >= 2, "the window's edges at least: " + cost);
+            assertEquals(cost.get("cpuSeconds").asDouble(), run.get("serverCpuSeconds").asDouble(), "one source: the server's /stats");
+        }
+
+        assertTrue(ran.out().contains("\nsweep: memory per 1,000 connections"), ran.out());
+        assertTrue(ran.out().matches("(?s).*\nundertow\\s+blocking\\s+\\S+\\s+\\S+\\s+\\S+.*\\s+20\\s+.*"), ran.out());
+        assertTrue(ran.out().contains("  undertow/blocking holds the bound (>= 95 %, no failures) "), ran.out());
+        assertTrue(ran.out().contains("  On undertow at 20 connections: "), ran.out());
+        String html = Files.readString(out.resolve("report.html"));
+        assertTrue(html.contains("\"pairs\":[{\"server\":\"undertow\",\"strategy\":\"blocking\""), "the pairs in the page");
+        assertTrue(html.contains("curve('curve-threads', 'Peak threads'"), "the curves");
+    }
+}
