@@ -78,12 +78,16 @@ public final class ServerProcess implements AutoCloseable {
 
     private final Launch launch;
     private final Process process;
+    /** Stops the server if this JVM exits first, so that an interrupted compare leaves no server behind. */
+    private final Thread stopOnExit;
     private final int port;
 
     private ServerProcess(Launch launch, Process process, int port) {
         this.launch = launch;
         this.process = process;
         this.port = port;
+        this.stopOnExit = new Thread(() -> stop(Duration.ofSeconds(5)), "stop-" + launch.name() + "-server");
+        Runtime.getRuntime().addShutdownHook(stopOnExit);
     }
 
     /** The arguments {@link #start} puts before the given options: {@code --port PORT --host 127.0.0.1}. */
@@ -188,8 +192,21 @@ public final class ServerProcess implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             process.destroyForcibly();
+        } finally {
+            forgetStopOnExit();
         }
         return -1;
+    }
+
+    /** Once stopped, the hook that stops it when this JVM exits (Ctrl-C, SIGTERM to compare) is not needed. */
+    private void forgetStopOnExit() {
+        if (Thread.currentThread() != stopOnExit) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(stopOnExit);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running or about to: it finds the process stopped
+            }
+        }
     }
 
     /** Stops it if it is still running: SIGTERM, killed after 30 s. */
