@@ -71,7 +71,7 @@ final class RunAnalysis {
                 bound == null ? null : round(outcome.requestsPerSecond() / bound, 4), outcome.latency(), serverCpu,
                 microsPerRequest, serverShare, run.sampler().map(ServerSampler::peakRssMb).orElse(null),
                 round(outcome.clientCpuSeconds(), 2), generatorShare, serverBound, generatorBound,
-                reconciliation, outcome.connectionsOpened(), null, outcome.percentiles(), notes);
+                reconciliation, outcome.connectionsOpened(), null, outcome.percentiles(), notes, outcome.open());
     }
 
     /** "1" or, not pinned, "half the machine's 1.0". */

@@ -31,7 +31,7 @@ public final class ResultsFixtures {
                 startedByCompare ? 0 : null,
                 List.of(new LatencySummary.Point(0, 0.2), new LatencySummary.Point(50, 0.8), new LatencySummary.Point(90, 1.5),
                         new LatencySummary.Point(99, 2003.1), new LatencySummary.Point(99.9, 2010.2), new LatencySummary.Point(100, 2100)),
-                generatorBound ? List.of("generator-bound: used 0.95 cores") : List.of());
+                generatorBound ? List.of("generator-bound: used 0.95 cores") : List.of(), null);
     }
 
     public static Results results() {
@@ -75,7 +75,7 @@ public final class ResultsFixtures {
                 r.durationSeconds(), r.requestsPerSecond(), r.bound(), r.ratioToBound(), r.latencyMs(), serverCpuSeconds,
                 Math.round(serverCpuSeconds * 1e6 / r.requests() * 10) / 10.0, serverCpuSeconds / r.durationSeconds(),
                 r.serverPeakRssMb(), r.clientCpuSeconds(), r.generatorCpuShare(), r.serverBound(), r.generatorBound(),
-                r.reconciliation(), r.connectionsOpened(), r.serverExitCode(), r.percentiles(), r.notes());
+                r.reconciliation(), r.connectionsOpened(), r.serverExitCode(), r.percentiles(), r.notes(), r.open());
     }
 
     private static Results.Settings settings(int rounds) {
