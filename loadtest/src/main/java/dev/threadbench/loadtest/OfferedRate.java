@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest;
 
+import java.math.BigDecimal;
 import java.util.Locale;
 
 /**
@@ -32,6 +33,7 @@ public record OfferedRate(double value, boolean ofBound) {
 
     @Override
     public String toString() {
-        return ofBound ? value + "x" : String.valueOf(value);
+        String number = BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
+        return ofBound ? number + "x" : number;
     }
 }

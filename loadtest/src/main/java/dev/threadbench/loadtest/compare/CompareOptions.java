@@ -2,6 +2,7 @@ package dev.threadbench.loadtest.compare;
 
 import dev.threadbench.common.OptionException;
 import dev.threadbench.common.Strategy;
+import dev.threadbench.loadtest.OfferedRate;
 import dev.threadbench.loadtest.UsageException;
 import dev.threadbench.loadtest.compare.CompareSettings.Planned;
 import dev.threadbench.loadtest.engine.Engine;
@@ -59,6 +60,12 @@ final class CompareOptions {
     @Option(names = "--concurrency", paramLabel = "LIST", split = ",", defaultValue = "1000,2000",
             description = "concurrent connections, one run each (default ${DEFAULT-VALUE})")
     private List<Integer> concurrencies;
+
+    @Option(names = "--rate", paramLabel = "LIST", split = ",",
+            description = "open model: requests/s (4000) or fractions of each concurrency's bound (0.5x,0.9x,1.1x), one run each,"
+                    + " scheduled whatever the answers, latency from each request's intended send time; on enough connections for"
+                    + " the requests in flight unless --concurrency is given (default: closed loop)")
+    private List<String> rates;
 
     @Option(names = "--engine", paramLabel = "NAME", defaultValue = "embedded",
             description = "embedded (this runner), wrk or drill (when installed) (default ${DEFAULT-VALUE})")
@@ -135,6 +142,7 @@ final class CompareOptions {
         checkServers();
         List<String> strategyList = strategyList();
         checkLoad();
+        List<CompareSettings.Load> loads = loads();
         int warmup = warmupSeconds != null ? warmupSeconds : quick ? QUICK_WARMUP : WARMUP;
         Integer duration = iterations != null ? null : durationSeconds != null ? durationSeconds : quick ? QUICK_DURATION : DURATION;
         if (warmup < 0) {
@@ -172,7 +180,7 @@ final class CompareOptions {
         }
         Engine.Timing timing = new Engine.Timing(rampupSeconds, warmup, duration, iterations, timeoutSeconds,
                 eventLoops != null ? eventLoops : pinning.generatorCpuCount());
-        return new CompareSettings(planned, running, strategies, concurrencies, repeat, engine, timing, delayEvery, delayMs,
+        return new CompareSettings(planned, running, strategies, concurrencies, loads, repeat, engine, timing, delayEvery, delayMs,
                 words(jvmOptions), checkedServerArgs, jars, pinning, out.toAbsolutePath().normalize());
     }
 
@@ -226,6 +234,39 @@ final class CompareOptions {
                 }
             }
         }
+    }
+
+    /**
+     * One closed-loop run per concurrency; with --rate, one open-model run per concurrency and rate, a fraction
+     * taken of that concurrency's bound. A rate in requests/s runs once (against the first concurrency's bound)
+     * unless --concurrency names the connections.
+     */
+    private List<CompareSettings.Load> loads() {
+        if (rates == null) {
+            return concurrencies.stream().map(CompareSettings.Load::closed).toList();
+        }
+        if (!"embedded".equalsIgnoreCase(engine)) {
+            throw new UsageException("--rate: the open model runs on the embedded engine only, not --engine " + engine);
+        }
+        List<OfferedRate> offered = rates.stream().map(OfferedRate::parse).toList();
+        boolean connectionsGiven = command.commandLine().getParseResult().hasMatchedOption("--concurrency");
+        List<CompareSettings.Load> loads = new ArrayList<>();
+        for (int c : concurrencies) {
+            Double bound = RunAnalysis.bound(c, delayEvery, delayMs);
+            for (OfferedRate rate : offered) {
+                if (rate.ofBound() && bound == null) {
+                    throw new UsageException("--rate: " + rate + " is a fraction of the bound, and with --delay-every 0 or"
+                            + " --delay-ms 0 there is none; give requests/s");
+                }
+                if (!rate.ofBound() && !connectionsGiven && c != concurrencies.getFirst()) {
+                    continue;
+                }
+                double perSecond = rate.perSecond(bound == null ? 0 : bound);
+                loads.add(new CompareSettings.Load(c, perSecond,
+                        connectionsGiven ? c : CompareSettings.Load.connectionsFor(perSecond, delayEvery, delayMs)));
+            }
+        }
+        return loads;
     }
 
     private Path jar(String server) {

@@ -12,6 +12,8 @@ import java.util.Map;
  * --targets, to reach), how each run drives them, and where the results go.
  *
  * @param strategies  --strategies as given, for the header
+ * @param loads       the runs each server gets per round, in order: one per concurrency, or with --rate one per
+ *                    concurrency and rate
  * @param rounds      --repeat
  * @param engine      --engine as given
  * @param timing      eventLoops 0: the engine's default
@@ -20,15 +22,36 @@ import java.util.Map;
  * @param pinning     the CPUs of the servers and of the generator
  */
 record CompareSettings(List<Planned> planned, Map<String, URI> targets, String strategies, List<Integer> concurrencies,
-                       int rounds, String engine, Engine.Timing timing, int delayEvery, long delayMs, List<String> jvmOptions,
+                       List<Load> loads, int rounds, String engine, Engine.Timing timing, int delayEvery, long delayMs, List<String> jvmOptions,
                        List<String> serverArgs, Map<String, Path> jars, CpuPinning pinning, Path out) {
 
     /** One server to start with a strategy (null: its own default), or to reach at its --targets URL. */
     record Planned(String server, String strategy) {}
 
+    /**
+     * One run's load: a closed loop of {@code concurrency} connections ({@code rate} null), or the open model,
+     * {@code rate} requests/s over {@code connections}; {@code concurrency} sets the bound either way.
+     */
+    record Load(int concurrency, Double rate, int connections) {
+
+        static Load closed(int concurrency) {
+            return new Load(concurrency, null, concurrency);
+        }
+
+        /**
+         * Enough connections for the open model's requests in flight: rate x the delayed share x the delay (the
+         * quick ones are a rounding error beside it), half as many again, plus some for the quick ones.
+         */
+        static int connectionsFor(double rate, int delayEvery, long delayMs) {
+            double inFlight = delayEvery > 0 ? rate * delayMs / 1000.0 / delayEvery : 0;
+            return (int) Math.min(Integer.MAX_VALUE, Math.ceil(inFlight * 1.5) + 16);
+        }
+    }
+
     CompareSettings {
         planned = List.copyOf(planned);
         concurrencies = List.copyOf(concurrencies);
+        loads = List.copyOf(loads);
         jvmOptions = List.copyOf(jvmOptions);
         serverArgs = List.copyOf(serverArgs);
     }

@@ -26,7 +26,7 @@ import java.util.OptionalInt;
 
 /**
  * A compare, run: each planned server started from its jar (or reached, with --targets) in turn, driven
- * at each concurrency, stopped; then results.json, report.html and the table. Exit code 1 when a server
+ * at each concurrency (and, with --rate, each rate), stopped; then results.json, report.html and the table. Exit code 1 when a server
  * did not stop cleanly or counted other than the client.
  */
 final class Comparison {
@@ -89,7 +89,7 @@ final class Comparison {
     }
 
     /**
-     * One server's runs in one round, one per concurrency, between its start and its stop (or, already
+     * One server's runs in one round, one per load (concurrency, or concurrency and rate), between its start and its stop (or, already
      * running, between connect and close).
      */
     private List<Results.Run> runsOf(Planned planned, int round, RunningServer alreadyRunning) {
@@ -105,8 +105,8 @@ final class Comparison {
             if (alreadyRunning != null) {
                 out.printf(Locale.ROOT, "%n%s at %s%s%n", planned.server(), server.base(), roundLabel(round));
             }
-            for (int concurrency : settings.concurrencies()) {
-                Results.Run run = measure(server, concurrency, round);
+            for (CompareSettings.Load load : settings.loads()) {
+                Results.Run run = measure(server, load, round);
                 runs.add(run);
                 out.println("  " + ConsoleTable.oneLine(run));
                 out.flush();
@@ -163,7 +163,7 @@ final class Comparison {
     }
 
     /** One run: the server's count while idle before and after it, its CPU and RSS over the measured window. */
-    private Results.Run measure(Target server, int concurrency, int round) {
+    private Results.Run measure(Target server, CompareSettings.Load load, int round) {
         Duration idleLimit = Duration.ofMillis(settings.delayMs()).plusSeconds(settings.timing().timeoutSeconds() + 5L);
         Target.Stats before = server.idleStats(idleLimit);
         Optional<ServerSampler> sampler = server.pid().stream().mapToObj(ServerSampler::new).findFirst();
@@ -178,9 +178,11 @@ final class Comparison {
                 sampler.ifPresent(ServerSampler::stop);
             }
         };
-        Outcome outcome = engine.run(server.base().resolve("/"), concurrency, settings.timing(), phases);
+        Outcome outcome = load.rate() == null
+                ? engine.run(server.base().resolve("/"), load.concurrency(), settings.timing(), phases)
+                : engine.runAtRate(server.base().resolve("/"), load.connections(), load.rate(), settings.timing(), phases);
         Target.Stats after = server.idleStats(idleLimit);
-        return RunAnalysis.analyse(new RunAnalysis.Measured(server, concurrency, engine.name(), round, outcome, before, after,
+        return RunAnalysis.analyse(new RunAnalysis.Measured(server, load.concurrency(), engine.name(), round, outcome, before, after,
                 sampler), settings.delayEvery(), settings.delayMs(), settings.pinning(), problems);
     }
 }

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * One server x strategy x concurrency (x engine) over all its rounds: what the table and the report show,
+ * One server x strategy x concurrency (x engine, x open-model rate) over all its rounds: what the table and the report show,
  * each figure as its median and range ({@link Spread}).
  */
 public record Cell(int concurrency, String strategy, String server, String engine, List<Results.Run> runs) {
@@ -18,7 +18,8 @@ public record Cell(int concurrency, String strategy, String server, String engin
     public static List<Cell> of(List<Results.Run> runs) {
         Map<List<Object>, List<Results.Run>> groups = new LinkedHashMap<>();
         for (Results.Run run : ConsoleTable.ordered(runs)) {
-            groups.computeIfAbsent(List.of(run.concurrency(), String.valueOf(run.strategy()), run.server(), run.engine()),
+            groups.computeIfAbsent(List.of(run.concurrency(), String.valueOf(run.targetRate()), String.valueOf(run.strategy()),
+                            run.server(), run.engine()),
                     key -> new ArrayList<>()).add(run);
         }
         return groups.values().stream().map(group -> {
@@ -35,6 +36,11 @@ public record Cell(int concurrency, String strategy, String server, String engin
     /** server/strategy. */
     public String label() {
         return server + "/" + strategy;
+    }
+
+    /** The open model's target rate, null for a closed loop. */
+    public Double targetRate() {
+        return runs.getFirst().targetRate();
     }
 
     public int rounds() {
@@ -104,7 +110,7 @@ public record Cell(int concurrency, String strategy, String server, String engin
                           Spread requestsPerSecond, Spread ratioToBound, Spread p50, Spread p90, Spread p99, Spread p999,
                           Spread max, Spread serverCpuSeconds, Spread serverCpuMicrosPerRequest, Spread serverCpuShare,
                           Spread serverPeakRssMb, Spread clientCpuSeconds, Spread generatorCpuShare, long failed, String counts,
-                          long serverBoundRounds, long generatorBoundRounds, int medianRound) {}
+                          long serverBoundRounds, long generatorBoundRounds, int medianRound, Double targetRate) {}
 
     public Summary summary() {
         return new Summary(concurrency, strategy, server, engine, rounds(), bound(), requestsPerSecond(),
@@ -112,6 +118,6 @@ public record Cell(int concurrency, String strategy, String server, String engin
                 spread(r -> r.latencyMs().p99()), spread(r -> r.latencyMs().p999()), spread(r -> r.latencyMs().max()),
                 spread(Results.Run::serverCpuSeconds), serverCpuMicrosPerRequest(), spread(Results.Run::serverCpuShare),
                 spread(Results.Run::serverPeakRssMb), spread(Results.Run::clientCpuSeconds), spread(Results.Run::generatorCpuShare),
-                failed(), counts(), serverBoundRounds(), generatorBoundRounds(), medianRun().round());
+                failed(), counts(), serverBoundRounds(), generatorBoundRounds(), medianRun().round(), targetRate());
     }
 }
