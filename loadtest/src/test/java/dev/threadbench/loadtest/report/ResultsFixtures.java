@@ -40,6 +40,23 @@ public final class ResultsFixtures {
                         run("undertow", "blocking", 2000, 9800, false), run("vertx", "timer", 2000, 9400, true)));
     }
 
+    /** compare --rate 0.5x,0.9x at 1000 connections' bound: Undertow's p99 turns up at 90 %, Vert.x's does not. */
+    public static Results openModel() {
+        return new Results(environment("-Xms512m -Xmx2g"), settings(1),
+                List.of(open(run("undertow", "blocking", 1000, 2500, false), 2500, 2010), open(run("vertx", "timer", 1000, 2500, false), 2500, 2005),
+                        open(run("undertow", "blocking", 1000, 4480, false), 4500, 9500), open(run("vertx", "timer", 1000, 4490, false), 4500, 2020)));
+    }
+
+    private static Results.Run open(Results.Run r, double rate, double p99) {
+        return new Results.Run(r.server(), r.strategy(), r.concurrency(), r.engine(), r.round(), r.requests(), r.failed(),
+                r.durationSeconds(), r.requestsPerSecond(), r.bound(), r.ratioToBound(),
+                new Results.Latency(0.9, 2000.8, p99, p99 + 40, p99 + 90, 210.0), r.serverCpuSeconds(),
+                r.serverCpuMicrosPerRequest(), r.serverCpuShare(), r.serverPeakRssMb(), r.clientCpuSeconds(),
+                r.generatorCpuShare(), r.serverBound(), r.generatorBound(), r.reconciliation(), r.connectionsOpened(),
+                r.serverExitCode(), r.percentiles(), r.notes(),
+                new Results.OpenModel("open", rate, rate - 1, (int) Math.ceil(rate / 5 * 1.5) + 16, 0, 0, 1.2));
+    }
+
     /** As compare --targets writes them: servers already running, their JVM options, CPU, RSS and exit codes unknown. */
     public static Results resultsOfRunningServers() {
         return new Results(environment(null), settings(1),
