@@ -81,8 +81,8 @@ final class EmbeddedEngine implements Engine {
     static String scheduleNote(LoadResult.Open open) {
         return String.format(Locale.ROOT, "behind schedule: %,d measured request(s) sent more than %d ms after their intended time"
                 + " (the latest %.0f ms), %,d never sent (no free connection within the timeout, counted as timeouts): their"
-                + " latency counts from the intended time, but the server was offered less than %,.0f req/s while no connection"
-                + " was free; more connections (--concurrency) or more generator CPU keep the schedule", open.late(),
-                LoadResult.Open.LATE_MILLIS, open.maxLateMs(), open.unsent(), open.targetRate());
+                + " latency still counts from the intended time, but while the client was behind (no free connection, or its own"
+                + " CPU or pauses) the server was offered less than %,.0f req/s", open.late(), LoadResult.Open.LATE_MILLIS,
+                open.maxLateMs(), open.unsent(), open.targetRate());
     }
 }
