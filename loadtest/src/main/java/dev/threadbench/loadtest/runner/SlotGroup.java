@@ -2,6 +2,7 @@ package dev.threadbench.loadtest.runner;
 
 import dev.threadbench.loadtest.plan.Plan;
 import dev.threadbench.loadtest.runner.MeasuredWindow.Ticket;
+import io.netty.channel.EventLoop;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -13,6 +14,7 @@ import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpConnectOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.internal.ContextInternal;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -39,6 +41,7 @@ final class SlotGroup {
     private final Tally tally = new Tally();
     private final CompletableFuture<Tally> done = new CompletableFuture<>();
     private final long timeoutNanos;
+    private final EventLoop eventLoop;
     private int running;
     /** Open model: the schedule, the slots with no plan run in flight (oldest first), and the ones busy. */
     private ArrivalSchedule schedule;
@@ -57,6 +60,7 @@ final class SlotGroup {
         this.running = slots;
         this.window = window;
         this.timeoutNanos = spec.timeout().toNanos();
+        this.eventLoop = ((ContextInternal) context).nettyEventLoop();
         int timeoutMillis = (int) Math.min(Integer.MAX_VALUE, spec.timeout().toMillis());
         this.client = vertx.createHttpClient(new HttpClientOptions()
                 .setKeepAlive(true)
@@ -145,11 +149,12 @@ final class SlotGroup {
             }
         } else if (!free.isEmpty() && !timerSet) {
             timerSet = true;
-            long waitMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(schedule.peek() - now + 999_999));
-            vertx.setTimer(waitMillis, id -> {
+            // Netty's own timer, to the nanosecond (a timerfd with epoll): Vert.x timers round up to whole
+            // milliseconds, which would add half a millisecond on average to every latency counted from its intended time
+            eventLoop.schedule(() -> context.runOnContext(v -> {
                 timerSet = false;
                 dispatch();
-            });
+            }), schedule.peek() - now, TimeUnit.NANOSECONDS);
         }
     }
 
