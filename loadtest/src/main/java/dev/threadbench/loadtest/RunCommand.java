@@ -13,6 +13,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -53,6 +54,11 @@ public final class RunCommand implements Callable<Integer> {
             description = "unmeasured load before measuring, after the rampup (default ${DEFAULT-VALUE})")
     private int warmupSeconds;
 
+    @Option(names = "--rate", paramLabel = "R",
+            description = "open model: start R plan runs per second in all, on whichever of the C connections is free, whatever"
+                    + " the answers; latency counts from each one's intended send time (default: closed loop, as drill)")
+    private String rate;
+
     @Option(names = "--event-loops", paramLabel = "N", description = "event loop threads (default: cores, at most C)")
     private Integer eventLoops;
 
@@ -74,12 +80,13 @@ public final class RunCommand implements Callable<Integer> {
         if (eventLoops != null && eventLoops < 1) {
             throw new UsageException("--event-loops: must be at least 1, got " + eventLoops);
         }
+        Double perSecond = rate == null ? null : perSecond(OfferedRate.parse(rate));
         LoadShape shape = durationSeconds != null
                 ? new LoadShape.Timed(Duration.ofSeconds(warmupSeconds), Duration.ofSeconds(durationSeconds))
                 : new LoadShape.Counted(Duration.ofSeconds(warmupSeconds), plan.iterations());
         int loops = eventLoops != null ? eventLoops : LoadSpec.defaultEventLoops(plan.concurrency());
         LoadSpec spec = new LoadSpec(plan.steps(), plan.concurrency(), Duration.ofSeconds(plan.rampupSeconds()),
-                Duration.ofSeconds(timeoutSeconds), shape, loops);
+                Duration.ofSeconds(timeoutSeconds), shape, loops, perSecond);
 
         PrintStream out = main.out();
         out.println(String.format("%-25s %s", "Concurrency", plan.concurrency()));
@@ -88,6 +95,10 @@ public final class RunCommand implements Callable<Integer> {
         out.println(String.format("%-25s %s", "Rampup", plan.rampupSeconds()));
         out.println(String.format("%-25s %s", "Base URL", plan.base()));
         out.println(String.format("%-25s %s", "Event loops", loops));
+        if (perSecond != null) {
+            out.println(String.format(Locale.ROOT, "%-25s %,.1f req/s on %d connections (open model: latency from each"
+                    + " request's intended send time)", "Rate", perSecond, plan.concurrency()));
+        }
         out.flush();
         Progress.Sink progress = quiet ? Progress.Sink.NONE
                 : Progress.Sink.forStream(main.err(), Progress.Sink.stderrIsTerminal());
@@ -100,6 +111,14 @@ public final class RunCommand implements Callable<Integer> {
             return Main.EXIT_FAILED;
         }
         return Main.EXIT_OK;
+    }
+
+    private static double perSecond(OfferedRate offered) {
+        if (offered.ofBound()) {
+            throw new UsageException("--rate: " + offered + " is a fraction of the bound, which only compare knows (it sets the"
+                    + " servers' delay); give requests/s, e.g. --rate 4000");
+        }
+        return offered.value();
     }
 
     private URI baseUrl() {

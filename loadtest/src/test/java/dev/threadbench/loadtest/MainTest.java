@@ -42,6 +42,13 @@ public class MainTest {
             run --plan ../benchmarks/drill-1000.yml --iterations 10    | loadtest: command line: concurrency (1000) can not be higher than iterations (10)
             run --plan ../benchmarks/drill-1000.yml --base ftp://x     | loadtest: --base: must be an http:// URL with a host, got ftp://x
             run --plan ../benchmarks/drill-1000.yml --timeout 0        | loadtest: --timeout: must be at least 1 second, got 0
+            run --plan ../benchmarks/drill-1000.yml --rate 0         | loadtest: --rate: must be more than 0, got '0'
+            run --plan ../benchmarks/drill-1000.yml --rate abc       | loadtest: --rate: not a rate: 'abc' (requests/s such as 4000, or a fraction of the bound such as 0.9x)
+            run --plan ../benchmarks/drill-1000.yml --rate 0.5x      | loadtest: --rate: 0.5x is a fraction of the bound, which only compare knows (it sets the servers' delay); give requests/s, e.g. --rate 4000
+            compare --rate 0.5x,-1                              | loadtest: --rate: must be more than 0, got '-1'
+            compare --rate 1x --delay-every 0                   | loadtest: --rate: 1x is a fraction of the bound, and with --delay-every 0 or --delay-ms 0 there is none; give requests/s
+            compare --rate 4000 --engine wrk                    | loadtest: --rate: the open model runs on the embedded engine only, not --engine wrk
+            compare --rate 0.5x --sweep                         | loadtest: --rate: not with --sweep, which drives each concurrency in a closed loop
             compare --servers jetty                             | loadtest: --servers: unknown server 'jetty' (expected undertow, vertx)
             compare --strategies fast                           | loadtest: --strategies: unknown strategy 'fast' (expected default, all, or some of blocking, timer, virtual)
             compare --concurrency 0                             | loadtest: --concurrency: must be at least 1, got 0

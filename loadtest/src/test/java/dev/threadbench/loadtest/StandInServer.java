@@ -20,6 +20,8 @@ public final class StandInServer implements AutoCloseable {
     private final Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
     private final AtomicLong requests = new AtomicLong();
     private final AtomicLong inFlight = new AtomicLong();
+    private volatile boolean statsBroken;
+    private volatile String name = "stand-in";
     private final HttpServer http;
     private final NetServer raw;
 
@@ -40,8 +42,14 @@ public final class StandInServer implements AutoCloseable {
                     }
                 }
                 case "/health" -> request.response().end("ok");
-                case "/stats" -> request.response().end("{\"server\":\"stand-in\",\"strategy\":\"timer\",\"requests\":"
+                case "/stats" -> {
+                    if (statsBroken) {
+                        request.response().setStatusCode(500).end("broken");
+                        return;
+                    }
+                    request.response().end("{\"server\":\"" + name + "\",\"strategy\":\"timer\",\"requests\":"
                         + requests.get() + ",\"delayed\":0,\"inFlight\":" + inFlight.get() + "}");
+                }
                 case "/status/500" -> request.response().setStatusCode(500).end("no");
                 case "/slow" -> { /* never answers */ }
                 default -> request.response().setStatusCode(404).end();
@@ -64,6 +72,17 @@ public final class StandInServer implements AutoCloseable {
     /** The port where answers are cut short (/short) or connections reset (anything else). */
     public int rawPort() {
         return raw.actualPort();
+    }
+
+    /** /stats names the server so, as compare --targets wants it to ("undertow", say). */
+    public StandInServer namedAs(String server) {
+        name = server;
+        return this;
+    }
+
+    /** From now on /stats answers 500, as a server that has stopped answering it would fail compare. */
+    public void breakStats() {
+        statsBroken = true;
     }
 
     public long requests() {

@@ -11,7 +11,7 @@ final class CompareHeader {
 
     static void print(CompareSettings settings, PrintStream out) {
         Engine.Timing timing = settings.timing();
-        int runsCount = settings.rounds() * settings.planned().size() * settings.concurrencies().size();
+        int runsCount = settings.rounds() * settings.planned().size() * settings.loads().size();
         String concurrencyList = String.join(", ", settings.concurrencies().stream().map(String::valueOf).toList());
         if (settings.running()) {
             out.printf(Locale.ROOT, "compare: servers already running: %s; concurrency %s; engine %s%n",
@@ -25,6 +25,11 @@ final class CompareHeader {
             if (!settings.serverArgs().isEmpty()) {
                 out.printf(Locale.ROOT, "server options (both): %s%n", String.join(" ", settings.serverArgs()));
             }
+        }
+        if (settings.loads().stream().anyMatch(load -> load.rate() != null)) {
+            out.printf(Locale.ROOT, "open model: %s; latency from each request's intended send time%n",
+                    String.join(", ", settings.loads().stream().map(load -> String.format(Locale.ROOT, "%,.0f req/s on %d connections"
+                            + " (C=%d)", load.rate(), load.connections(), load.concurrency())).toList()));
         }
         out.println(settings.pinning().describe());
         long delayMs = settings.delayMs();

@@ -2,11 +2,11 @@ package dev.threadbench.loadtest.compare;
 
 import dev.threadbench.common.OptionException;
 import dev.threadbench.common.Strategy;
+import dev.threadbench.loadtest.OfferedRate;
 import dev.threadbench.loadtest.UsageException;
 import dev.threadbench.loadtest.compare.CompareSettings.Planned;
 import dev.threadbench.loadtest.engine.Engine;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -55,6 +55,12 @@ final class CompareOptions {
     @Option(names = "--concurrency", paramLabel = "LIST", split = ",", defaultValue = "1000,2000",
             description = "concurrent connections, one run each (default ${DEFAULT-VALUE}; --sweep: 250,500,1000,2000,5000,10000)")
     private List<Integer> concurrencies;
+
+    @Option(names = "--rate", paramLabel = "LIST", split = ",",
+            description = "open model: requests/s (4000) or fractions of each concurrency's bound (0.5x,0.9x,1.1x), one run each,"
+                    + " scheduled whatever the answers, latency from each request's intended send time; on enough connections for"
+                    + " the requests in flight unless --concurrency is given (default: closed loop)")
+    private List<String> rates;
 
     @Option(names = "--engine", paramLabel = "NAME", defaultValue = "embedded",
             description = "embedded (this runner), wrk or drill (when installed) (default ${DEFAULT-VALUE})")
@@ -163,6 +169,14 @@ final class CompareOptions {
         if (repeat < 1) {
             throw new UsageException("--repeat: must be at least 1 round, got " + repeat);
         }
+        if (rates != null && sweep) {
+            throw new UsageException("--rate: not with --sweep, which drives each concurrency in a closed loop");
+        }
+        if (rates != null && !"embedded".equalsIgnoreCase(engine)) {
+            throw new UsageException("--rate: the open model runs on the embedded engine only, not --engine " + engine);
+        }
+        List<CompareSettings.Load> loads = CompareSettings.Load.plan(concurrencies,
+                rates == null ? null : rates.stream().map(OfferedRate::parse).toList(), matched("--concurrency"), delayEvery, delayMs);
         CpuPinning pinning = CpuPinning.decide(pinningOptions.request(!running.isEmpty()));
         List<String> checkedServerArgs = ServerArgs.check(serverArgs == null ? List.of() : words(serverArgs));
         Map<String, Path> jars = new LinkedHashMap<>();
@@ -177,7 +191,7 @@ final class CompareOptions {
         }
         Engine.Timing timing = new Engine.Timing(rampup, warmup, duration, iterations, timeoutSeconds,
                 eventLoops != null ? eventLoops : pinning.generatorCpuCount());
-        return new CompareSettings(planned, running, strategies, concurrencies, repeat, engine, timing, delayEvery, delayMs,
+        return new CompareSettings(planned, running, strategies, concurrencies, loads, repeat, engine, timing, delayEvery, delayMs,
                 words(jvmOptions), checkedServerArgs, jars, pinning, out.toAbsolutePath().normalize(), sweep);
     }
 

@@ -1,6 +1,7 @@
 package dev.threadbench.loadtest.compare;
 
 import dev.threadbench.loadtest.Main;
+import dev.threadbench.loadtest.RunFailure;
 import dev.threadbench.loadtest.UsageException;
 import dev.threadbench.loadtest.compare.CompareSettings.Planned;
 import dev.threadbench.loadtest.engine.Engine;
@@ -24,9 +25,10 @@ import java.util.Map;
 import java.util.OptionalInt;
 
 /**
- * A compare, run: each planned server started from its jar (or reached, with --targets) in turn, driven
- * at each concurrency, stopped; then results.json, report.html and the table. Exit code 1 when a server
- * did not stop cleanly or counted other than the client.
+ * A compare, run: each planned server started from its jar (or reached, with --targets) in turn, driven at
+ * each concurrency (and, with --rate, each rate), stopped; then results.json, report.html and the table.
+ * Exit code 1 when a server did not stop cleanly, counted other than the client, or failed once runs had
+ * been made (they are kept; that server's remaining runs in the round are skipped).
  */
 final class Comparison {
 
@@ -36,7 +38,8 @@ final class Comparison {
     private final PrintStream err;
     private final List<String> problems = new ArrayList<>();
     private final Map<String, String> versions = new LinkedHashMap<>();
-    private List<Integer> concurrencies;
+    /** The runs each server gets per round: settings.loads() but those at concurrencies this machine cannot hold. */
+    private List<CompareSettings.Load> loads;
     private int points;
     private int pointsDone;
     private long startNanos;
@@ -58,19 +61,30 @@ final class Comparison {
         List<Results.Skipped> skipped = Headroom.skipped(settings.concurrencies(), !settings.running(), settings.jvmOptions(),
                 Headroom.Machine.probe());
         skipped.forEach(s -> out.printf(Locale.ROOT, "skipped: C=%d: %s%n", s.concurrency(), s.reason()));
-        concurrencies = settings.concurrencies().stream()
-                .filter(c -> skipped.stream().noneMatch(s -> s.concurrency() == c)).toList();
-        if (concurrencies.isEmpty()) {
+        loads = settings.loads().stream()
+                .filter(load -> skipped.stream().noneMatch(s -> s.concurrency() == load.concurrency())).toList();
+        if (loads.isEmpty()) {
             throw new UsageException("--concurrency: this machine can hold none of " + settings.concurrencies() + " (see above)");
         }
-        points = settings.rounds() * settings.planned().size() * concurrencies.size();
+        points = settings.rounds() * settings.planned().size() * loads.size();
         startNanos = System.nanoTime();
         List<Results.Run> runs = new ArrayList<>();
         try (CpuPinning.Pinned pinned = settings.pinning().pinThisJvm()) {
             Map<String, RunningServer> running = connect();
             for (int round = 0; round < settings.rounds(); round++) {
                 for (Planned planned : settings.order(round)) {
-                    runs.addAll(runsOf(planned, round, running.get(planned.server())));
+                    try {
+                        runsOf(planned, round, running.get(planned.server()), runs);
+                    } catch (RunFailure e) {
+                        if (runs.isEmpty()) {
+                            throw e; // nothing to keep: stop at once
+                        }
+                        // the runs already made are kept: a long sweep is not lost to one server that fails
+                        problems.add(planned.server() + " (" + (planned.strategy() == null ? "default" : planned.strategy()) + ")"
+                                + roundLabel(round) + ": " + e.getMessage() + "; its remaining runs in this round skipped");
+                        out.println("  failed: " + e.getMessage());
+                        out.flush();
+                    }
                 }
             }
         }
@@ -115,10 +129,10 @@ final class Comparison {
     }
 
     /**
-     * One server's runs in one round, one per concurrency, between its start and its stop (or, already
-     * running, between connect and close).
+     * One server's runs in one round, one per load (concurrency, or concurrency and rate), between its start and
+     * its stop (or, already running, between connect and close), each added to {@code done} as it ends.
      */
-    private List<Results.Run> runsOf(Planned planned, int round, RunningServer alreadyRunning) {
+    private void runsOf(Planned planned, int round, RunningServer alreadyRunning, List<Results.Run> done) {
         Path log = settings.out().resolve("logs").resolve(planned.server() + "-"
                 + (planned.strategy() == null ? "default" : planned.strategy())
                 + (settings.rounds() == 1 ? "" : "-round" + (round + 1)) + ".log");
@@ -131,9 +145,10 @@ final class Comparison {
             if (alreadyRunning != null) {
                 out.printf(Locale.ROOT, "%n%s at %s%s%n", planned.server(), server.base(), roundLabel(round));
             }
-            for (int concurrency : concurrencies) {
-                Results.Run run = measure(server, concurrency, round);
+            for (CompareSettings.Load load : loads) {
+                Results.Run run = measure(server, load, round);
                 runs.add(run);
+                done.add(run);
                 out.println("  " + progress() + ConsoleTable.oneLine(run));
                 out.flush();
             }
@@ -145,10 +160,11 @@ final class Comparison {
                             + exit + " after SIGTERM (log: " + log + ")");
                 }
                 out.printf(Locale.ROOT, "  stopped with SIGTERM: exit code %d%n", exit);
-                runs.replaceAll(r -> r.withServerExitCode(exit));
+                for (int i = done.size() - runs.size(); i < done.size(); i++) {
+                    done.set(i, done.get(i).withServerExitCode(exit));
+                }
             }
         }
-        return runs;
     }
 
     private StartedServer start(Planned planned, int round, Path log) {
@@ -192,7 +208,7 @@ final class Comparison {
      * One run: the server's count while idle before and after it, and its cost over the measured window as its
      * own /stats reports it (the same way for servers compare started and those it reached with --targets).
      */
-    private Results.Run measure(Target server, int concurrency, int round) {
+    private Results.Run measure(Target server, CompareSettings.Load load, int round) {
         Duration idleLimit = Duration.ofMillis(settings.delayMs()).plusSeconds(settings.timing().timeoutSeconds() + 5L);
         Target.Stats before = server.idleStats(idleLimit);
         CostSampler costs = new CostSampler(server);
@@ -207,9 +223,12 @@ final class Comparison {
                 costs.stop();
             }
         };
-        Outcome outcome = engine.run(server.base().resolve("/"), concurrency, settings.timing(), phases);
+        Outcome outcome = load.rate() == null
+                ? engine.run(server.base().resolve("/"), load.concurrency(), settings.timing(), phases)
+                : engine.runAtRate(server.base().resolve("/"), load.connections(), load.rate(), settings.timing(), phases);
         Results.ServerCost cost = costs.cost(outcome.requestsPerSecond());
         Target.Stats after = server.idleStats(idleLimit);
-        return RunAnalysis.analyse(new RunAnalysis.Measured(server, concurrency, engine.name(), round, outcome, before, after, cost), settings.delayEvery(), settings.delayMs(), settings.pinning(), problems);
+        return RunAnalysis.analyse(new RunAnalysis.Measured(server, load.concurrency(), engine.name(), round, outcome, before, after,
+                cost), settings.delayEvery(), settings.delayMs(), settings.pinning(), problems);
     }
 }

@@ -70,7 +70,7 @@ final class RunAnalysis {
                 bound == null ? null : round(outcome.requestsPerSecond() / bound, 4), outcome.latency(), serverCpu,
                 microsPerRequest, serverShare, peakRss,
                 round(outcome.clientCpuSeconds(), 2), generatorShare, serverBound, generatorBound,
-                reconciliation, outcome.connectionsOpened(), null, outcome.percentiles(), notes, cost);
+                reconciliation, outcome.connectionsOpened(), null, outcome.percentiles(), notes, cost, outcome.open());
     }
 
     /** "1" or, not pinned, "half the machine's 1.0". */

@@ -106,6 +106,6 @@ final class DrillEngine implements Engine {
         notes.add("drill: every connection on one thread; failures are not broken down by cause (counted as other);"
                 + " no p90, max or percentile curve; no warm-up; times rounded to whole ms");
         return new Outcome(drill.totalRequests(), failed, drill.durationSeconds(), drill.requestsPerSecond(), latency,
-                List.of(), cpuSeconds, drill.totalRequests(), drill.failedRequests(), null, notes);
+                List.of(), cpuSeconds, drill.totalRequests(), drill.failedRequests(), null, notes, null);
     }
 }

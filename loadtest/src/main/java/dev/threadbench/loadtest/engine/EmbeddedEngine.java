@@ -14,6 +14,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** The embedded Vert.x runner. */
@@ -34,13 +35,22 @@ final class EmbeddedEngine implements Engine {
 
     @Override
     public Outcome run(URI target, int concurrency, Timing timing, LoadRunner.Phases phases) {
+        return run(target, concurrency, null, timing, phases);
+    }
+
+    @Override
+    public Outcome runAtRate(URI target, int connections, double rate, Timing timing, LoadRunner.Phases phases) {
+        return run(target, connections, rate, timing, phases);
+    }
+
+    private Outcome run(URI target, int concurrency, Double rate, Timing timing, LoadRunner.Phases phases) {
         Duration warmup = Duration.ofSeconds(timing.warmupSeconds());
         LoadShape shape = timing.durationSeconds() != null
                 ? new LoadShape.Timed(warmup, Duration.ofSeconds(timing.durationSeconds()))
                 : new LoadShape.Counted(warmup, timing.iterations());
         LoadSpec spec = new LoadSpec(List.of(new Plan.Step("GET /", "GET", target, Map.of())), concurrency,
                 Duration.ofSeconds(timing.rampupSeconds()), Duration.ofSeconds(timing.timeoutSeconds()), shape,
-                timing.eventLoops() > 0 ? timing.eventLoops() : LoadSpec.defaultEventLoops(concurrency));
+                timing.eventLoops() > 0 ? timing.eventLoops() : LoadSpec.defaultEventLoops(concurrency), rate);
         Progress.Sink sink = progressOut == null ? Progress.Sink.NONE : Progress.Sink.forStream(progressOut, terminal);
         return outcome(new LoadRunner(spec, phases, sink).run());
     }
@@ -55,8 +65,24 @@ final class EmbeddedEngine implements Engine {
         if (result.firstOtherFailure() != null) {
             notes.add("first 'other' failure: " + result.firstOtherFailure());
         }
+        LoadResult.Open open = result.open();
+        if (open != null && (open.late() > 0 || open.unsent() > 0)) {
+            notes.add(scheduleNote(open));
+        }
         return new Outcome(result.requests(), failed, result.durationSeconds(), result.requestsPerSecond(), latency,
                 LatencySummary.curve(result.latencyMicros()), result.clientCpuSeconds(), result.answered(),
-                result.sent() - result.answered(), result.connectionsOpened(), notes);
+                result.sent() - result.answered(), result.connectionsOpened(), notes,
+                open == null ? null : new Results.OpenModel("open", open.targetRate(),
+                        Math.round(result.achievedRate() * 10) / 10.0, open.connections(), open.late(), open.unsent(),
+                        Math.round(open.maxLateMs() * 1000) / 1000.0));
+    }
+
+    /** The client could not keep to the schedule: how far it fell behind, and what to do about it. */
+    static String scheduleNote(LoadResult.Open open) {
+        return String.format(Locale.ROOT, "behind schedule: %,d measured request(s) sent more than %d ms after their intended time"
+                + " (the latest %.0f ms), %,d never sent (no free connection within the timeout, counted as timeouts): their"
+                + " latency still counts from the intended time, but while the client was behind (no free connection, or its own"
+                + " CPU or pauses) the server was offered less than %,.0f req/s", open.late(), LoadResult.Open.LATE_MILLIS,
+                open.maxLateMs(), open.unsent(), open.targetRate());
     }
 }

@@ -19,6 +19,16 @@ public interface Engine {
     Outcome run(URI target, int concurrency, Timing timing, LoadRunner.Phases phases);
 
     /**
+     * The open model: GET {@code target} at {@code rate} requests/s over {@code connections} keep-alive
+     * connections, each latency counted from the request's intended send time.
+     *
+     * @throws UsageException when the engine only runs closed loops
+     */
+    default Outcome runAtRate(URI target, int connections, double rate, Timing timing, LoadRunner.Phases phases) {
+        throw new UsageException("--rate: the " + name() + " engine runs closed loops only; the open model needs --engine embedded");
+    }
+
+    /**
      * Refuses, before any run, a workload this engine cannot measure: servers holding every
      * {@code delayEvery}-th request {@code delayMs}.
      *

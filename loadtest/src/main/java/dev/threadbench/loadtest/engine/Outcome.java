@@ -12,10 +12,12 @@ import java.util.List;
  * @param unansweredAllowance how many more the server may have counted than were answered, and why
  *                            (requests that failed without an answer, or that the tool abandoned at its deadline)
  * @param connectionsOpened   null when the engine does not say
+ * @param open                what the open model did; null for a closed loop
  */
 public record Outcome(long requests, Results.Failed failed, double durationSeconds, double requestsPerSecond,
                       Results.Latency latency, List<LatencySummary.Point> percentiles, double clientCpuSeconds,
-                      long answered, long unansweredAllowance, Long connectionsOpened, List<String> notes) {
+                      long answered, long unansweredAllowance, Long connectionsOpened, List<String> notes,
+                      Results.OpenModel open) {
 
     public Outcome {
         percentiles = List.copyOf(percentiles);

@@ -98,6 +98,6 @@ final class WrkEngine implements Engine {
         List<String> notes = List.of("wrk: no ramp-up; requests still in flight at each run's deadline (warm-up and measured)"
                 + " are abandoned, so the server may count up to " + (2 * concurrency) + " more than wrk");
         return new Outcome(wrk.requests(), failed, wrk.durationSeconds(), wrk.requestsPerSecond(), latency, wrk.curve(),
-                cpuSeconds, warmupAnswers + wrk.requests(), 2L * concurrency + socketFailures, null, notes);
+                cpuSeconds, warmupAnswers + wrk.requests(), 2L * concurrency + socketFailures, null, notes, null);
     }
 }

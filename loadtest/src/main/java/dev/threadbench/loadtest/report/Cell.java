@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * One server x strategy x concurrency (x engine) over all its rounds: what the table and the report show,
+ * One server x strategy x concurrency (x engine, x open-model rate) over all its rounds: what the table and the report show,
  * each figure as its median and range ({@link Spread}).
  */
 public record Cell(int concurrency, String strategy, String server, String engine, List<Results.Run> runs) {
@@ -18,7 +18,8 @@ public record Cell(int concurrency, String strategy, String server, String engin
     public static List<Cell> of(List<Results.Run> runs) {
         Map<List<Object>, List<Results.Run>> groups = new LinkedHashMap<>();
         for (Results.Run run : ConsoleTable.ordered(runs)) {
-            groups.computeIfAbsent(List.of(run.concurrency(), String.valueOf(run.strategy()), run.server(), run.engine()),
+            groups.computeIfAbsent(List.of(run.concurrency(), String.valueOf(run.targetRate()), String.valueOf(run.strategy()),
+                            run.server(), run.engine()),
                     key -> new ArrayList<>()).add(run);
         }
         return groups.values().stream().map(group -> {
@@ -35,6 +36,11 @@ public record Cell(int concurrency, String strategy, String server, String engin
     /** server/strategy. */
     public String label() {
         return server + "/" + strategy;
+    }
+
+    /** The open model's target rate, null for a closed loop. */
+    public Double targetRate() {
+        return runs.getFirst().targetRate();
     }
 
     public int rounds() {
@@ -116,7 +122,8 @@ public record Cell(int concurrency, String strategy, String server, String engin
                           Spread serverPeakRssMb, Spread clientCpuSeconds, Spread generatorCpuShare, long failed, String counts,
                           long serverBoundRounds, long generatorBoundRounds, int medianRound, Spread cpuUserMicrosPerRequest,
                           Spread cpuSystemMicrosPerRequest, Spread peakThreads, Spread contextSwitchesPerRequest,
-                          Spread heapAfterGcMb, Spread gcPauseMsPerSecond) {}
+                          Spread heapAfterGcMb, Spread gcPauseMsPerSecond,
+                          Double targetRate) {}
 
     public Summary summary() {
         return new Summary(concurrency, strategy, server, engine, rounds(), bound(), requestsPerSecond(),
@@ -128,6 +135,6 @@ public record Cell(int concurrency, String strategy, String server, String engin
                 cost(Results.ServerCost::cpuUserMicrosPerRequest), cost(Results.ServerCost::cpuSystemMicrosPerRequest),
                 cost(c -> c.peakThreads() == null ? null : c.peakThreads().doubleValue()),
                 cost(Results.ServerCost::contextSwitchesPerRequest), cost(Results.ServerCost::heapAfterGcMb),
-                cost(Results.ServerCost::gcPauseMsPerSecond));
+                cost(Results.ServerCost::gcPauseMsPerSecond), targetRate());
     }
 }

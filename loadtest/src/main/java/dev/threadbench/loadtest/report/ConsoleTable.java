@@ -16,9 +16,10 @@ public final class ConsoleTable {
 
     private ConsoleTable() {}
 
-    /** Runs in table order: by concurrency, then strategy, then server, then round. */
+    /** Runs in table order: by concurrency, then rate (closed loop first), then strategy, then server, then round. */
     public static List<Results.Run> ordered(List<Results.Run> runs) {
         return runs.stream().sorted(Comparator.comparingInt(Results.Run::concurrency)
+                .thenComparing(Results.Run::targetRate, Comparator.nullsFirst(Comparator.naturalOrder()))
                 .thenComparing(Results.Run::strategy, Comparator.nullsFirst(Comparator.naturalOrder()))
                 .thenComparing(Results.Run::server).thenComparingInt(Results.Run::round)).toList();
     }
@@ -32,7 +33,8 @@ public final class ConsoleTable {
         List<String[]> rows = new ArrayList<>();
         rows.add(HEADER);
         for (Cell c : cells) {
-            rows.add(new String[] {String.valueOf(c.concurrency()), String.valueOf(c.strategy()), c.server(), c.engine(),
+            rows.add(new String[] {String.valueOf(c.concurrency()) + (c.targetRate() == null ? ""
+                    : String.format(Locale.ROOT, " @%,.0f/s", c.targetRate())), String.valueOf(c.strategy()), c.server(), c.engine(),
                     String.valueOf(c.rounds()), c.requestsPerSecond().format("%,.0f"),
                     c.bound() == null ? "-" : String.format(Locale.ROOT, "%,.0f", c.bound()),
                     median(c.spread(Results.Run::ratioToBound), 100, "%.1f%%"),
@@ -79,6 +81,10 @@ public final class ConsoleTable {
                         + " generator's CPU use as a share of their own CPUs (").append(pinning(results.environment())).append(").\n")
                 .append("counts: the server's /stats count against the answers the client got (exact, explained by failed"
                         + " or abandoned requests, or MISMATCH).\n");
+        if (results.runs().stream().anyMatch(r -> r.open() != null)) {
+            text.append("C @R/s: the open model, R requests/s scheduled whatever the answers (C sets the bound); req/s: answered per"
+                    + " second; latencies from each request's intended send time, so a server that falls behind shows it.\n");
+        }
         if (results.runs().stream().anyMatch(r -> r.serverCpuSeconds() == null || r.serverPeakRssMb() == null)) {
             text.append("n/a: the server reports no process figures on its /stats (an older jar, or another server).\n");
         }
@@ -118,9 +124,12 @@ public final class ConsoleTable {
 
     /** One run in a line, printed as each finishes. */
     public static String oneLine(Results.Run r) {
-        return String.format(Locale.ROOT, "C=%d: %,.0f req/s%s, p50 %s ms, p99 %s ms, %,d failed, server CPU %s, peak RSS %s,"
+        return String.format(Locale.ROOT, "C=%d%s: %,.0f req/s%s, p50 %s ms, p99 %s ms, %,d failed, server CPU %s, peak RSS %s,"
                         + " generator CPU %s, counts %s%s%s%s",
-                r.concurrency(), r.requestsPerSecond(),
+                r.concurrency(), r.open() == null ? "" : String.format(Locale.ROOT, " open model @%,.0f req/s (%,.0f sent/s, %d"
+                        + " connections, %,d late, %,d never sent)", r.open().targetRate(), r.open().achievedRate(),
+                        r.open().connections(), r.open().lateRequests(), r.open().unsentRequests()),
+                r.requestsPerSecond(),
                 r.bound() == null ? "" : String.format(Locale.ROOT, " (%.1f%% of the %,.0f bound)", 100 * r.ratioToBound(), r.bound()),
                 ms(r.latencyMs().p50()), ms(r.latencyMs().p99()), r.failed().total(),
                 r.serverCpuSeconds() == null ? "n/a" : String.format(Locale.ROOT, "%.1f s (%s us/req, %s of its CPUs)",

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import dev.threadbench.loadtest.runner.LatencySummary;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * What {@code compare} writes to results.json and {@code report} reads back. {@code skipped}: the concurrencies
@@ -60,7 +61,8 @@ public record Results(Environment environment, Settings settings, List<Run> runs
      * {@code bound}: the most requests/s the workload allows (C closed-loop clients, 1 in delayEvery held
      * delayMs): 5 x C with the defaults; null without a delay. Figures an engine cannot give are null (wrk
      * reports no 99.9th percentile without its script, say), as are the server's when it reports no process
-     * figures on its /stats (older files: when compare had not started it). {@code serverCpuShare} and {@code generatorCpuShare}: each side's CPU use over the measured
+     * figures on its /stats (older files: when compare had not started it). {@code open}: what the open model did
+     * (its latencies count from each request's intended send time); null for a closed-loop run. {@code serverCpuShare} and {@code generatorCpuShare}: each side's CPU use over the measured
      * window as a fraction of its own CPU set; {@code serverBound} / {@code generatorBound}: 0.9 or more.
      * {@code cost}: what the server reported of its own process over the window; null when it reports nothing.
      */
@@ -73,7 +75,8 @@ public record Results(Environment environment, Settings settings, List<Run> runs
                       Latency latencyMs, Double serverCpuSeconds, Double serverCpuMicrosPerRequest, Double serverCpuShare,
                       Double serverPeakRssMb, Double clientCpuSeconds, Double generatorCpuShare, boolean serverBound,
                       boolean generatorBound, Reconciliation reconciliation, Long connectionsOpened,
-                      Integer serverExitCode, List<LatencySummary.Point> percentiles, List<String> notes, ServerCost cost) {
+                      Integer serverExitCode, List<LatencySummary.Point> percentiles, List<String> notes, ServerCost cost,
+                      OpenModel open) {
 
         public Run {
             percentiles = percentiles == null ? List.of() : List.copyOf(percentiles);
@@ -81,14 +84,20 @@ public record Results(Environment environment, Settings settings, List<Run> runs
         }
 
         public String label() {
-            return server + "/" + strategy + " C=" + concurrency;
+            return server + "/" + strategy + " C=" + concurrency + (open == null ? "" : String.format(Locale.ROOT, " @%,.0f/s",
+                    open.targetRate()));
+        }
+
+        /** The open model's target rate; null for a closed loop. */
+        public Double targetRate() {
+            return open == null ? null : open.targetRate();
         }
 
         public Run withServerExitCode(Integer code) {
             return new Run(server, strategy, concurrency, engine, round, requests, failed, durationSeconds, requestsPerSecond,
                     bound, ratioToBound, latencyMs, serverCpuSeconds, serverCpuMicrosPerRequest, serverCpuShare, serverPeakRssMb,
                     clientCpuSeconds, generatorCpuShare, serverBound, generatorBound, reconciliation, connectionsOpened, code,
-                    percentiles, notes, cost);
+                    percentiles, notes, cost, open);
         }
     }
 
@@ -104,6 +113,16 @@ public record Results(Environment environment, Settings settings, List<Run> runs
                              Double cpuSystemMicrosPerRequest, Long peakThreads, Double contextSwitchesPerRequest,
                              Double peakRssMb, Double heapAfterGcMb, Double heapCommittedMb, Long gcCount,
                              Double gcPauseMsPerSecond, int samples) {}
+
+    /**
+     * An open-model run: requests scheduled at {@code targetRate} requests/s over {@code connections}, whatever
+     * the answers; {@code achievedRate}: those sent per second of the measured window; {@code lateRequests}: sent
+     * more than 10 ms after their intended time (no free connection, a busy generator); {@code unsentRequests}:
+     * never sent (no free connection within the timeout, counted as timeouts); {@code maxLateMs}: the latest one.
+     * {@code model} is "open"; a run without this record is closed-loop.
+     */
+    public record OpenModel(String model, double targetRate, double achievedRate, int connections, long lateRequests,
+                            long unsentRequests, double maxLateMs) {}
 
     /** Failed requests, in all and by cause. */
     public record Failed(long total, long non2xx, long timeout, long refused, long reset, long shortBody, long other) {}

@@ -38,7 +38,8 @@ public final class Verdict {
     public static List<String> lines(List<Cell> cells) {
         Map<List<Object>, List<Cell>> groups = new LinkedHashMap<>();
         for (Cell cell : cells) {
-            groups.computeIfAbsent(List.of(cell.concurrency(), cell.engine()), key -> new ArrayList<>()).add(cell);
+            groups.computeIfAbsent(List.of(cell.concurrency(), String.valueOf(cell.targetRate()), cell.engine()),
+                    key -> new ArrayList<>()).add(cell);
         }
         List<String> lines = new ArrayList<>();
         for (List<Cell> group : groups.values()) {
@@ -65,7 +66,8 @@ public final class Verdict {
     }
 
     static String line(Cell a, Cell b) {
-        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "C=%d %s vs %s: req/s %s vs %s: %s", a.concurrency(),
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "C=%d%s %s vs %s: req/s %s vs %s: %s", a.concurrency(),
+                a.targetRate() == null ? "" : String.format(Locale.ROOT, " @%,.0f/s", a.targetRate()),
                 a.label(), b.label(), Spread.format(a.requestsPerSecond(), "%,.0f"), Spread.format(b.requestsPerSecond(), "%,.0f"),
                 throughput(a, b)));
         Spread cpuA = a.serverCpuMicrosPerRequest();

@@ -7,7 +7,8 @@ import java.util.StringJoiner;
 /**
  * Prints a run the way {@code drill --stats} prints its summary (same labels, same 25-column layout,
  * same rounding to whole milliseconds), then this runner's extra lines: p50, p90, max, failures by
- * cause, connections opened, event loops used and the runner's own CPU time over the measured window.
+ * cause, connections opened, event loops used and the runner's own CPU time over the measured window; in the
+ * open model, the rate achieved and how far the client fell behind its schedule.
  */
 public final class DrillSummary {
 
@@ -39,6 +40,13 @@ public final class DrillSummary {
                 result.durationSeconds() > 0 ? result.clientCpuSeconds() / result.durationSeconds() : 0));
         if (result.firstOtherFailure() != null) {
             line(out, "First other failure", result.firstOtherFailure());
+        }
+        LoadResult.Open open = result.open();
+        if (open != null) {
+            line(out, "Achieved rate", String.format(Locale.ROOT, "%.1f req/s sent (target %.1f); requests per second above:"
+                    + " answered", result.achievedRate(), open.targetRate()));
+            line(out, "Behind schedule", String.format(Locale.ROOT, "%d sent > %d ms late (latest %.1f ms), %d never sent",
+                    open.late(), LoadResult.Open.LATE_MILLIS, open.maxLateMs(), open.unsent()));
         }
     }
 

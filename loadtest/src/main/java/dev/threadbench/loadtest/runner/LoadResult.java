@@ -13,16 +13,39 @@ import org.HdrHistogram.Histogram;
  * @param clientCpuSeconds  CPU time this JVM used during the measured window
  * @param eventLoops        distinct event loop threads the slots ran on
  * @param transport         epoll (native) or nio
+ * @param open              what the open model did, null for a closed-loop load
  */
 public record LoadResult(long requests, long successes, Map<FailureCause, Long> failures, double durationSeconds,
                          Histogram latencyMicros, long sent, long answered, long connectionsOpened,
-                         double clientCpuSeconds, int eventLoops, String transport, String firstOtherFailure) {
+                         double clientCpuSeconds, int eventLoops, String transport, String firstOtherFailure,
+                         Open open) {
+
+    /**
+     * An open-model load: the rate asked for, and how well the client kept to it.
+     *
+     * @param sentInWindow      plan runs sent during the measured window: the achieved rate
+     * @param completedInWindow requests answered (or failed) during it: the server's throughput
+     * @param late              measured plan runs sent more than {@link #LATE_MILLIS} ms after their intended time
+     * @param unsent            measured plan runs never sent: no connection came free within the timeout (failed as timeouts)
+     * @param maxLateMs         the latest a measured plan run was sent after its intended time
+     */
+    public record Open(double targetRate, int connections, long sentInWindow, long completedInWindow, long late, long unsent,
+                       double maxLateMs) {
+
+        public static final long LATE_MILLIS = 10;
+    }
 
     public long failed() {
         return failures.values().stream().mapToLong(Long::longValue).sum();
     }
 
     public double requestsPerSecond() {
-        return durationSeconds > 0 ? requests / durationSeconds : 0;
+        long counted = open == null ? requests : open.completedInWindow();
+        return durationSeconds > 0 ? counted / durationSeconds : 0;
+    }
+
+    /** Open model: the plan runs sent per second during the measured window. */
+    public double achievedRate() {
+        return open == null || durationSeconds <= 0 ? 0 : open.sentInWindow() / durationSeconds;
     }
 }

@@ -11,7 +11,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The embedded load generator: closed-loop slots on the Vert.x HTTP client.
+ * The embedded load generator: closed-loop slots on the Vert.x HTTP client, or, given a rate, the open
+ * model: plan runs started on a schedule ({@link ArrivalSchedule}) on whichever slot is free.
  *
  * <p>The slots are split over {@code eventLoops} groups ({@link SlotGroup}); each group lives on one
  * event loop with its own client, and each slot holds its own keep-alive connection (no pool, no
@@ -45,7 +46,7 @@ public final class LoadRunner {
         try {
             List<Context> contexts = eventLoopContexts(vertx, spec.eventLoops());
             List<SlotGroup> groups = new ArrayList<>();
-            try (MeasuredWindow window = new MeasuredWindow(spec.shape(), spec.rampup(), phases)) {
+            try (MeasuredWindow window = new MeasuredWindow(spec.runShape(), spec.rampup(), phases)) {
                 for (int g = 0; g < spec.eventLoops(); g++) {
                     int slots = spec.concurrency() / spec.eventLoops() + (g < spec.concurrency() % spec.eventLoops() ? 1 : 0);
                     if (slots > 0) {
@@ -55,11 +56,18 @@ public final class LoadRunner {
                 Tally total = new Tally();
                 window.open();
                 try (Progress progress = new Progress(progressSink, () -> snapshot(window, groups))) {
-                    long rampupNanos = spec.rampup().toNanos();
-                    int slotIndex = 0;
-                    for (SlotGroup group : groups) {
-                        for (int s = 0; s < group.slots(); s++, slotIndex++) {
-                            group.startSlot(rampupNanos * slotIndex / spec.concurrency());
+                    if (spec.open()) {
+                        for (int g = 0; g < groups.size(); g++) {
+                            groups.get(g).startOpen(new ArrivalSchedule(window.startNanos(), spec.rate(), g, groups.size(),
+                                    window.measureEndNanos()));
+                        }
+                    } else {
+                        long rampupNanos = spec.rampup().toNanos();
+                        int slotIndex = 0;
+                        for (SlotGroup group : groups) {
+                            for (int s = 0; s < group.slots(); s++, slotIndex++) {
+                                group.startSlot(rampupNanos * slotIndex / spec.concurrency());
+                            }
                         }
                     }
                     for (SlotGroup group : groups) {
@@ -70,7 +78,9 @@ public final class LoadRunner {
                 return new LoadResult(total.measuredRequests, total.measuredSuccesses, total.failures(), window.seconds(),
                         total.latencyMicros, total.sent, total.answered, total.connectionsOpened, window.cpuSeconds(),
                         (int) groups.stream().map(SlotGroup::thread).distinct().count(),
-                        vertx.isNativeTransportEnabled() ? "epoll" : "nio", total.firstOtherFailure);
+                        vertx.isNativeTransportEnabled() ? "epoll" : "nio", total.firstOtherFailure,
+                        spec.open() ? new LoadResult.Open(spec.rate(), spec.concurrency(), total.sentInWindow,
+                                total.completedInWindow, total.late, total.unsent, total.maxLateNanos / 1e6) : null);
             }
         } finally {
             vertx.close().toCompletionStage().toCompletableFuture().orTimeout(10, TimeUnit.SECONDS).exceptionally(e -> null).join();

@@ -7,15 +7,41 @@ import java.util.List;
 /**
  * What to run: the plan's steps in order per plan run, {@code concurrency} slots each holding one
  * keep-alive connection and one request at a time, slot i starting at i x rampup / concurrency.
+ *
+ * @param rate null: closed loop (each slot sends its next plan run when the last is answered); else the open
+ *             model: plan runs start at this many per second in all, each on a free slot, whatever the answers
  */
 public record LoadSpec(List<Plan.Step> steps, int concurrency, Duration rampup, Duration timeout,
-                       LoadShape shape, int eventLoops) {
+                       LoadShape shape, int eventLoops, Double rate) {
 
     public LoadSpec {
         steps = List.copyOf(steps);
         if (concurrency < 1 || eventLoops < 1 || steps.isEmpty()) {
             throw new IllegalArgumentException("concurrency, event loops and steps must be at least 1");
         }
+        if (rate != null && !(rate > 0 && rate < Double.POSITIVE_INFINITY)) {
+            throw new IllegalArgumentException("rate must be a positive number of requests/s, got " + rate);
+        }
+    }
+
+    /** A closed-loop load. */
+    public LoadSpec(List<Plan.Step> steps, int concurrency, Duration rampup, Duration timeout, LoadShape shape, int eventLoops) {
+        this(steps, concurrency, rampup, timeout, shape, eventLoops, null);
+    }
+
+    public boolean open() {
+        return rate != null;
+    }
+
+    /**
+     * The shape the runner keeps: at a fixed rate, N measured plan runs take N / rate seconds, so a counted
+     * load becomes a timed one (about N plan runs are intended inside it).
+     */
+    LoadShape runShape() {
+        if (rate != null && shape instanceof LoadShape.Counted counted) {
+            return new LoadShape.Timed(counted.warmup(), Duration.ofNanos(Math.round(counted.iterations() * 1e9 / rate)));
+        }
+        return shape;
     }
 
     /** The event loops worth using: no more than the cores, no more than the slots. */

@@ -33,6 +33,7 @@ final class MeasuredWindow implements AutoCloseable {
     });
     private final List<Future<?>> edges = new ArrayList<>();
     /** Set by {@link #open}, before any slot starts (the slots' event loops see them through their task queues). */
+    private long startNanos;
     private long measureStartNanos;
     private long measureEndNanos;
     private long countedEndNanos;
@@ -45,7 +46,7 @@ final class MeasuredWindow implements AutoCloseable {
 
     /** The load starts now: the edges are scheduled, or, with nothing unmeasured before it, measuring starts at once. */
     void open() {
-        long startNanos = System.nanoTime();
+        startNanos = System.nanoTime();
         long unmeasuredNanos = rampup.toNanos() + shape.warmup().toNanos();
         switch (shape) {
             case LoadShape.Timed timed -> {
@@ -102,6 +103,21 @@ final class MeasuredWindow implements AutoCloseable {
             case MEASURED -> true;
             case BY_COMPLETION -> end >= measureStartNanos && end < measureEndNanos;
         };
+    }
+
+    /** When the load started ({@link #open}). */
+    long startNanos() {
+        return startNanos;
+    }
+
+    /** When a timed window ends: the open model's schedule stops there. */
+    long measureEndNanos() {
+        return measureEndNanos;
+    }
+
+    /** Whether {@code nanoTime} falls inside the measured window. */
+    boolean inside(long nanoTime) {
+        return nanoTime >= measureStartNanos && nanoTime < measureEndNanos;
     }
 
     /** True once a timed window is over: a plan run stops between its steps. */

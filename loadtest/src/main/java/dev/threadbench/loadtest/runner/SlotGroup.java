@@ -2,6 +2,7 @@ package dev.threadbench.loadtest.runner;
 
 import dev.threadbench.loadtest.plan.Plan;
 import dev.threadbench.loadtest.runner.MeasuredWindow.Ticket;
+import io.netty.channel.EventLoop;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -13,16 +14,20 @@ import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpConnectOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.internal.ContextInternal;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The slots of one event loop, their client and their counts. Each slot is a closed-loop client on its
- * own keep-alive connection: it sends a request, waits for the whole answer, checks it (status 2xx, body
- * length = Content-Length), records it, and sends the next. Everything here runs on the loop's thread,
- * except the live counts, which the progress line reads.
+ * The slots of one event loop, their client and their counts. Each slot has its own keep-alive connection
+ * and one plan run at a time: it sends a request, waits for the whole answer, checks it (status 2xx, body
+ * length = Content-Length) and records it. In a closed loop ({@link #startSlot}) each slot then sends its
+ * next plan run; in the open model ({@link #startOpen}) the schedule starts plan runs on free slots, whatever
+ * the answers, and the first request's latency counts from its intended time. Everything here runs on the
+ * loop's thread, except the live counts, which the progress line reads.
  */
 final class SlotGroup {
 
@@ -35,7 +40,14 @@ final class SlotGroup {
     private final List<HttpConnectOptions> endpoints;
     private final Tally tally = new Tally();
     private final CompletableFuture<Tally> done = new CompletableFuture<>();
+    private final long timeoutNanos;
+    private final EventLoop eventLoop;
     private int running;
+    /** Open model: the schedule, the slots with no plan run in flight (oldest first), and the ones busy. */
+    private ArrivalSchedule schedule;
+    private final ArrayDeque<Slot> free = new ArrayDeque<>();
+    private int busy;
+    private boolean timerSet;
     /** The event loop thread the group ran on, to prove the groups were spread over the loops. */
     private volatile String thread;
     final LongAdder completed = new LongAdder();
@@ -47,6 +59,8 @@ final class SlotGroup {
         this.slots = slots;
         this.running = slots;
         this.window = window;
+        this.timeoutNanos = spec.timeout().toNanos();
+        this.eventLoop = ((ContextInternal) context).nettyEventLoop();
         int timeoutMillis = (int) Math.min(Integer.MAX_VALUE, spec.timeout().toMillis());
         this.client = vertx.createHttpClient(new HttpClientOptions()
                 .setKeepAlive(true)
@@ -84,6 +98,75 @@ final class SlotGroup {
         });
     }
 
+    /** Open model: every slot free, plan runs sent as {@code schedule} says until it ends, then the drain. */
+    void startOpen(ArrivalSchedule schedule) {
+        context.runOnContext(v -> {
+            thread = Thread.currentThread().getName();
+            this.schedule = schedule;
+            for (int i = 0; i < slots; i++) {
+                free.add(new Slot());
+            }
+            dispatch();
+        });
+    }
+
+    /**
+     * Sends every plan run that is due, each on a free slot (the one idle longest, so the load spreads over all
+     * the connections); waits for the next intended time, or, none free, for a slot to come free. A plan run that
+     * found no free slot within the timeout is never sent: it fails as a timeout, counted from its intended time.
+     */
+    private void dispatch() {
+        long now = System.nanoTime();
+        while (schedule.due(now)) {
+            if (now - schedule.peek() >= timeoutNanos) {
+                neverSent(schedule.take(), now);
+                continue;
+            }
+            Slot slot = free.pollFirst();
+            if (slot == null) {
+                break;
+            }
+            long intended = schedule.take();
+            Ticket ticket = window.inside(intended) ? Ticket.MEASURED : Ticket.WARMUP;
+            if (ticket == Ticket.MEASURED) {
+                long lateNanos = now - intended;
+                tally.maxLateNanos = Math.max(tally.maxLateNanos, lateNanos);
+                if (lateNanos > TimeUnit.MILLISECONDS.toNanos(LoadResult.Open.LATE_MILLIS)) {
+                    tally.late++;
+                }
+            }
+            if (window.inside(now)) {
+                tally.sentInWindow++;
+            }
+            busy++;
+            send(slot, 0, ticket, intended);
+        }
+        if (schedule.finished()) {
+            if (busy == 0 && running > 0) {
+                running = 0;
+                free.forEach(Slot::closeConnection);
+                done.complete(tally);
+            }
+        } else if (!free.isEmpty() && !timerSet) {
+            timerSet = true;
+            // Netty's own timer, to the nanosecond (a timerfd with epoll): Vert.x timers round up to whole
+            // milliseconds, which would add half a millisecond on average to every latency counted from its intended time
+            eventLoop.schedule(() -> context.runOnContext(v -> {
+                timerSet = false;
+                dispatch();
+            }), schedule.peek() - now, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void neverSent(long intended, long now) {
+        if (window.inside(intended)) {
+            tally.unsent++;
+            tally.recordMeasured((now - intended) / 1000, FailureCause.TIMEOUT);
+        }
+        completed.increment();
+        failed.increment();
+    }
+
     /**
      * One closed-loop client and its own connection, taken from no pool: a pool as large as the slots
      * would scan its connections on every request. A broken connection is replaced by the next request's.
@@ -105,7 +188,7 @@ final class SlotGroup {
         if (ticket == null) {
             slotFinished(slot);
         } else {
-            send(slot, 0, ticket);
+            send(slot, 0, ticket, System.nanoTime());
         }
     }
 
@@ -116,9 +199,9 @@ final class SlotGroup {
         }
     }
 
-    private void send(Slot slot, int step, Ticket ticket) {
+    /** @param start when the request's latency starts: now, or, the open model's first step, its intended time */
+    private void send(Slot slot, int step, Ticket ticket, long start) {
         RequestOptions options = requests.get(step);
-        long start = System.nanoTime();
         tally.sent++;
         if (slot.connection != null && slot.connectedTo == endpoints.get(step)) {
             exchange(slot.connection, slot, step, ticket, start, options);
@@ -178,6 +261,9 @@ final class SlotGroup {
 
     private void finish(Slot slot, int step, Ticket ticket, long start, FailureCause failure, Throwable cause) {
         long end = System.nanoTime();
+        if (schedule != null && window.inside(end)) {
+            tally.completedInWindow++;
+        }
         if (window.measured(ticket, end)) {
             tally.recordMeasured((end - start) / 1000, failure);
             if (failure == FailureCause.OTHER && tally.firstOtherFailure == null && cause != null) {
@@ -193,11 +279,17 @@ final class SlotGroup {
             }
         }
         if (step + 1 == requests.size()) {
-            nextPlanRun(slot);
+            if (schedule != null) {
+                busy--;
+                free.addLast(slot);
+                dispatch();
+            } else {
+                nextPlanRun(slot);
+            }
         } else if (ticket == Ticket.BY_COMPLETION && window.over(end)) {
             slotFinished(slot);
         } else {
-            send(slot, step + 1, ticket);
+            send(slot, step + 1, ticket, System.nanoTime());
         }
     }
 

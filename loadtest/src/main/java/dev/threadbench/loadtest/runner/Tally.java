@@ -22,6 +22,12 @@ final class Tally {
     long answered;
     long connectionsOpened;
     String firstOtherFailure;
+    /** Open model only: see {@link LoadResult.Open}. */
+    long sentInWindow;
+    long completedInWindow;
+    long late;
+    long unsent;
+    long maxLateNanos;
 
     static Histogram newHistogram() {
         return new Histogram(1, HIGHEST_MICROS, 3);
@@ -47,6 +53,11 @@ final class Tally {
         sent += other.sent;
         answered += other.answered;
         connectionsOpened += other.connectionsOpened;
+        sentInWindow += other.sentInWindow;
+        completedInWindow += other.completedInWindow;
+        late += other.late;
+        unsent += other.unsent;
+        maxLateNanos = Math.max(maxLateNanos, other.maxLateNanos);
         if (firstOtherFailure == null) {
             firstOtherFailure = other.firstOtherFailure;
         }

@@ -55,7 +55,7 @@ class RunAnalysisTest {
 
     private static Outcome outcome(long answered, double clientCpuSeconds) {
         return new Outcome(answered, new Results.Failed(0, 0, 0, 0, 0, 0, 0), 10, answered / 10.0,
-                new Results.Latency(1.0, 2.0, 2001.0, 2002.0, 2003.0, 200.0), List.of(), clientCpuSeconds, answered, 0, 20L, List.of());
+                new Results.Latency(1.0, 2.0, 2001.0, 2002.0, 2003.0, 200.0), List.of(), clientCpuSeconds, answered, 0, 20L, List.of(), null);
     }
 
     @Test

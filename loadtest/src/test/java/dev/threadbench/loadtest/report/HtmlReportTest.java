@@ -37,6 +37,24 @@ class HtmlReportTest {
     }
 
     @Test
+    void openModelRunsShowTheirRateAndTheLatencyAgainstLoadChart() {
+        Results results = ResultsFixtures.openModel();
+        String html = HtmlReport.render(results);
+        assertTrue(html.contains("\"open\":{\"model\":\"open\",\"targetRate\":4500.0"), "the open model's figures are in");
+        assertTrue(html.contains("id=\"hockey\""), "the latency-against-load chart");
+        assertFalse(HtmlReport.render(ResultsFixtures.results()).contains("\"model\":\"open\""), "closed loops have none");
+
+        String table = ConsoleTable.render(results);
+        String[] lines = table.split("\n");
+        assertTrue(lines[2].startsWith("1000 @2,500/s") && lines[2].contains("undertow"), lines[2]);
+        assertTrue(lines[4].startsWith("1000 @4,500/s") && lines[4].contains("9500"), lines[4]);
+        assertTrue(table.contains("C @R/s: the open model"), table);
+        assertTrue(table.contains("C=1000 @4,500/s undertow/blocking vs vertx/timer"), table);
+        assertTrue(ConsoleTable.oneLine(results.runs().get(2)).startsWith("C=1000 open model @4,500 req/s (4,499 sent/s, 1366"
+                + " connections, 0 late, 0 never sent): 4,480 req/s"), ConsoleTable.oneLine(results.runs().get(2)));
+    }
+
+    @Test
     void textThatWouldEndTheScriptIsEscaped() {
         assertTrue(HtmlReport.scriptSafe("a</script>b").equals("a<\\/script>b"));
     }

@@ -61,6 +61,19 @@ public class ResultsJsonTest {
     }
 
     @Test
+    void openModelRunsKeepTheirRecordAndClosedLoopsHaveNone() throws Exception {
+        Results results = ResultsFixtures.openModel();
+        Path file = dir.resolve("results.json");
+        ResultsJson.write(results, file);
+        JsonNode run = new ObjectMapper().readTree(file.toFile()).get("runs").get(0);
+        assertEquals("open", run.get("open").get("model").asText());
+        assertEquals(2500.0, run.get("open").get("targetRate").asDouble());
+        assertEquals(results, ResultsJson.read(file));
+        ResultsJson.write(ResultsFixtures.results(), file);
+        assertTrue(new ObjectMapper().readTree(file.toFile()).get("runs").get(0).get("open").isNull());
+    }
+
+    @Test
     void serverFiguresCompareCouldNotReadStayNullThroughTheFile() throws Exception {
         Results results = ResultsFixtures.resultsOfRunningServers();
         Path file = dir.resolve("results.json");
