@@ -43,6 +43,9 @@ public final class RequestRules {
         }
     }
 
+    /** The Host value last found valid: read and written by every IO thread unguarded, a cache either way. */
+    private static String lastValidHost = "";
+
     private RequestRules() {}
 
     /** Starts checking one request head: method, request target and version exactly as the request line had them. */
@@ -77,7 +80,7 @@ public final class RequestRules {
             fieldBytes += RequestLimits.fieldBytes(name.length(), value.length());
             if (!isToken(name)) {
                 badField = true;
-            } else if (name.equalsIgnoreCase("host")) {
+            } else if (name.equals("Host") || name.equalsIgnoreCase("host")) { // as nearly every client spells it
                 hosts++;
                 host = value;
             } else if (name.equalsIgnoreCase("content-length")) {
@@ -103,7 +106,7 @@ public final class RequestRules {
             if (tooLarge != null) {
                 return tooLarge;
             }
-            if (!KNOWN_METHODS.contains(method)) {
+            if (!method.equals("GET") && !KNOWN_METHODS.contains(method)) { // GET: nearly every request, no set probe
                 return FixedResponse.NOT_IMPLEMENTED;
             }
             if (transferEncodings > 0) {
@@ -228,6 +231,18 @@ public final class RequestRules {
      * percent-encoded name is refused: no DNS name needs one, and it sends one of Vert.x's checks out of bounds.
      */
     static boolean isValidHost(String value) {
+        String known = lastValidHost;
+        if (value.equals(known)) { // a client sends the same Host on every request: one comparison, not a scan
+            return true;
+        }
+        boolean valid = scanHost(value);
+        if (valid) {
+            lastValidHost = value;
+        }
+        return valid;
+    }
+
+    private static boolean scanHost(String value) {
         if (value.startsWith("[")) {
             int close = value.indexOf(']');
             boolean portFollows = close >= 0 && close + 1 < value.length();

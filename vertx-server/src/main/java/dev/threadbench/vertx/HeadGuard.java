@@ -2,7 +2,6 @@ package dev.threadbench.vertx;
 
 import dev.threadbench.common.HttpLimits;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -12,9 +11,11 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.concurrent.FastThreadLocal;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.impl.HttpServerConnection;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -23,8 +24,8 @@ import java.util.concurrent.TimeUnit;
  * (refused as a request whose decoding failed, so Vert.x answers it in turn with Routes.badRequest),
  * Undertow's head read timeout (Vert.x has no such setting: the connection is closed, as Undertow closes
  * it), and content after a head dropped unread, since the rules refuse it and close the connection.
- * Lines are found with {@link ByteBuf#indexOf}; a line the read ends in is copied aside until its LF
- * comes. Vert.x has no public hook for this; its own extensions reach the pipeline the same way.
+ * Each read is copied once into an array of the event loop's and scanned there (see RequestHeadScanner
+ * for why); a line the read ends in is copied aside until its LF comes. Vert.x has no public hook for this; its own extensions reach the pipeline the same way.
  *
  * <p>It also closes a connection that has read nothing for {@link HttpLimits#IDLE_TIMEOUT} (at most a
  * quarter of it more) by counting reads, where Vert.x's idle timeout (Netty's IdleStateHandler) would add
@@ -36,9 +37,20 @@ final class HeadGuard extends ChannelInboundHandlerAdapter {
     /** Reads are looked for this many times per idle timeout; so many looks in a row that find none close the connection. */
     private static final int IDLE_CHECKS = 4;
 
+    private static final byte[] NO_BYTES = {};
+    /** A read's bytes are copied here to be scanned; a larger read than this gets an array of its own. */
+    private static final int MAX_SCRATCH = 64 * 1024;
+    private static final FastThreadLocal<byte[]> SCRATCH = new FastThreadLocal<>() {
+        @Override
+        protected byte[] initialValue() {
+            return new byte[4096];
+        }
+    };
+
     private final RequestHeadScanner scanner = new RequestHeadScanner();
-    /** The start of a line a read ended in, until its LF comes. */
-    private ByteBuf partialLine;
+    /** The start of a line a read ended in, until its LF comes: the first {@code partialLength} bytes. */
+    private byte[] partialLine = NO_BYTES;
+    private int partialLength;
     private boolean discarding;
     private boolean servingAsHttp11;
     private ScheduledFuture<?> headTimeout;
@@ -79,24 +91,27 @@ final class HeadGuard extends ChannelInboundHandlerAdapter {
             bytes.release();
             return;
         }
-        int end = bytes.writerIndex();
-        int from = bytes.readerIndex();
-        // where the head being read began in these bytes; the reader index when it began in an earlier read
-        int headStart = from;
+        int base = bytes.readerIndex();
+        int end = bytes.readableBytes();
+        byte[] read = scratch(end);
+        bytes.getBytes(base, read, 0, end);
+        int from = 0;
+        // where the head being read began in this read; 0 when it began in an earlier one
+        int headStart = 0;
         while (from < end) {
-            int lf = bytes.indexOf(from, end, (byte) '\n');
+            int lf = RequestHeadScanner.indexOf(read, from, end, (byte) '\n');
             RequestHeadScanner.Step step;
             if (lf < 0) {
-                keepPartialLine(bytes, from, end);
-                step = scanner.partial(partialLine, partialLine.readerIndex(), partialLine.writerIndex());
+                keepPartialLine(read, from, end);
+                step = scanner.partial(partialLine, 0, partialLength);
                 from = end;
-            } else if (partialLine != null && partialLine.isReadable()) {
-                partialLine.writeBytes(bytes, from, lf + 1 - from);
-                step = scanner.line(partialLine, partialLine.readerIndex(), partialLine.writerIndex());
-                partialLine.clear();
+            } else if (partialLength > 0) {
+                keepPartialLine(read, from, lf + 1);
+                step = scanner.line(partialLine, 0, partialLength);
+                partialLength = 0;
                 from = lf + 1;
             } else {
-                step = scanner.line(bytes, from, lf + 1);
+                step = scanner.line(read, from, lf + 1);
                 from = lf + 1;
             }
             if (step != RequestHeadScanner.Step.REFUSE && scanner.sawOtherVersion() && !servingAsHttp11) {
@@ -111,11 +126,11 @@ final class HeadGuard extends ChannelInboundHandlerAdapter {
                     headStart = from;
                 }
                 case CONTENT_FOLLOWS -> {
-                    forwardUpTo(ctx, bytes, from);
+                    forwardUpTo(ctx, bytes, base + from);
                     return;
                 }
                 case REFUSE -> {
-                    forwardUpTo(ctx, bytes, headStart);
+                    forwardUpTo(ctx, bytes, base + headStart);
                     ctx.fireChannelRead(refusedRequest());
                     ctx.fireChannelRead(LastHttpContent.EMPTY_LAST_CONTENT);
                     return;
@@ -129,12 +144,26 @@ final class HeadGuard extends ChannelInboundHandlerAdapter {
         ctx.fireChannelRead(bytes);
     }
 
-    /** Copies the bytes from {@code from} to {@code end} after those of the line kept so far. */
-    private void keepPartialLine(ByteBuf bytes, int from, int end) {
-        if (partialLine == null) {
-            partialLine = Unpooled.buffer(Math.max(256, end - from));
+    /** This event loop's array for a read's bytes, at least {@code length} long; used only within one channelRead. */
+    private static byte[] scratch(int length) {
+        byte[] scratch = SCRATCH.get();
+        if (scratch.length < length) {
+            scratch = new byte[Math.max(length, 2 * scratch.length)];
+            if (scratch.length <= MAX_SCRATCH) {
+                SCRATCH.set(scratch);
+            }
         }
-        partialLine.writeBytes(bytes, from, end - from);
+        return scratch;
+    }
+
+    /** Copies the bytes from {@code from} to {@code end} after those of the line kept so far. */
+    private void keepPartialLine(byte[] read, int from, int end) {
+        int length = end - from;
+        if (partialLine.length < partialLength + length) {
+            partialLine = Arrays.copyOf(partialLine, Math.max(256, 2 * (partialLength + length)));
+        }
+        System.arraycopy(read, from, partialLine, partialLength, length);
+        partialLength += length;
     }
 
     /** Passes on the bytes before {@code end} and reads nothing after them. */
@@ -162,10 +191,8 @@ final class HeadGuard extends ChannelInboundHandlerAdapter {
     }
 
     private void releasePartialLine() {
-        if (partialLine != null) {
-            partialLine.release();
-            partialLine = null;
-        }
+        partialLine = NO_BYTES;
+        partialLength = 0;
     }
 
     private void stopTimers() {

@@ -1,9 +1,8 @@
 package dev.threadbench.vertx;
 
 import dev.threadbench.common.RequestLimits;
-import io.netty.buffer.ByteBuf;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Reads the request heads of one connection a line at a time, as they arrive, for Netty's decoder to
@@ -26,7 +25,9 @@ import java.nio.charset.StandardCharsets;
  * </ul>
  * It also tells when a head is complete, so that a head trickled in too slowly can be cut off, and
  * whether request content follows it. Only the request line is read byte by byte; of a header line,
- * only the name of a Content-Length or Transfer-Encoding field and that Content-Length's value. Not
+ * only the name of a Content-Length or Transfer-Encoding field and that Content-Length's value. It reads
+ * a byte array, not Netty's buffer: on Java 25 Netty has no Unsafe, and each {@code ByteBuf.getByte} goes
+ * through a bounds check and a ByteBuffer, which made this scan several times dearer than one bulk copy. Not
  * thread-safe: one per connection, fed from its event loop.
  */
 final class RequestHeadScanner {
@@ -48,9 +49,7 @@ final class RequestHeadScanner {
 
     private static final byte[] CONTENT_LENGTH = "content-length:".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] TRANSFER_ENCODING = "transfer-encoding:".getBytes(StandardCharsets.US_ASCII);
-    /** "GET / HTTP/1.1\r\n" as two big-endian longs. */
-    private static final long GET_THE_ROOT = bigEndianLong("GET / HT");
-    private static final long OVER_HTTP_1_1 = bigEndianLong("TP/1.1\r\n");
+    private static final byte[] GET_THE_ROOT = "GET / HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII);
     /** The request line's version, d standing for a digit. */
     private static final byte[] VERSION_SHAPE = "HTTP/d.d".getBytes(StandardCharsets.US_ASCII);
 
@@ -75,11 +74,11 @@ final class RequestHeadScanner {
     }
 
     /** One complete line: the bytes of {@code buffer} from {@code start} up to {@code end}, its LF the last of them. */
-    Step line(ByteBuf buffer, int start, int end) {
+    Step line(byte[] buffer, int start, int end) {
         checkNotDone();
         partialBytes = 0;
         headBytes += end - start;
-        if (headBytes > RequestLimits.PARSER_HEAD_BYTES || end - start < 2 || buffer.getByte(end - 2) != '\r') {
+        if (headBytes > RequestLimits.PARSER_HEAD_BYTES || end - start < 2 || buffer[end - 2] != '\r') {
             return refuse();
         }
         int cr = end - 2;
@@ -99,7 +98,7 @@ final class RequestHeadScanner {
         if (start == cr) {
             return headComplete();
         }
-        byte first = buffer.getByte(start);
+        byte first = buffer[start];
         if (first == ' ' || first == '\t') { // obs-fold: the previous field goes on, no new one
             return Step.MORE;
         }
@@ -110,7 +109,7 @@ final class RequestHeadScanner {
             sawContentLength = true;
             // any value but zeros means content (a malformed one too: the request is refused)
             for (int i = start + CONTENT_LENGTH.length; i < cr; i++) {
-                byte b = buffer.getByte(i);
+                byte b = buffer[i];
                 contentFollows |= b != ' ' && b != '\t' && b != '0';
             }
         } else if ((first | 0x20) == 't' && startsWithIgnoreCase(buffer, start, cr, TRANSFER_ENCODING)) {
@@ -125,13 +124,13 @@ final class RequestHeadScanner {
      * the head is too large, or the bytes so far can no longer begin a valid line, as Undertow's parser
      * refuses them at once rather than waiting for the rest.
      */
-    Step partial(ByteBuf buffer, int start, int end) {
+    Step partial(byte[] buffer, int start, int end) {
         checkNotDone();
         partialBytes = end - start;
         if (headBytes + partialBytes > RequestLimits.PARSER_HEAD_BYTES) {
             return refuse();
         }
-        int cr = buffer.indexOf(start, end, (byte) '\r');
+        int cr = indexOf(buffer, start, end, (byte) '\r');
         boolean endsInCr = cr == end - 1;
         if (cr >= 0 && !endsInCr) { // a bare CR: the byte after it is no LF
             return refuse();
@@ -139,16 +138,26 @@ final class RequestHeadScanner {
         return inHeaders || isRequestLine(buffer, start, endsInCr ? cr : end, endsInCr) ? Step.MORE : refuse();
     }
 
-    /** The request line of nearly every request, checked in two comparisons. */
-    private static boolean isPlainGetOfTheRoot(ByteBuf buffer, int start, int end) {
-        return end - start == 16 && buffer.getLong(start) == GET_THE_ROOT && buffer.getLong(start + 8) == OVER_HTTP_1_1;
+    /** The request line of nearly every request, checked in one comparison. */
+    private static boolean isPlainGetOfTheRoot(byte[] buffer, int start, int end) {
+        return Arrays.equals(buffer, start, end, GET_THE_ROOT, 0, GET_THE_ROOT.length);
+    }
+
+    /** The index of the first {@code value} from {@code from} up to {@code end}, or -1. */
+    static int indexOf(byte[] buffer, int from, int end, byte value) {
+        for (int i = from; i < end; i++) {
+            if (buffer[i] == value) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /**
      * {@code method SP target SP HTTP/d.d} up to {@code end}, its CR when {@code complete}; else the bytes
      * that have come of one, which must be the start of such a line.
      */
-    private static boolean isRequestLine(ByteBuf buffer, int start, int end, boolean complete) {
+    private static boolean isRequestLine(byte[] buffer, int start, int end, boolean complete) {
         int methodEnd = visibleUntil(buffer, start, end);
         if (methodEnd - start > RequestLimits.PARSER_METHOD_LENGTH) {
             return false;
@@ -157,7 +166,7 @@ final class RequestHeadScanner {
             return !complete;
         }
         int targetStart = methodEnd + 1;
-        if (methodEnd == start || buffer.getByte(methodEnd) != ' ') {
+        if (methodEnd == start || buffer[methodEnd] != ' ') {
             return false;
         }
         int targetEnd = visibleUntil(buffer, targetStart, end);
@@ -165,12 +174,12 @@ final class RequestHeadScanner {
             return !complete;
         }
         int version = targetEnd + 1;
-        if (targetEnd == targetStart || buffer.getByte(targetEnd) != ' '
+        if (targetEnd == targetStart || buffer[targetEnd] != ' '
                 || end - version > VERSION_SHAPE.length || (complete && end - version != VERSION_SHAPE.length)) {
             return false;
         }
         for (int i = version; i < end; i++) {
-            byte b = buffer.getByte(i);
+            byte b = buffer[i];
             byte shape = VERSION_SHAPE[i - version];
             if (shape == 'd' ? !isDigit(b) : b != shape) {
                 return false;
@@ -180,8 +189,8 @@ final class RequestHeadScanner {
     }
 
     /** The version starting at {@code version} is HTTP/major.minor. */
-    private static boolean isVersion(ByteBuf buffer, int version, char major, char minor) {
-        return buffer.getByte(version + 5) == major && buffer.getByte(version + 7) == minor;
+    private static boolean isVersion(byte[] buffer, int version, char major, char minor) {
+        return buffer[version + 5] == major && buffer[version + 7] == minor;
     }
 
     private Step headComplete() {
@@ -211,10 +220,10 @@ final class RequestHeadScanner {
     }
 
     /** The index of the first byte from {@code from} on that is not visible ASCII, or {@code end}. */
-    private static int visibleUntil(ByteBuf buffer, int from, int end) {
+    private static int visibleUntil(byte[] buffer, int from, int end) {
         int i = from;
         while (i < end) {
-            byte b = buffer.getByte(i);
+            byte b = buffer[i];
             if (b <= ' ' || b >= 127) {
                 break;
             }
@@ -224,21 +233,17 @@ final class RequestHeadScanner {
     }
 
     /** The line (up to its CR at {@code cr}) starts with {@code lowerCase}, ASCII letters in either case. */
-    private static boolean startsWithIgnoreCase(ByteBuf buffer, int start, int cr, byte[] lowerCase) {
+    private static boolean startsWithIgnoreCase(byte[] buffer, int start, int cr, byte[] lowerCase) {
         if (cr - start < lowerCase.length) {
             return false;
         }
         for (int i = 0; i < lowerCase.length; i++) {
-            byte b = buffer.getByte(start + i);
+            byte b = buffer[start + i];
             if ((b >= 'A' && b <= 'Z' ? b + ('a' - 'A') : b) != lowerCase[i]) {
                 return false;
             }
         }
         return true;
-    }
-
-    private static long bigEndianLong(String eightBytes) {
-        return ByteBuffer.wrap(eightBytes.getBytes(StandardCharsets.US_ASCII)).getLong();
     }
 
     private static boolean isDigit(byte b) {

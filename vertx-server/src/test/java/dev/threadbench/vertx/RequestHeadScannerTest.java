@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.threadbench.common.RequestLimits;
 import dev.threadbench.vertx.RequestHeadScanner.Step;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,10 +24,10 @@ class RequestHeadScannerTest {
      */
     private static List<String> scan(RequestHeadScanner scanner, String bytes) {
         List<String> steps = new ArrayList<>();
-        ByteBuf raw = Unpooled.copiedBuffer(bytes, StandardCharsets.ISO_8859_1);
-        for (int from = 0; from < raw.writerIndex(); ) {
-            int lf = raw.indexOf(from, raw.writerIndex(), (byte) '\n');
-            int end = lf < 0 ? raw.writerIndex() : lf + 1;
+        byte[] raw = bytes.getBytes(StandardCharsets.ISO_8859_1);
+        for (int from = 0; from < raw.length; ) {
+            int lf = RequestHeadScanner.indexOf(raw, from, raw.length, (byte) '\n');
+            int end = lf < 0 ? raw.length : lf + 1;
             Step step = lf < 0 ? scanner.partial(raw, from, end) : scanner.line(raw, from, end);
             if (step != Step.MORE) {
                 steps.add(step + "@" + (end - 1));
@@ -177,6 +175,6 @@ class RequestHeadScannerTest {
         RequestHeadScanner scanner = new RequestHeadScanner();
         scan(scanner, "\r\n");
         assertFalse(scanner.inHead());
-        assertThrows(IllegalStateException.class, () -> scanner.partial(Unpooled.copiedBuffer("G", StandardCharsets.ISO_8859_1), 0, 1));
+        assertThrows(IllegalStateException.class, () -> scanner.partial("G".getBytes(StandardCharsets.ISO_8859_1), 0, 1));
     }
 }
