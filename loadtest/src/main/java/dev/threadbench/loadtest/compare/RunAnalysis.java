@@ -38,7 +38,10 @@ final class RunAnalysis {
         Results.ServerCost cost = run.cost();
         Double serverCpu = cost == null ? null : cost.cpuSeconds();
         Double peakRss = cost == null ? null : cost.peakRssMb();
-        Double serverShare = serverCpu != null && seconds > 0 ? round(serverCpu / seconds / pinning.serverShareCpus(), 3) : null;
+        // over the /stats reads' own window (CPU per request x requests/s), not the client's: a saturated server answers
+        // the last read late, and its CPU until then over the client's seconds read as more than its CPUs can give
+        Double serverShare = cost == null || cost.cpuMicrosPerRequest() == null ? null
+                : round(cost.cpuMicrosPerRequest() * outcome.requestsPerSecond() / 1e6 / pinning.serverShareCpus(), 3);
         boolean serverBound = serverShare != null && serverShare >= BOUND_SHARE;
         Double microsPerRequest = cost == null || cost.cpuMicrosPerRequest() == null ? null : round(cost.cpuMicrosPerRequest(), 1);
         List<String> notes = new ArrayList<>(outcome.notes());

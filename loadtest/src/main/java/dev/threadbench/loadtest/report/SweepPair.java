@@ -60,14 +60,15 @@ public record SweepPair(String server, String strategy, Double heapMbPer1000, Do
                 .map(c -> String.format(Locale.ROOT, "%,d (%s)", c.concurrency(), shortfall(c))).toList();
         String limit;
         String detail;
-        if (breaking != null && breaking.generatorBoundRounds() > 0) {
+        if (breaking != null && breaking.generatorBoundRounds() > 0 && breaking.serverBoundRounds() <= breaking.generatorBoundRounds()) {
             limit = "generator";
             detail = String.format(Locale.ROOT, "the generator's limit: at %,d it was generator-bound in %d/%d rounds (%s)",
                     breaking.concurrency(), breaking.generatorBoundRounds(), breaking.rounds(), shortfall(breaking));
         } else if (breaking != null) {
             limit = "server";
             detail = String.format(Locale.ROOT, "the server's limit: at %,d %s%s", breaking.concurrency(), shortfall(breaking),
-                    breaking.serverBoundRounds() > 0 ? ", its CPUs used to the full" : "");
+                    breaking.serverBoundRounds() > 0 ? String.format(Locale.ROOT, ", its CPUs used to the full in %d/%d rounds",
+                            breaking.serverBoundRounds(), breaking.rounds()) : "");
         } else {
             int largest = cells.getLast().concurrency();
             Results.Skipped next = skipped.stream().filter(s -> s.concurrency() > largest)

@@ -1,12 +1,10 @@
 package dev.threadbench.loadtest.runner;
 
-import dev.threadbench.loadtest.plan.Plan;
 import dev.threadbench.loadtest.runner.MeasuredWindow.Ticket;
 import io.netty.channel.EventLoop;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientAgent;
 import io.vertx.core.http.HttpClientConnection;
 import io.vertx.core.http.HttpClientOptions;
@@ -67,7 +65,7 @@ final class SlotGroup {
                 .setPipelining(false)
                 .setTcpNoDelay(true)
                 .setConnectTimeout(timeoutMillis));
-        this.requests = spec.steps().stream().map(step -> requestOptions(step, timeoutMillis)).toList();
+        this.requests = spec.steps().stream().map(step -> StepExchange.options(step, timeoutMillis)).toList();
         this.endpoints = requests.stream().map(r -> new HttpConnectOptions().setHost(r.getHost()).setPort(r.getPort())
                 .setConnectTimeout(timeoutMillis)).toList();
     }
@@ -252,7 +250,7 @@ final class SlotGroup {
                     if (body.failed()) {
                         finish(slot, step, ticket, start, FailureCause.of(body.cause(), true), body.cause());
                     } else {
-                        finish(slot, step, ticket, start, check(response, body.result(), options.getMethod() == HttpMethod.HEAD), null);
+                        finish(slot, step, ticket, start, StepExchange.check(response, body.result(), options.getMethod() == HttpMethod.HEAD), null);
                     }
                 });
             });
@@ -291,39 +289,5 @@ final class SlotGroup {
         } else {
             send(slot, step + 1, ticket, System.nanoTime());
         }
-    }
-
-    /** A 2xx status and, when the answer states a Content-Length, a body of exactly that many bytes. */
-    static FailureCause check(HttpClientResponse response, Buffer body, boolean head) {
-        int status = response.statusCode();
-        if (status < 200 || status > 299) {
-            return FailureCause.NON_2XX;
-        }
-        String contentLength = response.getHeader("Content-Length");
-        if (!head && contentLength != null) {
-            try {
-                if (Long.parseLong(contentLength.trim()) != body.length()) {
-                    return FailureCause.SHORT_BODY;
-                }
-            } catch (NumberFormatException e) {
-                return FailureCause.OTHER;
-            }
-        }
-        return null;
-    }
-
-    static RequestOptions requestOptions(Plan.Step step, int timeoutMillis) {
-        String path = step.url().getRawPath() == null || step.url().getRawPath().isEmpty() ? "/" : step.url().getRawPath();
-        if (step.url().getRawQuery() != null) {
-            path += "?" + step.url().getRawQuery();
-        }
-        RequestOptions options = new RequestOptions()
-                .setMethod(HttpMethod.valueOf(step.method()))
-                .setHost(step.url().getHost())
-                .setPort(step.url().getPort() > 0 ? step.url().getPort() : 80)
-                .setURI(path)
-                .setIdleTimeout(timeoutMillis);
-        step.headers().forEach(options::putHeader);
-        return options;
     }
 }

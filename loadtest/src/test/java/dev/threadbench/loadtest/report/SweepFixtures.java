@@ -14,7 +14,12 @@ final class SweepFixtures {
     private SweepFixtures() {}
 
     /** What a pair does at a concurrency: its share of the bound, failures, server CPU per request, memory, and flags. */
-    record Point(double ratio, long failed, double cpuMicros, double heapMb, double rssMb, boolean generatorBound) {}
+    record Point(double ratio, long failed, double cpuMicros, double heapMb, double rssMb, boolean generatorBound,
+                 boolean serverBound) {
+        Point(double ratio, long failed, double cpuMicros, double heapMb, double rssMb, boolean generatorBound) {
+            this(ratio, failed, cpuMicros, heapMb, rssMb, generatorBound, false);
+        }
+    }
 
     interface Shape {
         Point at(int concurrency);
@@ -29,8 +34,8 @@ final class SweepFixtures {
                 2.0, p.rssMb() * wobble, p.heapMb() * wobble, 1024.0, 3L, 1.5, 20);
         return new Results.Run(base.server(), base.strategy(), base.concurrency(), base.engine(), base.round(), base.requests(),
                 new Results.Failed(p.failed(), p.failed(), 0, 0, 0, 0, 0), base.durationSeconds(), base.requestsPerSecond(),
-                base.bound(), p.ratio() * wobble, base.latencyMs(), cost.cpuSeconds(), cpu, 0.5, p.rssMb() * wobble,
-                base.clientCpuSeconds(), p.generatorBound() ? 0.95 : 0.3, false, p.generatorBound(), base.reconciliation(),
+                base.bound(), p.ratio() * wobble, base.latencyMs(), cost.cpuSeconds(), cpu, p.serverBound() ? 0.99 : 0.5, p.rssMb() * wobble,
+                base.clientCpuSeconds(), p.generatorBound() ? 0.95 : 0.3, p.serverBound(), p.generatorBound(), base.reconciliation(),
                 base.connectionsOpened(), 0, base.percentiles(), base.notes(), cost, null);
     }
 

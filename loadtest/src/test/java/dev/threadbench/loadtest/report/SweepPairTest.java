@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -51,6 +52,22 @@ class SweepPairTest {
         assertEquals("generator", vertx.limit());
         assertTrue(vertx.limitDetail().startsWith("the generator's limit: at 2,000 it was generator-bound in 3/3 rounds"),
                 vertx.limitDetail());
+    }
+
+    @Test
+    void aServerAtFullCpuInMostRoundsIsTheLimitEvenWhereTheGeneratorWasOnceToo() {
+        List<Results.Run> runs = new ArrayList<>();
+        for (int round = 0; round < 3; round++) {
+            for (int c : SweepFixtures.CONCURRENCIES) {
+                boolean top = c == 2000;
+                runs.add(SweepFixtures.run("undertow", "blocking", c, round,
+                        new SweepFixtures.Point(top ? 0.7 : 0.99, 0, 100, 10, 10, top && round == 0, top)));
+            }
+        }
+        SweepPair pair = SweepPair.of(Cell.of(runs), List.of()).getFirst();
+        assertEquals(1000, pair.breakingPoint());
+        assertEquals("server", pair.limit());
+        assertTrue(pair.limitDetail().endsWith("its CPUs used to the full in 3/3 rounds"), pair.limitDetail());
     }
 
     @Test
