@@ -107,26 +107,10 @@ public final class ProcessCost {
         return used;
     }
 
-    /**
-     * utime and stime, fields 14 and 15 of /proc/[pid]/stat, in clock ticks, for all the process's threads
-     * (live and exited); null if the text is not such a line. Counted from after the last ')', since the
-     * command name in field 2 may hold spaces and parentheses.
-     */
+    /** utime and stime, fields 14 and 15 of /proc/[pid]/stat, in clock ticks, for all the process's threads (live and exited); null if absent. */
     static long[] userAndSystemTicks(String stat) {
-        int at = stat.lastIndexOf(')');
-        if (at < 0) {
-            return null;
-        }
-        // step to the space before each of fields 3 (state), 4, ... up to 14 (utime)
-        for (int field = 3; field <= 14; field++) {
-            at = stat.indexOf(' ', at + 1);
-            if (at < 0) {
-                return null;
-            }
-        }
-        Long utime = number(stat, at + 1);
-        int next = stat.indexOf(' ', at + 1);
-        Long stime = next < 0 ? null : number(stat, next + 1);
+        Long utime = ProcStat.field(stat, 14);
+        Long stime = ProcStat.field(stat, 15);
         return utime == null || stime == null ? null : new long[] {utime, stime};
     }
 

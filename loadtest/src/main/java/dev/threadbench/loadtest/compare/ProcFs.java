@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.compare;
 
+import dev.threadbench.common.ProcStat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,37 +13,16 @@ public final class ProcFs {
 
     private ProcFs() {}
 
-    /** cutime + cstime of this JVM: CPU of its children that have exited and been waited for (wrk, drill). */
+    /** cutime + cstime of this JVM: CPU of its children that have exited and been waited for (wrk, drill); 0 off Linux. */
     public static double reapedChildrenCpuSeconds() {
-        long[] fields = statFields(Path.of("/proc/self/stat"));
-        return fields == null ? 0 : (fields[CUTIME] + fields[CSTIME]) / TICKS_PER_SECOND;
-    }
-
-    private static final int CUTIME = 15;
-    private static final int CSTIME = 16;
-
-    /** The numeric fields of a stat line, indexed as in proc(5) minus one; the command name may hold spaces. */
-    static long[] statFields(Path stat) {
         String line;
         try {
-            line = Files.readString(stat);
+            line = Files.readString(Path.of("/proc/self/stat"));
         } catch (IOException e) {
-            return null;
+            return 0;
         }
-        return parseStat(line);
-    }
-
-    static long[] parseStat(String line) {
-        int close = line.lastIndexOf(')');
-        String[] rest = line.substring(close + 2).trim().split("\\s+");
-        long[] fields = new long[rest.length + 2];
-        for (int i = 0; i < rest.length; i++) {
-            try {
-                fields[i + 2] = Long.parseLong(rest[i]);
-            } catch (NumberFormatException e) {
-                fields[i + 2] = 0;
-            }
-        }
-        return fields;
+        Long cutime = ProcStat.field(line, 16);
+        Long cstime = ProcStat.field(line, 17);
+        return cutime == null || cstime == null ? 0 : (cutime + cstime) / TICKS_PER_SECOND;
     }
 }
