@@ -1,7 +1,6 @@
 package dev.threadbench.loadtest.runner;
 
 import dev.threadbench.loadtest.runner.MeasuredWindow.Ticket;
-import io.netty.channel.EventLoop;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -12,8 +11,6 @@ import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpConnectOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
-import io.vertx.core.internal.ContextInternal;
-import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -39,13 +36,9 @@ final class SlotGroup {
     private final Tally tally = new Tally();
     private final CompletableFuture<Tally> done = new CompletableFuture<>();
     private final long timeoutNanos;
-    private final EventLoop eventLoop;
     private int running;
-    /** Open model: the schedule, the slots with no plan run in flight (oldest first), and the ones busy. */
-    private ArrivalSchedule schedule;
-    private final ArrayDeque<Slot> free = new ArrayDeque<>();
-    private int busy;
-    private boolean timerSet;
+    /** The open model's schedule on this group; null in a closed loop. */
+    private OpenArrivals open;
     /** The event loop thread the group ran on, to prove the groups were spread over the loops. */
     private volatile String thread;
     final LongAdder completed = new LongAdder();
@@ -58,7 +51,6 @@ final class SlotGroup {
         this.running = slots;
         this.window = window;
         this.timeoutNanos = spec.timeout().toNanos();
-        this.eventLoop = ((ContextInternal) context).nettyEventLoop();
         int timeoutMillis = (int) Math.min(Integer.MAX_VALUE, spec.timeout().toMillis());
         this.client = vertx.createHttpClient(new HttpClientOptions()
                 .setKeepAlive(true)
@@ -100,76 +92,22 @@ final class SlotGroup {
     void startOpen(ArrivalSchedule schedule) {
         context.runOnContext(v -> {
             thread = Thread.currentThread().getName();
-            this.schedule = schedule;
-            for (int i = 0; i < slots; i++) {
-                free.add(new Slot());
-            }
-            dispatch();
+            open = new OpenArrivals(this, schedule, slots, context, window, tally, timeoutNanos);
+            open.dispatch();
         });
     }
 
-    /**
-     * Sends every plan run that is due, each on a free slot (the one idle longest, so the load spreads over all
-     * the connections); waits for the next intended time, or, none free, for a slot to come free. A plan run that
-     * found no free slot within the timeout is never sent: it fails as a timeout, counted from its intended time.
-     */
-    private void dispatch() {
-        long now = System.nanoTime();
-        while (schedule.due(now)) {
-            if (now - schedule.peek() >= timeoutNanos) {
-                neverSent(schedule.take(), now);
-                continue;
-            }
-            Slot slot = free.pollFirst();
-            if (slot == null) {
-                break;
-            }
-            long intended = schedule.take();
-            Ticket ticket = window.inside(intended) ? Ticket.MEASURED : Ticket.WARMUP;
-            if (ticket == Ticket.MEASURED) {
-                long lateNanos = now - intended;
-                tally.maxLateNanos = Math.max(tally.maxLateNanos, lateNanos);
-                if (lateNanos > TimeUnit.MILLISECONDS.toNanos(LoadResult.Open.LATE_MILLIS)) {
-                    tally.late++;
-                }
-            }
-            if (window.inside(now)) {
-                tally.sentInWindow++;
-            }
-            busy++;
-            send(slot, 0, ticket, intended);
-        }
-        if (schedule.finished()) {
-            if (busy == 0 && running > 0) {
-                running = 0;
-                free.forEach(Slot::closeConnection);
-                done.complete(tally);
-            }
-        } else if (!free.isEmpty() && !timerSet) {
-            timerSet = true;
-            // Netty's own timer, to the nanosecond (a timerfd with epoll): Vert.x timers round up to whole
-            // milliseconds, which would add half a millisecond on average to every latency counted from its intended time
-            eventLoop.schedule(() -> context.runOnContext(v -> {
-                timerSet = false;
-                dispatch();
-            }), schedule.peek() - now, TimeUnit.NANOSECONDS);
-        }
-    }
-
-    private void neverSent(long intended, long now) {
-        if (window.inside(intended)) {
-            tally.unsent++;
-            tally.recordMeasured((now - intended) / 1000, FailureCause.TIMEOUT);
-        }
-        completed.increment();
-        failed.increment();
+    /** Every slot has stopped: the group is done. */
+    void allStopped() {
+        running = 0;
+        done.complete(tally);
     }
 
     /**
      * One closed-loop client and its own connection, taken from no pool: a pool as large as the slots
      * would scan its connections on every request. A broken connection is replaced by the next request's.
      */
-    private static final class Slot {
+    static final class Slot {
         HttpClientConnection connection;
         HttpConnectOptions connectedTo;
 
@@ -193,12 +131,12 @@ final class SlotGroup {
     private void slotFinished(Slot slot) {
         slot.closeConnection();
         if (--running == 0) {
-            done.complete(tally);
+            allStopped();
         }
     }
 
     /** @param start when the request's latency starts: now, or, the open model's first step, its intended time */
-    private void send(Slot slot, int step, Ticket ticket, long start) {
+    void send(Slot slot, int step, Ticket ticket, long start) {
         RequestOptions options = requests.get(step);
         tally.sent++;
         if (slot.connection != null && slot.connectedTo == endpoints.get(step)) {
@@ -259,7 +197,7 @@ final class SlotGroup {
 
     private void finish(Slot slot, int step, Ticket ticket, long start, FailureCause failure, Throwable cause) {
         long end = System.nanoTime();
-        if (schedule != null && window.inside(end)) {
+        if (open != null && window.inside(end)) {
             tally.completedInWindow++;
         }
         if (window.measured(ticket, end)) {
@@ -277,10 +215,8 @@ final class SlotGroup {
             }
         }
         if (step + 1 == requests.size()) {
-            if (schedule != null) {
-                busy--;
-                free.addLast(slot);
-                dispatch();
+            if (open != null) {
+                open.planRunDone(slot);
             } else {
                 nextPlanRun(slot);
             }
