@@ -127,9 +127,7 @@ final class CompareOptions {
         if (!running.isEmpty()) {
             refuseWithTargets("--servers", "--targets names the servers");
             refuseWithTargets("--jvm-opts", "the running servers' JVMs are already started");
-            refuseWithTargets("--server-args", "compare starts no server");
-            refuseWithTargets("--undertow-jar", "compare starts no server");
-            refuseWithTargets("--vertx-jar", "compare starts no server");
+            List.of("--server-args", "--undertow-jar", "--vertx-jar").forEach(option -> refuseWithTargets(option, "compare starts no server"));
             if (!strategies.trim().equalsIgnoreCase("default")) {
                 throw new UsageException("--strategies: not with --targets: the running servers keep their own strategies (see their /stats)");
             }
@@ -148,27 +146,14 @@ final class CompareOptions {
         Integer duration = iterations != null ? null : durationSeconds != null ? durationSeconds : defaults.durationSeconds();
         int rampup = rampupSeconds != null ? rampupSeconds : defaults.rampupSeconds();
         int repeat = repeatRounds != null ? repeatRounds : defaults.rounds();
-        if (warmup < 0) {
-            throw new UsageException("--warmup: must be >= 0 seconds, got " + warmup);
-        }
-        if (duration != null && duration < 1) {
-            throw new UsageException("--duration: must be at least 1 second, got " + duration);
-        }
-        if (rampup < 0) {
-            throw new UsageException("--rampup: must be >= 0 seconds, got " + rampup);
-        }
-        if (timeoutSeconds < 1) {
-            throw new UsageException("--timeout: must be at least 1 second, got " + timeoutSeconds);
-        }
-        if (delayEvery < 0 || delayMs < 0) {
-            throw new UsageException("--delay-every and --delay-ms: must be >= 0");
-        }
-        if (eventLoops != null && eventLoops < 1) {
-            throw new UsageException("--event-loops: must be at least 1, got " + eventLoops);
-        }
-        if (repeat < 1) {
-            throw new UsageException("--repeat: must be at least 1 round, got " + repeat);
-        }
+        atLeast("--warmup", warmup, 0, " seconds");
+        atLeast("--duration", duration != null ? duration : 1, 1, " second");
+        atLeast("--rampup", rampup, 0, " seconds");
+        atLeast("--timeout", timeoutSeconds, 1, " second");
+        atLeast("--delay-every", delayEvery, 0, "");
+        atLeast("--delay-ms", delayMs, 0, "");
+        atLeast("--event-loops", eventLoops != null ? eventLoops : 1, 1, "");
+        atLeast("--repeat", repeat, 1, " round");
         if (rates != null && sweep) {
             throw new UsageException("--rate: not with --sweep, which drives each concurrency in a closed loop");
         }
@@ -230,11 +215,7 @@ final class CompareOptions {
     }
 
     private void checkLoad() {
-        for (int c : concurrencies) {
-            if (c < 1) {
-                throw new UsageException("--concurrency: must be at least 1, got " + c);
-            }
-        }
+        concurrencies.forEach(c -> atLeast("--concurrency", c, 1, ""));
         if (iterations != null && durationSeconds != null) {
             throw new UsageException("--iterations and --duration: give one or the other");
         }
@@ -254,6 +235,13 @@ final class CompareOptions {
     private void refuseWithTargets(String option, String why) {
         if (matched(option)) {
             throw new UsageException(option + ": not with --targets: " + why);
+        }
+    }
+
+    /** The one line for a number below its least: "--repeat: must be at least 1 round, got 0". */
+    private static void atLeast(String option, long value, long least, String unit) {
+        if (value < least) {
+            throw new UsageException(option + ": must be at least " + least + unit + ", got " + value);
         }
     }
 
