@@ -10,10 +10,16 @@ import java.util.Objects;
 
 /**
  * The two servers set against each other at each concurrency, in requests/s and in server CPU per request.
- * A difference smaller than the spread of the rounds is not called a difference, nor is one in requests/s
+ * A difference smaller than the spread of the rounds (or than 1 %) is not called a difference, nor is one in requests/s
  * when the generator was the limit; a server that used all its CPUs is said to have.
  */
 public final class Verdict {
+
+    /**
+     * Below this a difference is not named even when the rounds' ranges do not overlap: two tight ranges at the
+     * bound can sit 0.03 % apart, which says nothing about the servers.
+     */
+    static final double NAMEABLE_PERCENT = 1;
 
     private Verdict() {}
 
@@ -97,8 +103,11 @@ public final class Verdict {
         return switch (Spread.judge(x, y)) {
             case DIFFERENT -> {
                 boolean aHigher = x.median() > y.median();
-                yield String.format(Locale.ROOT, "%s %.1f %% more", (aHigher ? a : b).label(),
-                        100 * (Math.max(x.median(), y.median()) / Math.min(x.median(), y.median()) - 1));
+                double percent = 100 * (Math.max(x.median(), y.median()) / Math.min(x.median(), y.median()) - 1);
+                yield percent < NAMEABLE_PERCENT
+                        ? String.format(Locale.ROOT, "no difference worth naming (%.2f %% apart: the ranges do not overlap, but"
+                                + " that is under %.0f %%)", percent, NAMEABLE_PERCENT)
+                        : String.format(Locale.ROOT, "%s %.1f %% more", (aHigher ? a : b).label(), percent);
             }
             case WITHIN_SPREAD -> String.format(Locale.ROOT, "no difference (%.1f %% apart, within the spread)",
                     100 * Math.abs(x.median() - y.median()) / Math.min(x.median(), y.median()));
@@ -113,8 +122,10 @@ public final class Verdict {
         return switch (Spread.judge(x, y)) {
             case DIFFERENT -> {
                 boolean aLower = x.median() < y.median();
-                yield String.format(Locale.ROOT, "%s %.0f %% less", (aLower ? a : b).label(),
-                        100 * (1 - Math.min(x.median(), y.median()) / Math.max(x.median(), y.median())));
+                double percent = 100 * (1 - Math.min(x.median(), y.median()) / Math.max(x.median(), y.median()));
+                yield percent < NAMEABLE_PERCENT
+                        ? String.format(Locale.ROOT, "no difference worth naming (%.2f %% apart)", percent)
+                        : String.format(Locale.ROOT, "%s %.0f %% less", (aLower ? a : b).label(), percent);
             }
             case WITHIN_SPREAD -> "no difference (within the spread)";
             case NO_SPREAD -> "not judged (one round)";

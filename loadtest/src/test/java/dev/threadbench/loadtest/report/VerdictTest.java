@@ -3,6 +3,7 @@ package dev.threadbench.loadtest.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -26,6 +27,24 @@ class VerdictTest {
         assertEquals(List.of("C=2000 undertow/blocking vs vertx/timer: req/s 9,994 (9,960-10,003) vs 9,985 (9,950-9,990):"
                 + " no difference (0.1 % apart, within the spread); srv CPU us/req 61.5 (61.5-61.7) vs 35.7 (35.0-36.1):"
                 + " vertx/timer 42 % less"), lines);
+    }
+
+    @Test
+    void rangesThatDoNotOverlapButLieUnderOnePercentApartAreNotNamedADifference() {
+        List<Results.Run> runs = new ArrayList<>();
+        double[] undertow = {9996, 9998, 9997};
+        double[] vertx = {9999, 10001, 10000};
+        for (int round = 0; round < 3; round++) {
+            runs.add(ResultsFixtures.withCpu(ResultsFixtures.run("undertow", "blocking", 2000, round, undertow[round], false, true),
+                    3.0 + 0.01 * round));
+            runs.add(ResultsFixtures.withCpu(ResultsFixtures.run("vertx", "timer", 2000, round, vertx[round], false, true),
+                    5.0 + 0.01 * round));
+        }
+        List<String> lines = Verdict.lines(Cell.of(runs));
+        assertEquals(1, lines.size());
+        assertTrue(lines.getFirst().contains("req/s 9,997 (9,996-9,998) vs 10,000 (9,999-10,001): no difference worth naming"
+                + " (0.03 % apart: the ranges do not overlap, but that is under 1 %)"), lines.getFirst());
+        assertTrue(lines.getFirst().endsWith(": undertow/blocking 40 % less"), lines.getFirst());
     }
 
     @Test
