@@ -4,6 +4,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.text.MessageFormat;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -96,7 +97,7 @@ public final class FrameworkLogging {
                 return message;
             }
             try {
-                return java.text.MessageFormat.format(message, parameters);
+                return MessageFormat.format(message, parameters);
             } catch (IllegalArgumentException e) {
                 return message;
             }

@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -125,7 +126,7 @@ public final class ServerOptions {
 
     /** --delay-every is DELAY_EVERY. */
     static String envName(OptionSpec option) {
-        return option.longestName().substring(2).replace('-', '_').toUpperCase(java.util.Locale.ROOT);
+        return option.longestName().substring(2).replace('-', '_').toUpperCase(Locale.ROOT);
     }
 
     private static String describe(CommandLine.ParameterException e, String[] args, Map<String, String> env) {

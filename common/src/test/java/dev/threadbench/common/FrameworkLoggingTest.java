@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
@@ -25,7 +26,7 @@ class FrameworkLoggingTest {
 
     @Test
     void anExceptionIsOneLineWithItsClassMessageAndPlaceNeverAStackTrace() {
-        Exception failure = new IllegalStateException("bad state", new java.io.IOException("reset"));
+        Exception failure = new IllegalStateException("bad state", new IOException("reset"));
         String line = formatter.format(record("io.netty.Acceptor", Level.WARNING, "Failed to register an accepted channel", failure));
         assertTrue(line.endsWith(System.lineSeparator()));
         String text = line.strip();

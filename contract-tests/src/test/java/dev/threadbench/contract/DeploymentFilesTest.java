@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.threadbench.common.ServerOptions;
 import dev.threadbench.common.Strategy;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -253,7 +254,7 @@ class DeploymentFilesTest {
         try {
             return (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(Files.readString(file));
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -279,7 +280,7 @@ class DeploymentFilesTest {
                     }
                 }
             } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
+                throw new UncheckedIOException(e);
             }
             Map<String, String> globalArgs = new LinkedHashMap<>();
             Map<String, Stage> stages = new LinkedHashMap<>();

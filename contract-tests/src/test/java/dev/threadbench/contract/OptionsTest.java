@@ -11,6 +11,7 @@ import dev.threadbench.process.ServerProcess;
 import io.restassured.response.Response;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -85,7 +86,7 @@ class OptionsTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"undertow", "vertx"})
     void servesAnotherPageFromEnvironmentOrFlag(String server, @TempDir Path dir) throws Exception {
-        byte[] page = "<!DOCTYPE html><title>other</title><p>ünïcödé</p>\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] page = "<!DOCTYPE html><title>other</title><p>ünïcödé</p>\n".getBytes(StandardCharsets.UTF_8);
         Path file = Files.write(dir.resolve("other.html"), page);
         try (ServerProcess process = Servers.start(server, "--page", file.toString())) {
             Response response = new Target(server, process.baseUrl()).get("/");
