@@ -3,6 +3,7 @@ package dev.threadbench.common;
 import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.management.CompilationMXBean;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -22,6 +23,8 @@ import java.util.Locale;
  * enough to be sampled every half second during a measurement (about 25 us a read): the beans are looked
  * up once, the two procfs files are kernel memory, not disk, parsed by hand. A figure that cannot be read
  * is {@code null}, never an error. {@code gcCount} counts the pauses whose time {@code gcPauseMs} sums.
+ * {@code jitMs} is the time the JIT compilers have spent compiling (elapsed, summed over the compiler
+ * threads): a server still compiling spends CPU that is not its requests', which a window's CPU includes.
  */
 public final class ProcessCost {
 
@@ -37,6 +40,7 @@ public final class ProcessCost {
             .filter(pool -> pool.getType() == MemoryType.HEAP).toList();
     private final List<GarbageCollectorMXBean> pausingCollectors = ManagementFactory.getGarbageCollectorMXBeans()
             .stream().filter(ProcessCost::timesPauses).toList();
+    private final CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
     private final Path stat;
     private final Path status;
 
@@ -88,6 +92,8 @@ public final class ProcessCost {
                 .append(",\"heapAfterGcBytes\":").append(heapAfterGc())
                 .append(",\"gcCount\":").append(gcCount)
                 .append(",\"gcPauseMs\":").append(gcPauseMs)
+                .append(",\"jitMs\":").append(compiler != null && compiler.isCompilationTimeMonitoringSupported()
+                        ? compiler.getTotalCompilationTime() : null)
                 .append(",\"rssBytes\":").append(resident.bytes())
                 .append(",\"rssPeakBytes\":").append(resident.peakBytes())
                 .append(",\"voluntaryContextSwitches\":").append(contextSwitches.voluntary())

@@ -150,7 +150,7 @@ public abstract class InProcessServerTest {
         String url = serve(setup("--delay-every", "0"));
         String idle = get(url + "/stats").body();
         for (String field : List.of("cpuMs", "threads", "threadsPeak", "heapUsedBytes", "heapCommittedBytes",
-                "heapAfterGcBytes", "gcCount", "gcPauseMs")) {
+                "heapAfterGcBytes", "gcCount", "gcPauseMs", "jitMs")) {
             assertTrue(JsonFields.number(idle, field) >= 0, field + " in " + idle);
         }
         for (String linuxOnly : List.of("cpuUserMs", "cpuSystemMs", "rssBytes", "rssPeakBytes",

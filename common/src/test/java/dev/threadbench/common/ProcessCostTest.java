@@ -90,7 +90,8 @@ class ProcessCostTest {
                 () -> assertTrue(JsonFields.number(json, "heapCommittedBytes") >= JsonFields.number(json, "heapUsedBytes")),
                 () -> assertTrue(JsonFields.number(json, "heapAfterGcBytes") >= 0),
                 () -> assertTrue(JsonFields.number(json, "gcCount") >= 0),
-                () -> assertTrue(JsonFields.number(json, "gcPauseMs") >= 0));
+                () -> assertTrue(JsonFields.number(json, "gcPauseMs") >= 0),
+                () -> assertTrue(JsonFields.number(json, "jitMs") >= 0, "HotSpot times its compilations"));
         if (Files.isReadable(Path.of("/proc/self/status"))) {
             long rss = JsonFields.number(json, "rssBytes");
             assertAll(json,

@@ -150,7 +150,7 @@ class ContractTest {
     void statsNestTheProcessCost(Target target) {
         Map<String, Object> process = target.stats().getMap("process");
         assertEquals(Set.of("cpuMs", "cpuUserMs", "cpuSystemMs", "threads", "threadsPeak", "heapUsedBytes",
-                "heapCommittedBytes", "heapAfterGcBytes", "gcCount", "gcPauseMs", "rssBytes", "rssPeakBytes",
+                "heapCommittedBytes", "heapAfterGcBytes", "gcCount", "gcPauseMs", "jitMs", "rssBytes", "rssPeakBytes",
                 "voluntaryContextSwitches", "involuntaryContextSwitches"), process.keySet());
         long threads = ((Number) process.get("threads")).longValue();
         long heapUsed = ((Number) process.get("heapUsedBytes")).longValue();
@@ -160,7 +160,8 @@ class ContractTest {
                 () -> assertTrue(((Number) process.get("threadsPeak")).longValue() >= threads),
                 () -> assertTrue(heapUsed > 0),
                 () -> assertTrue(((Number) process.get("heapCommittedBytes")).longValue() >= heapUsed),
-                () -> assertTrue(((Number) process.get("gcPauseMs")).longValue() >= 0));
+                () -> assertTrue(((Number) process.get("gcPauseMs")).longValue() >= 0),
+                () -> assertTrue(((Number) process.get("jitMs")).longValue() > 0, "a server that has answered has compiled"));
         if (System.getProperty("os.name").toLowerCase(Locale.ROOT).startsWith("linux")) {
             // the servers run here, or in Linux containers: /proc and getrusage (the jars' Java 22+ classes)
             for (String linuxOnly : List.of("cpuUserMs", "cpuSystemMs", "rssBytes", "rssPeakBytes",

@@ -127,6 +127,7 @@ final class CostSampler {
         Long cpuMs = delta(a.cpuMs(), b.cpuMs());
         Long peakRss = peak(a.rssPeakBytes(), b.rssPeakBytes(), w.sampledPeakRssBytes());
         Long gcPause = delta(a.gcPauseMs(), b.gcPauseMs());
+        Long jit = delta(a.jitMs(), b.jitMs());
         return new Results.ServerCost(cpuMs == null ? null : RunAnalysis.round(cpuMs / 1000.0, 3),
                 perRequest(cpuMs, 1000, requests), perRequest(delta(a.cpuUserMs(), b.cpuUserMs()), 1000, requests),
                 perRequest(delta(a.cpuSystemMs(), b.cpuSystemMs()), 1000, requests),
@@ -134,7 +135,8 @@ final class CostSampler {
                 perRequest(delta(a.contextSwitches(), b.contextSwitches()), 1, requests),
                 peakRss == null ? null : mb(peakRss), heapAfterGc(b),
                 b.heapCommittedBytes() == null ? null : mb(b.heapCommittedBytes()), delta(a.gcCount(), b.gcCount()),
-                gcPause == null || w.seconds() <= 0 ? null : RunAnalysis.round(gcPause / w.seconds(), 2), w.samples());
+                gcPause == null || w.seconds() <= 0 ? null : RunAnalysis.round(gcPause / w.seconds(), 2),
+                jit == null || w.seconds() <= 0 ? null : RunAnalysis.round(jit / w.seconds(), 2), w.samples());
     }
 
     /** Null before the first collection, when there is no "after GC" yet (the JDK then reports 0). */

@@ -15,6 +15,8 @@ final class RunAnalysis {
 
     /** A side using this share of its CPUs or more is flagged: its CPUs, not the workload, may have set the pace. */
     static final double BOUND_SHARE = 0.9;
+    /** The share of the server's CPU in the window that JIT compilation must reach to be noted. */
+    static final double JIT_NOTE_SHARE = 0.1;
 
     /**
      * What one run measured: the engine's outcome, the server's /stats while idle before and after it,
@@ -53,6 +55,10 @@ final class RunAnalysis {
             notes.add(String.format(Locale.ROOT, "server-bound: the server used %.0f %% of its %s CPUs", 100 * serverShare,
                     cpus(pinning.serverShareCpus())));
         }
+        String compiling = stillCompiling(cost, outcome.requestsPerSecond());
+        if (compiling != null) {
+            notes.add(compiling);
+        }
         if (cost == null) {
             notes.add("server CPU, peak RSS and cost n/a: " + run.server().name() + " at " + run.server().base()
                     + " reports no process figures on its /stats (an older jar, or another server)");
@@ -74,6 +80,23 @@ final class RunAnalysis {
                 microsPerRequest, serverShare, peakRss,
                 round(outcome.clientCpuSeconds(), 2), generatorShare, serverBound, generatorBound,
                 reconciliation, outcome.connectionsOpened(), null, outcome.percentiles(), notes, cost, outcome.open());
+    }
+
+    /**
+     * A note when the JIT was still compiling for a tenth or more of the server's CPU time in the window: its CPU per
+     * request then counts the compiler too (the JIT's time is elapsed time in its threads, so "up to").
+     */
+    static String stillCompiling(Results.ServerCost cost, double requestsPerSecond) {
+        if (cost == null || cost.jitMsPerSecond() == null || cost.cpuMicrosPerRequest() == null) {
+            return null;
+        }
+        double serverMsPerSecond = cost.cpuMicrosPerRequest() * requestsPerSecond / 1000;
+        if (serverMsPerSecond <= 0 || cost.jitMsPerSecond() < JIT_NOTE_SHARE * serverMsPerSecond) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "JIT still compiling: %.0f ms per second of the window, up to %.0f %% of the server's"
+                + " CPU there, which its CPU per request includes; a longer --warmup lets it finish", cost.jitMsPerSecond(),
+                Math.min(100, 100 * cost.jitMsPerSecond() / serverMsPerSecond));
     }
 
     /** "1" or, not pinned, "half the machine's 1.0". */

@@ -122,7 +122,7 @@ public record Cell(int concurrency, String strategy, String server, String engin
                           Spread serverPeakRssMb, Spread clientCpuSeconds, Spread generatorCpuShare, long failed, String counts,
                           long serverBoundRounds, long generatorBoundRounds, int medianRound, Spread cpuUserMicrosPerRequest,
                           Spread cpuSystemMicrosPerRequest, Spread peakThreads, Spread contextSwitchesPerRequest,
-                          Spread heapAfterGcMb, Spread gcPauseMsPerSecond,
+                          Spread heapAfterGcMb, Spread gcPauseMsPerSecond, Spread jitMsPerSecond,
                           Double targetRate) {}
 
     public Summary summary() {
@@ -135,6 +135,6 @@ public record Cell(int concurrency, String strategy, String server, String engin
                 cost(Results.ServerCost::cpuUserMicrosPerRequest), cost(Results.ServerCost::cpuSystemMicrosPerRequest),
                 cost(c -> c.peakThreads() == null ? null : c.peakThreads().doubleValue()),
                 cost(Results.ServerCost::contextSwitchesPerRequest), cost(Results.ServerCost::heapAfterGcMb),
-                cost(Results.ServerCost::gcPauseMsPerSecond), targetRate());
+                cost(Results.ServerCost::gcPauseMsPerSecond), cost(Results.ServerCost::jitMsPerSecond), targetRate());
     }
 }

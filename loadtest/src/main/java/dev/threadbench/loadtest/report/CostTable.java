@@ -9,12 +9,12 @@ import java.util.function.Function;
 /**
  * What each cell cost the server, as the server reported it on /stats over the measured windows (medians of the
  * rounds): CPU per request split into user and system, peak threads, context switches per request, peak RSS,
- * heap after GC and GC pauses. Empty when no server reported its process figures.
+ * heap after GC, GC pauses and JIT compilation. Empty when no server reported its process figures.
  */
 final class CostTable {
 
     private static final String[] HEADER = {"C", "strategy", "server", "us/req user", "us/req sys", "threads", "ctx sw/req",
-            "RSS MB", "heap after GC MB", "GC ms/s"};
+            "RSS MB", "heap after GC MB", "GC ms/s", "JIT ms/s"};
 
     private CostTable() {}
 
@@ -30,12 +30,14 @@ final class CostTable {
                     median(c, Results.ServerCost::cpuSystemMicrosPerRequest, "%.1f"),
                     median(c, cost -> cost.peakThreads() == null ? null : cost.peakThreads().doubleValue(), "%,.0f"),
                     median(c, Results.ServerCost::contextSwitchesPerRequest, "%.2f"), median(c, Results.ServerCost::peakRssMb, "%,.0f"),
-                    median(c, Results.ServerCost::heapAfterGcMb, "%,.0f"), median(c, Results.ServerCost::gcPauseMsPerSecond, "%.1f")});
+                    median(c, Results.ServerCost::heapAfterGcMb, "%,.0f"), median(c, Results.ServerCost::gcPauseMsPerSecond, "%.1f"),
+                    median(c, Results.ServerCost::jitMsPerSecond, "%.1f")});
         }
         return "\nserver cost, as each server reports it on /stats over the measured window (medians of the rounds; n/a: not"
                 + " reported):\n" + TextGrid.render(rows, Set.of(1, 2))
                 + "threads: the most live threads in the window; ctx sw: voluntary + involuntary context switches; heap after GC:"
-                + " live data at the window's end;\nGC ms/s: collection pauses per second of the window.\n";
+                + " live data at the window's end;\nGC ms/s: collection pauses per second of the window; JIT ms/s: compilation"
+                + " per second of the window (CPU the server spent on itself, part of us/req).\n";
     }
 
     private static String median(Cell cell, Function<Results.ServerCost, Double> figure, String format) {

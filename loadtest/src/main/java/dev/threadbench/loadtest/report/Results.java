@@ -106,13 +106,14 @@ public record Results(Environment environment, Settings settings, List<Run> runs
      * the window's edges and sampled every 500 ms in between (the same for servers compare started and --targets).
      * Per request: over the requests the client completed in the window. {@code peakThreads} and {@code peakRssMb}:
      * the highest in the window; {@code heapAfterGcMb}: the heap left after the last collection, read at the
-     * window's end (live data, not what the heap may grow to); figures the server cannot give (RSS and context
+     * window's end (live data, not what the heap may grow to); {@code jitMsPerSecond}: JIT compilation per second of
+     * the window, CPU the server spent on itself rather than on requests; figures the server cannot give (RSS and context
      * switches off Linux) are null.
      */
     public record ServerCost(Double cpuSeconds, Double cpuMicrosPerRequest, Double cpuUserMicrosPerRequest,
                              Double cpuSystemMicrosPerRequest, Long peakThreads, Double contextSwitchesPerRequest,
                              Double peakRssMb, Double heapAfterGcMb, Double heapCommittedMb, Long gcCount,
-                             Double gcPauseMsPerSecond, int samples) {}
+                             Double gcPauseMsPerSecond, Double jitMsPerSecond, int samples) {}
 
     /**
      * An open-model run: requests scheduled at {@code targetRate} requests/s over {@code connections}, whatever

@@ -14,7 +14,7 @@ class ProcessFiguresTest {
 
     static ProcessFigures figures(long cpuMs, long threads, long threadsPeak, long rss, long rssPeak, long gcPauseMs, long switches) {
         return new ProcessFigures(cpuMs, cpuMs * 3 / 4, cpuMs / 4, threads, threadsPeak, 300L << 20, 1024L << 20, 100L << 20,
-                cpuMs / 100, gcPauseMs, rss, rssPeak, switches, switches / 10);
+                cpuMs / 100, gcPauseMs, rss, rssPeak, switches, switches / 10, cpuMs / 10);
     }
 
     @Test
@@ -24,6 +24,7 @@ class ProcessFiguresTest {
                  "threadsPeak":30,"heapUsedBytes":1048576,"heapCommittedBytes":2097152,"heapAfterGcBytes":524288,"gcCount":3,
                  "gcPauseMs":14,"rssBytes":null,"rssPeakBytes":null,"voluntaryContextSwitches":null,"involuntaryContextSwitches":null}}
                 """));
+        assertNull(p.jitMs(), "a server from before the JIT figure");
         assertEquals(1200L, p.cpuMs());
         assertNull(p.cpuUserMs());
         assertEquals(30L, p.threadsPeak());
@@ -49,6 +50,7 @@ class ProcessFiguresTest {
         assertEquals(2.2, cost.contextSwitchesPerRequest(), "(20,000 + 2,000) / 10,000");
         assertEquals(100.0, cost.heapAfterGcMb());
         assertEquals(5.0, cost.gcPauseMsPerSecond(), "50 ms over 10 s");
+        assertEquals(20.0, cost.jitMsPerSecond(), "200 ms of compilation over 10 s");
         assertEquals(20L, cost.gcCount());
         assertEquals(21, cost.samples());
     }
@@ -63,8 +65,8 @@ class ProcessFiguresTest {
 
     @Test
     void figuresTheServerCannotGiveStayNull() {
-        ProcessFigures offLinux = new ProcessFigures(1_000L, null, null, 20L, 25L, 1L, 2L, 3L, 0L, 0L, null, null, null, null);
-        ProcessFigures later = new ProcessFigures(2_000L, null, null, 20L, 25L, 1L, 2L, 3L, 0L, 0L, null, null, null, null);
+        ProcessFigures offLinux = new ProcessFigures(1_000L, null, null, 20L, 25L, 1L, 2L, 3L, 0L, 0L, null, null, null, null, null);
+        ProcessFigures later = new ProcessFigures(2_000L, null, null, 20L, 25L, 1L, 2L, 3L, 0L, 0L, null, null, null, null, null);
         Results.ServerCost cost = CostSampler.cost(new CostSampler.Window(offLinux, later, 5.0, 20, 0, 11), 1_000);
         assertEquals(1000.0, cost.cpuMicrosPerRequest());
         assertNull(cost.cpuUserMicrosPerRequest());

@@ -102,7 +102,7 @@ class RunAnalysisTest {
 
     @Test
     void theServersOwnCostGivesItsCpuAndPeakRssWhetherOrNotCompareStartedIt() {
-        Results.ServerCost cost = new Results.ServerCost(9.5, 1055.6, 800.0, 255.6, 8335L, 2.5, 1172.0, 310.2, 1024.0, 12L, 3.4, 21);
+        Results.ServerCost cost = new Results.ServerCost(9.5, 1055.6, 800.0, 255.6, 8335L, 2.5, 1172.0, 310.2, 1024.0, 12L, 3.4, 12.5, 21);
         Results.Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 0, outcome(9000, 0.1),
                 new Target.Stats("vertx", "timer", 0, 0, 0), new Target.Stats("vertx", "timer", 9000, 900, 0),
                 cost), 10, 200, PINNED, new ArrayList<>());
@@ -113,6 +113,22 @@ class RunAnalysisTest {
         assertEquals(1172.0, run.serverPeakRssMb());
         assertSame(cost, run.cost());
         assertTrue(run.notes().stream().noneMatch(note -> note.contains("n/a")), run.notes().toString());
+    }
+
+    @Test
+    void aServerStillCompilingInTheWindowIsNotedOnlyWhenTheJitIsATenthOfItsCpuOrMore() {
+        // 20 us a request at 5,000 requests/s: 100 ms of server CPU per second
+        assertEquals("JIT still compiling: 87 ms per second of the window, up to 87 % of the server's CPU there, which its CPU"
+                + " per request includes; a longer --warmup lets it finish", RunAnalysis.stillCompiling(cost(20.0, 87.0), 5000));
+        assertEquals("JIT still compiling: 250 ms per second of the window, up to 100 % of the server's CPU there, which its"
+                + " CPU per request includes; a longer --warmup lets it finish", RunAnalysis.stillCompiling(cost(20.0, 250.0), 5000),
+                "the JIT's time is elapsed time: it can exceed the CPU");
+        assertNull(RunAnalysis.stillCompiling(cost(20.0, 9.9), 5000), "under a tenth");
+        assertNull(RunAnalysis.stillCompiling(cost(20.0, null), 5000), "a server from before the JIT figure");
+    }
+
+    private static Results.ServerCost cost(double microsPerRequest, Double jitMsPerSecond) {
+        return new Results.ServerCost(1.0, microsPerRequest, null, null, 20L, null, null, null, null, 0L, 0.0, jitMsPerSecond, 3);
     }
 
     @Test

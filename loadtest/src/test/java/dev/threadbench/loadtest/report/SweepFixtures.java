@@ -31,7 +31,7 @@ final class SweepFixtures {
                 p.generatorBound(), true);
         double cpu = p.cpuMicros() * wobble;
         Results.ServerCost cost = new Results.ServerCost(cpu * base.requests() / 1e6, cpu, 0.8 * cpu, 0.2 * cpu, 20L + concurrency,
-                2.0, p.rssMb() * wobble, p.heapMb() * wobble, 1024.0, 3L, 1.5, 20);
+                2.0, p.rssMb() * wobble, p.heapMb() * wobble, 1024.0, 3L, 1.5, 4.0, 20);
         return new Results.Run(base.server(), base.strategy(), base.concurrency(), base.engine(), base.round(), base.requests(),
                 new Results.Failed(p.failed(), p.failed(), 0, 0, 0, 0, 0), base.durationSeconds(), base.requestsPerSecond(),
                 base.bound(), p.ratio() * wobble, base.latencyMs(), cost.cpuSeconds(), cpu, p.serverBound() ? 0.99 : 0.5, p.rssMb() * wobble,
