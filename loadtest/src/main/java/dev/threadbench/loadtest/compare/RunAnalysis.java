@@ -1,6 +1,7 @@
 package dev.threadbench.loadtest.compare;
 
 import dev.threadbench.loadtest.engine.Outcome;
+import dev.threadbench.loadtest.report.Cell;
 import dev.threadbench.loadtest.report.Results;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,7 +95,7 @@ final class RunAnalysis {
         if (serverMsPerSecond <= 0 || cost.jitMsPerSecond() < JIT_NOTE_SHARE * serverMsPerSecond) {
             return null;
         }
-        return String.format(Locale.ROOT, "JIT still compiling: %.0f ms per second of the window, up to %.0f %% of the server's"
+        return String.format(Locale.ROOT, Cell.JIT_NOTE + ": %.0f ms per second of the window, up to %.0f %% of the server's"
                 + " CPU there, which its CPU per request includes; a longer --warmup lets it finish", cost.jitMsPerSecond(),
                 Math.min(100, 100 * cost.jitMsPerSecond() / serverMsPerSecond));
     }

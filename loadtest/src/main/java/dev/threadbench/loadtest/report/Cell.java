@@ -88,6 +88,14 @@ public record Cell(int concurrency, String strategy, String server, String engin
         return runs.stream().filter(Results.Run::generatorBound).count();
     }
 
+    /** Rounds whose server was still JIT-compiling for a tenth or more of its CPU in the window (RunAnalysis's note). */
+    public long compilingRounds() {
+        return runs.stream().filter(r -> r.notes() != null && r.notes().stream().anyMatch(n -> n.startsWith(JIT_NOTE))).count();
+    }
+
+    /** How RunAnalysis's note on a server still compiling begins. */
+    public static final String JIT_NOTE = "JIT still compiling";
+
     public long serverBoundRounds() {
         return runs.stream().filter(Results.Run::serverBound).count();
     }
@@ -120,8 +128,9 @@ public record Cell(int concurrency, String strategy, String server, String engin
                           Spread requestsPerSecond, Spread ratioToBound, Spread p50, Spread p90, Spread p99, Spread p999,
                           Spread max, Spread serverCpuSeconds, Spread serverCpuMicrosPerRequest, Spread serverCpuShare,
                           Spread serverPeakRssMb, Spread clientCpuSeconds, Spread generatorCpuShare, long failed, String counts,
-                          long serverBoundRounds, long generatorBoundRounds, int medianRound, Spread cpuUserMicrosPerRequest,
-                          Spread cpuSystemMicrosPerRequest, Spread peakThreads, Spread contextSwitchesPerRequest,
+                          long serverBoundRounds, long generatorBoundRounds, long compilingRounds, int medianRound,
+                          Spread cpuUserMicrosPerRequest, Spread cpuSystemMicrosPerRequest, Spread peakThreads,
+                          Spread contextSwitchesPerRequest,
                           Spread heapAfterGcMb, Spread gcPauseMsPerSecond, Spread jitMsPerSecond,
                           Double targetRate) {}
 
@@ -131,7 +140,7 @@ public record Cell(int concurrency, String strategy, String server, String engin
                 spread(r -> r.latencyMs().p99()), spread(r -> r.latencyMs().p999()), spread(r -> r.latencyMs().max()),
                 spread(Results.Run::serverCpuSeconds), serverCpuMicrosPerRequest(), spread(Results.Run::serverCpuShare),
                 spread(Results.Run::serverPeakRssMb), spread(Results.Run::clientCpuSeconds), spread(Results.Run::generatorCpuShare),
-                failed(), counts(), serverBoundRounds(), generatorBoundRounds(), medianRun().round(),
+                failed(), counts(), serverBoundRounds(), generatorBoundRounds(), compilingRounds(), medianRun().round(),
                 cost(Results.ServerCost::cpuUserMicrosPerRequest), cost(Results.ServerCost::cpuSystemMicrosPerRequest),
                 cost(c -> c.peakThreads() == null ? null : c.peakThreads().doubleValue()),
                 cost(Results.ServerCost::contextSwitchesPerRequest), cost(Results.ServerCost::heapAfterGcMb),

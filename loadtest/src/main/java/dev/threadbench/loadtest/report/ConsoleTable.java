@@ -91,6 +91,10 @@ public final class ConsoleTable {
         if (results.runs().stream().anyMatch(Results.Run::serverBound)) {
             text.append("SERVER-BOUND: the server used 90 % or more of its CPUs: it, not the workload, set the pace.\n");
         }
+        if (Cell.of(results.runs()).stream().anyMatch(c -> c.compilingRounds() > 0)) {
+            text.append("JIT: the server was still compiling for a tenth or more of its CPU in the window; its us/req counts the"
+                    + " compiler too (a longer --warmup lets it finish).\n");
+        }
         if (results.runs().stream().anyMatch(Results.Run::generatorBound)) {
             text.append("GENERATOR-BOUND: the load generator used 90 % or more of its CPUs; that figure is the generator's"
                     + " limit as much as the server's.\n");
@@ -118,6 +122,9 @@ public final class ConsoleTable {
         }
         if (c.generatorBoundRounds() > 0) {
             flags.add("GENERATOR-BOUND" + (c.rounds() > 1 ? " " + c.generatorBoundRounds() + "/" + c.rounds() : ""));
+        }
+        if (c.compilingRounds() > 0) {
+            flags.add("JIT" + (c.rounds() > 1 ? " " + c.compilingRounds() + "/" + c.rounds() : ""));
         }
         return String.join(", ", flags);
     }

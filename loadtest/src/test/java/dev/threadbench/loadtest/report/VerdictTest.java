@@ -1,6 +1,7 @@
 package dev.threadbench.loadtest.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -69,6 +70,23 @@ class VerdictTest {
         assertTrue(table.contains("spread over the rounds, (max - min) / median:\n  C=2000 undertow/blocking: req/s 0.4 %,"
                 + " srv us/req 0.3 % (3 rounds)\n"), table);
         assertTrue(table.contains("verdict (a difference smaller than the spread of the rounds is not one):\n  C=2000 "), table);
+    }
+
+    @Test
+    void aServerStillCompilingIsFlaggedJitInTheTableWithItsLegend() {
+        Results.Run run = ResultsFixtures.run("vertx", "timer", 1000, 4998, false);
+        Results.Run compiling = new Results.Run(run.server(), run.strategy(), run.concurrency(), run.engine(), run.round(),
+                run.requests(), run.failed(), run.durationSeconds(), run.requestsPerSecond(), run.bound(), run.ratioToBound(),
+                run.latencyMs(), run.serverCpuSeconds(), run.serverCpuMicrosPerRequest(), run.serverCpuShare(), run.serverPeakRssMb(),
+                run.clientCpuSeconds(), run.generatorCpuShare(), run.serverBound(), run.generatorBound(), run.reconciliation(),
+                run.connectionsOpened(), run.serverExitCode(), run.percentiles(),
+                List.of(Cell.JIT_NOTE + ": 87 ms per second of the window"), run.cost(), run.open());
+        Results results = new Results(ResultsFixtures.threeRounds().environment(), ResultsFixtures.threeRounds().settings(),
+                List.of(compiling));
+        String table = ConsoleTable.render(results);
+        assertTrue(table.split("\n")[2].matches(".* exact +JIT"), table);
+        assertTrue(table.contains("JIT: the server was still compiling for a tenth or more of its CPU in the window"), table);
+        assertFalse(ConsoleTable.render(ResultsFixtures.threeRounds()).contains("JIT:"), "no such run, no legend");
     }
 
     @Test
