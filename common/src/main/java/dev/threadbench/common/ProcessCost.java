@@ -24,7 +24,7 @@ import java.util.Locale;
  * up once, the two procfs files are kernel memory, not disk, parsed by hand. A figure that cannot be read
  * is {@code null}, never an error. {@code gcCount} counts the pauses whose time {@code gcPauseMs} sums.
  * {@code jitMs} is the time the JIT compilers have spent compiling (elapsed, summed over the compiler
- * threads): a server still compiling spends CPU that is not its requests', which a window's CPU includes.
+ * threads): CPU the server spends on itself, not on its requests, which a window's CPU includes.
  */
 public final class ProcessCost {
 

@@ -92,8 +92,8 @@ public final class ConsoleTable {
             text.append("SERVER-BOUND: the server used 90 % or more of its CPUs: it, not the workload, set the pace.\n");
         }
         if (Cell.of(results.runs()).stream().anyMatch(c -> c.compilingRounds() > 0)) {
-            text.append("JIT: the server was still compiling for a tenth or more of its CPU in the window; its us/req counts the"
-                    + " compiler too (a longer --warmup lets it finish).\n");
+            text.append("JIT: the server's JIT compiled for a tenth or more of its CPU in the window; its us/req counts the"
+                    + " compiler too (HotSpot on one core kept compiling after 45 s of warm-up: docs/results.md).\n");
         }
         if (results.runs().stream().anyMatch(Results.Run::generatorBound)) {
             text.append("GENERATOR-BOUND: the load generator used 90 % or more of its CPUs; that figure is the generator's"

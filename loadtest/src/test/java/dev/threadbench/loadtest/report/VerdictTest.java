@@ -85,7 +85,7 @@ class VerdictTest {
                 List.of(compiling));
         String table = ConsoleTable.render(results);
         assertTrue(table.split("\n")[2].matches(".* exact +JIT"), table);
-        assertTrue(table.contains("JIT: the server was still compiling for a tenth or more of its CPU in the window"), table);
+        assertTrue(table.contains("JIT: the server's JIT compiled for a tenth or more of its CPU in the window"), table);
         assertFalse(ConsoleTable.render(ResultsFixtures.threeRounds()).contains("JIT:"), "no such run, no legend");
     }
 
