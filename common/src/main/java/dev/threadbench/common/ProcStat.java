@@ -22,12 +22,17 @@ public final class ProcStat {
                 return null;
             }
         }
+        return digitsAt(line, at + 1);
+    }
+
+    /** The decimal number whose digits start at {@code from} in a procfs text, or null if there are none. */
+    static Long digitsAt(String text, int from) {
         long value = 0;
-        int digit = at + 1;
-        while (digit < line.length() && line.charAt(digit) >= '0' && line.charAt(digit) <= '9') {
-            value = value * 10 + (line.charAt(digit) - '0');
-            digit++;
+        int at = from;
+        while (at < text.length() && text.charAt(at) >= '0' && text.charAt(at) <= '9') {
+            value = value * 10 + (text.charAt(at) - '0');
+            at++;
         }
-        return digit == at + 1 ? null : value;
+        return at == from ? null : value;
     }
 }

@@ -141,19 +141,8 @@ public final class ProcessCost {
             while (at < status.length() && (status.charAt(at) == ' ' || status.charAt(at) == '\t')) {
                 at++;
             }
-            return number(status, at);
+            return ProcStat.digitsAt(status, at);
         }
-    }
-
-    /** The decimal digits starting at {@code from}, or null if there are none. */
-    private static Long number(String text, int from) {
-        long value = 0;
-        int at = from;
-        while (at < text.length() && text.charAt(at) >= '0' && text.charAt(at) <= '9') {
-            value = value * 10 + (text.charAt(at) - '0');
-            at++;
-        }
-        return at == from ? null : value;
     }
 
     /** A small procfs file's text, or null if there is none or it cannot be read. */
