@@ -1,7 +1,6 @@
 package dev.threadbench.loadtest.compare;
 
 import dev.threadbench.loadtest.engine.Outcome;
-import dev.threadbench.loadtest.report.Cell;
 import dev.threadbench.loadtest.report.Results;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,8 +15,6 @@ final class RunAnalysis {
 
     /** A side using this share of its CPUs or more is flagged: its CPUs, not the workload, may have set the pace. */
     static final double BOUND_SHARE = 0.9;
-    /** The share of the server's CPU in the window that JIT compilation must reach to be noted. */
-    static final double JIT_NOTE_SHARE = 0.1;
 
     /**
      * What one run measured: the engine's outcome, the server's /stats while idle before and after it,
@@ -89,16 +86,12 @@ final class RunAnalysis {
      * always end it: HotSpot on one core kept compiling 25-39 ms a second after 45 s of warm-up.
      */
     static String compiling(Results.ServerCost cost, double requestsPerSecond) {
-        if (cost == null || cost.jitMsPerSecond() == null || cost.cpuMicrosPerRequest() == null) {
+        if (cost == null || !cost.compiling(requestsPerSecond)) {
             return null;
         }
-        double serverMsPerSecond = cost.cpuMicrosPerRequest() * requestsPerSecond / 1000;
-        if (serverMsPerSecond <= 0 || cost.jitMsPerSecond() < JIT_NOTE_SHARE * serverMsPerSecond) {
-            return null;
-        }
-        return String.format(Locale.ROOT, Cell.JIT_NOTE + ": %.0f ms per second of the window, up to %.0f %% of the server's"
+        return String.format(Locale.ROOT, "JIT compiling: %.0f ms per second of the window, up to %.0f %% of the server's"
                 + " CPU there, which its CPU per request includes", cost.jitMsPerSecond(),
-                Math.min(100, 100 * cost.jitMsPerSecond() / serverMsPerSecond));
+                Math.min(100, 100 * cost.jitShare(requestsPerSecond)));
     }
 
     /** "1" or, not pinned, "half the machine's 1.0". */

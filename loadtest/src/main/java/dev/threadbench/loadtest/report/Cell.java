@@ -88,13 +88,10 @@ public record Cell(int concurrency, String strategy, String server, String engin
         return runs.stream().filter(Results.Run::generatorBound).count();
     }
 
-    /** Rounds whose server's JIT compiled for a tenth or more of its CPU in the window (RunAnalysis's note). */
+    /** Rounds whose server's JIT compiled for a tenth or more of its CPU in the window. */
     public long compilingRounds() {
-        return runs.stream().filter(r -> r.notes() != null && r.notes().stream().anyMatch(n -> n.startsWith(JIT_NOTE))).count();
+        return runs.stream().filter(r -> r.cost() != null && r.cost().compiling(r.requestsPerSecond())).count();
     }
-
-    /** How RunAnalysis's note on a server whose JIT compiled for a tenth or more of its CPU begins. */
-    public static final String JIT_NOTE = "JIT compiling";
 
     public long serverBoundRounds() {
         return runs.stream().filter(Results.Run::serverBound).count();

@@ -113,7 +113,29 @@ public record Results(Environment environment, Settings settings, List<Run> runs
     public record ServerCost(Double cpuSeconds, Double cpuMicrosPerRequest, Double cpuUserMicrosPerRequest,
                              Double cpuSystemMicrosPerRequest, Long peakThreads, Double contextSwitchesPerRequest,
                              Double peakRssMb, Double heapAfterGcMb, Double heapCommittedMb, Long gcCount,
-                             Double gcPauseMsPerSecond, Double jitMsPerSecond, int samples) {}
+                             Double gcPauseMsPerSecond, Double jitMsPerSecond, int samples) {
+
+        /** The share of the server's CPU at which the JIT's compiling is flagged: its CPU per request then counts the compiler. */
+        public static final double COMPILING_SHARE = 0.1;
+
+        /**
+         * The JIT's compile time as a share of the server's CPU in the window, at the window's {@code requestsPerSecond}
+         * (compile time is elapsed time in the compiler threads, so it can pass 1); null when either is unknown.
+         */
+        public Double jitShare(double requestsPerSecond) {
+            if (jitMsPerSecond == null || cpuMicrosPerRequest == null) {
+                return null;
+            }
+            double serverMsPerSecond = cpuMicrosPerRequest * requestsPerSecond / 1000;
+            return serverMsPerSecond > 0 ? jitMsPerSecond / serverMsPerSecond : null;
+        }
+
+        /** Whether the JIT compiled for {@link #COMPILING_SHARE} or more of the server's CPU in the window. */
+        public boolean compiling(double requestsPerSecond) {
+            Double share = jitShare(requestsPerSecond);
+            return share != null && share >= COMPILING_SHARE;
+        }
+    }
 
     /**
      * An open-model run: requests scheduled at {@code targetRate} requests/s over {@code connections}, whatever
