@@ -91,7 +91,7 @@ public final class ConsoleTable {
         if (results.runs().stream().anyMatch(Results.Run::serverBound)) {
             text.append("SERVER-BOUND: the server used 90 % or more of its CPUs: it, not the workload, set the pace.\n");
         }
-        if (Cell.of(results.runs()).stream().anyMatch(c -> c.compilingRounds() > 0)) {
+        if (cells.stream().anyMatch(c -> c.compilingRounds() > 0)) {
             text.append("JIT: the server's JIT compiled for a tenth or more of its CPU in the window; its us/req counts the"
                     + " compiler too (HotSpot on one core kept compiling after 45 s of warm-up: docs/results.md).\n");
         }
@@ -182,12 +182,12 @@ public final class ConsoleTable {
         return value == null ? "-" : String.format(Locale.ROOT, format, scale * value);
     }
 
-    private static String median(Spread spread, double scale, String format) {
+    static String median(Spread spread, double scale, String format) {
         return spread == null ? "-" : String.format(Locale.ROOT, format, scale * spread.median());
     }
 
     /** A server figure compare could not read (a server it did not start, whose process it cannot see) is n/a. */
-    private static String serverFigure(Object value, String text) {
+    static String serverFigure(Object value, String text) {
         return value == null ? "n/a" : text;
     }
 

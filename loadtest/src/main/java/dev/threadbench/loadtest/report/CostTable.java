@@ -2,7 +2,6 @@ package dev.threadbench.loadtest.report;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -42,6 +41,6 @@ final class CostTable {
 
     private static String median(Cell cell, Function<Results.ServerCost, Double> figure, String format) {
         Spread spread = cell.cost(figure);
-        return spread == null ? "n/a" : String.format(Locale.ROOT, format, spread.median());
+        return ConsoleTable.serverFigure(spread, ConsoleTable.median(spread, 1, format));
     }
 }
