@@ -44,10 +44,16 @@ public record SweepPair(String server, String strategy, Double heapMbPer1000, Do
         return pairs.values().stream().filter(list -> list.size() >= 2).map(list -> ofPair(list, skipped)).toList();
     }
 
+    /** Of the cells' concurrencies, the one CPU per request is compared at: the nearest to 2000, the lower of two as near. */
+    static int nearestCpuConcurrency(List<Cell> cells) {
+        return cells.stream().map(Cell::concurrency).min(Comparator.comparingInt((Integer c) -> Math.abs(c - CPU_CONCURRENCY))
+                .thenComparingInt(c -> c)).orElse(CPU_CONCURRENCY);
+    }
+
     private static SweepPair ofPair(List<Cell> cells, List<Results.Skipped> skipped) {
         Cell first = cells.getFirst();
-        Cell cpuCell = cells.stream().min(Comparator.comparingInt((Cell c) -> Math.abs(c.concurrency() - CPU_CONCURRENCY))
-                .thenComparingInt(Cell::concurrency)).orElseThrow();
+        int cpuConcurrency = nearestCpuConcurrency(cells);
+        Cell cpuCell = cells.stream().filter(c -> c.concurrency() == cpuConcurrency).findFirst().orElseThrow();
         Cell held = null;
         for (Cell cell : cells) {
             if (holds(cell)) {

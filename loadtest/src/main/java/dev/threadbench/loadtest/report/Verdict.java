@@ -1,7 +1,6 @@
 package dev.threadbench.loadtest.report;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -34,8 +33,7 @@ public final class Verdict {
         }
         List<SweepPair> pairs = SweepPair.of(cells, results.skipped());
         List<String> lines = new ArrayList<>(SweepVerdict.lines(pairs));
-        int nearest = cells.stream().map(Cell::concurrency).min(Comparator.comparingInt((Integer c) -> Math.abs(c - 2000))
-                .thenComparingInt(c -> c)).orElse(2000);
+        int nearest = SweepPair.nearestCpuConcurrency(cells);
         lines.addAll(lines(cells.stream().filter(c -> c.concurrency() == nearest).toList()));
         return lines;
     }
