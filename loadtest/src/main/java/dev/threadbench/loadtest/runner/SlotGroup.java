@@ -99,7 +99,6 @@ final class SlotGroup {
 
     /** Every slot has stopped: the group is done. */
     void allStopped() {
-        running = 0;
         done.complete(tally);
     }
 
