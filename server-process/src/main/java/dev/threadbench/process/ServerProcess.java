@@ -88,6 +88,8 @@ public final class ServerProcess implements AutoCloseable {
         this.port = port;
         this.stopOnExit = new Thread(() -> stop(Duration.ofSeconds(5)), "stop-" + launch.name() + "-server");
         Runtime.getRuntime().addShutdownHook(stopOnExit);
+        // however it ends (stopped, closed, or exited on its own before /health), the hook is no longer needed
+        process.onExit().thenRun(this::forgetStopOnExit);
     }
 
     /** The arguments {@link #start} puts before the given options: {@code --port PORT --host 127.0.0.1}. */
@@ -192,13 +194,11 @@ public final class ServerProcess implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             process.destroyForcibly();
-        } finally {
-            forgetStopOnExit();
         }
         return -1;
     }
 
-    /** Once stopped, the hook that stops it when this JVM exits (Ctrl-C, SIGTERM to compare) is not needed. */
+    /** Once the server has exited, the hook that stops it when this JVM exits (Ctrl-C, SIGTERM to compare) is not needed. */
     private void forgetStopOnExit() {
         if (Thread.currentThread() != stopOnExit) {
             try {
