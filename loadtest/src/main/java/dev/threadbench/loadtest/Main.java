@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest;
 
+import dev.threadbench.loadtest.cluster.AgentCommand;
 import dev.threadbench.loadtest.compare.CompareCommand;
 import dev.threadbench.loadtest.report.ReportCommand;
 import java.io.PrintStream;
@@ -12,7 +13,7 @@ import picocli.CommandLine.Command;
  * server would not start or stop, requests lost), 2 bad input (one line on stderr naming it).
  */
 @Command(name = "loadtest", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        subcommands = {RunCommand.class, CompareCommand.class, ReportCommand.class},
+        subcommands = {RunCommand.class, CompareCommand.class, ReportCommand.class, AgentCommand.class},
         description = "Drill-compatible load runner and side-by-side comparison of the Undertow and Vert.x servers.")
 public final class Main implements Runnable {
 
@@ -41,7 +42,7 @@ public final class Main implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run, compare or report (see --help)");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run, compare, report or agent (see --help)");
     }
 
     public static void main(String[] args) {

@@ -1,5 +1,8 @@
 package dev.threadbench.loadtest;
 
+import dev.threadbench.loadtest.cluster.AgentsOptions;
+import dev.threadbench.loadtest.cluster.ClusterEngine;
+import dev.threadbench.loadtest.engine.Engine;
 import dev.threadbench.loadtest.plan.Plan;
 import dev.threadbench.loadtest.plan.PlanParser;
 import dev.threadbench.loadtest.runner.DrillSummary;
@@ -16,6 +19,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -65,6 +69,9 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "no progress line")
     private boolean quiet;
 
+    @Mixin
+    private AgentsOptions agentsOptions;
+
     @Override
     public Integer call() {
         Plan plan = PlanParser.parse(planFile).with(baseUrl(), concurrency, iterations, rampup);
@@ -79,6 +86,13 @@ public final class RunCommand implements Callable<Integer> {
         }
         if (eventLoops != null && eventLoops < 1) {
             throw new UsageException("--event-loops: must be at least 1, got " + eventLoops);
+        }
+        AgentsOptions.Request agents = agentsOptions.request();
+        if (agents != null) {
+            agents.checkConcurrency("--concurrency", plan.concurrency());
+            if (durationSeconds == null) {
+                agents.checkConcurrency("--iterations", plan.iterations());
+            }
         }
         Double perSecond = rate == null ? null : perSecond(OfferedRate.parse(rate));
         LoadShape shape = durationSeconds != null
@@ -100,10 +114,26 @@ public final class RunCommand implements Callable<Integer> {
                     + " request's intended send time)", "Rate", perSecond, plan.concurrency()));
         }
         out.flush();
-        Progress.Sink progress = quiet ? Progress.Sink.NONE
-                : Progress.Sink.forStream(main.err(), Progress.Sink.stderrIsTerminal());
-        LoadResult result = new LoadRunner(spec, new LoadRunner.Phases() {}, progress).run();
-        DrillSummary.print(result, out);
+        LoadResult result;
+        if (agents != null) {
+            try (ClusterEngine cluster = ClusterEngine.connect(agents, out)) {
+                ClusterEngine.Merged merged = cluster.runShares(plan.steps(), plan.concurrency(), perSecond,
+                        new Engine.Timing(plan.rampupSeconds(), warmupSeconds, durationSeconds,
+                                durationSeconds == null ? plan.iterations() : null, timeoutSeconds, eventLoops == null ? 0 : eventLoops),
+                        new LoadRunner.Phases() {});
+                result = merged.total();
+                DrillSummary.print(result, out);
+                merged.agents().forEach(agent -> out.println(String.format(Locale.ROOT, "%-25s %,d connections, %,d requests,"
+                        + " %,d failed, %,.1f req/s, p99 %s ms, generator CPU %.0f%% of %d", "Agent " + agent.name() + " (" + agent.host()
+                        + ")", agent.connections(), agent.requests(), agent.failed(), agent.requestsPerSecond(), agent.p99Ms(),
+                        100 * agent.generatorCpuShare(), agent.cpus())));
+            }
+        } else {
+            Progress.Sink progress = quiet ? Progress.Sink.NONE
+                    : Progress.Sink.forStream(main.err(), Progress.Sink.stderrIsTerminal());
+            result = new LoadRunner(spec, new LoadRunner.Phases() {}, progress).run();
+            DrillSummary.print(result, out);
+        }
         out.flush();
         if (result.requests() > 0 && result.successes() == 0) {
             main.err().println("loadtest: all " + result.requests() + " requests failed: is a server answering at "

@@ -34,7 +34,7 @@ public class MainTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', textBlock = """
-            ''                                                  | loadtest: missing command: run, compare or report (see --help)
+            ''                                                  | loadtest: missing command: run, compare, report or agent (see --help)
             bogus                                               | loadtest: Unmatched argument at index 0: 'bogus'
             run                                                 | loadtest: Missing required option: '--plan=FILE'
             run --plan no-such.yml                              | loadtest: no-such.yml: cannot read the plan (NoSuchFileException: no-such.yml)
@@ -57,9 +57,23 @@ public class MainTest {
             compare --server-args=--workers=0                   | loadtest: --server-args: --workers: must be >= 1, got 0
             compare --server-args=--threads=4                   | loadtest: --server-args: Unknown option: '--threads=4'
             compare --server-args=--strategy=timer              | loadtest: --server-args: --strategy is compare's to set: use --strategies
-            compare --server-args=--port=80                     | loadtest: --server-args: --port is compare's to set: compare starts each server on a free loopback port
+            compare --server-args=--port=80                     | loadtest: --server-args: --port is compare's to set: compare starts each server on a free port (its address: --server-host)
             compare --vertx-jar /no/such.jar --servers vertx    | loadtest: no vertx server jar at /no/such.jar: build it (./mvnw -B -q package -DskipTests) or pass --vertx-jar
             report /no/such/results.json                        | loadtest: /no/such/results.json: no such file
+            compare --agents 0                                  | loadtest: --agents: must be at least 1, got 0
+            compare --agents 3 --concurrency 2                  | loadtest: --concurrency: 2 connection(s) cannot be split over 3 agents: give at least one per agent
+            compare --agents 2 --engine wrk                     | loadtest: --agents: the agents run the embedded runner, not --engine wrk
+            compare --agents 2 --agents-timeout 0               | loadtest: --agents-timeout: must be at least 1 second, got 0
+            compare --agents 2 --join a:b                       | loadtest: --join: not HOST or HOST:PORT: a:b
+            compare --agents 2 --join x --kubernetes-dns y      | loadtest: --join and --kubernetes-dns: give one or the other
+            compare --agents 2 --cluster-host no.such.host.invalid | loadtest: --cluster-host: cannot resolve no.such.host.invalid
+            compare --agents 2 --cluster-port 70000             | loadtest: --cluster-port: must be a TCP port (1-65535), got 70000
+            compare --server-host 0.0.0.0                       | loadtest: --server-host: 0.0.0.0 is no address to reach: give this host's address on the agents' network
+            compare --server-host 198.18.255.254                | loadtest: --server-host: 198.18.255.254 is not an address of this host
+            compare --server-host 127.0.0.1 --targets undertow=http://127.0.0.1:1 | loadtest: --server-host: not with --targets: compare starts no server
+            run --plan ../benchmarks/drill-1000.yml --agents 2000      | loadtest: --concurrency: 1000 connection(s) cannot be split over 2000 agents: give at least one per agent
+            agent --join a:b                                    | loadtest: --join: not HOST or HOST:PORT: a:b
+            agent --join ,                                      | loadtest: --join: name at least one HOST[:PORT]
             """)
     void badInputIsOneLineAndExitCode2(String args, String expected) {
         Ran ran = run(args.isEmpty() ? new String[0] : args.split(" "));

@@ -80,11 +80,15 @@ public final class ServerProcess implements AutoCloseable {
     private final Process process;
     /** Stops the server if this JVM exits first, so that an interrupted compare leaves no server behind. */
     private final Thread stopOnExit;
+    private static final String LOOPBACK = "127.0.0.1";
+
+    private final String host;
     private final int port;
 
-    private ServerProcess(Launch launch, Process process, int port) {
+    private ServerProcess(Launch launch, Process process, String host, int port) {
         this.launch = launch;
         this.process = process;
+        this.host = host;
         this.port = port;
         this.stopOnExit = new Thread(() -> stop(Duration.ofSeconds(5)), "stop-" + launch.name() + "-server");
         Runtime.getRuntime().addShutdownHook(stopOnExit);
@@ -94,22 +98,32 @@ public final class ServerProcess implements AutoCloseable {
 
     /** The arguments {@link #start} puts before the given options: {@code --port PORT --host 127.0.0.1}. */
     public static List<String> onLoopback(String port, List<String> options) {
-        List<String> args = new ArrayList<>(List.of("--port", port, "--host", "127.0.0.1"));
+        return on(LOOPBACK, port, options);
+    }
+
+    /** The arguments {@link #start(Launch, List, String)} puts before the given options: {@code --port PORT --host HOST}. */
+    public static List<String> on(String host, String port, List<String> options) {
+        List<String> args = new ArrayList<>(List.of("--port", port, "--host", host));
         args.addAll(options);
         return args;
     }
 
     /** Starts the server on a free loopback port and returns once GET /health answers 200. */
     public static ServerProcess start(Launch launch, List<String> options) {
-        int port = freePort();
-        ServerProcess server = new ServerProcess(launch, spawn(launch, onLoopback(String.valueOf(port), options)), port);
+        return start(launch, options, LOOPBACK);
+    }
+
+    /** Starts the server on a free port of {@code host} (an address of this machine) and returns once GET /health answers 200. */
+    public static ServerProcess start(Launch launch, List<String> options, String host) {
+        int port = freePort(host);
+        ServerProcess server = new ServerProcess(launch, spawn(launch, on(host, String.valueOf(port), options)), host, port);
         server.awaitHealthy();
         return server;
     }
 
     /** Starts the jar with exactly these arguments and does not wait: to see how it takes them. */
     public static ServerProcess launch(Launch launch, List<String> args) {
-        return new ServerProcess(launch, spawn(launch, args), -1);
+        return new ServerProcess(launch, spawn(launch, args), LOOPBACK, -1);
     }
 
     private static Process spawn(Launch launch, List<String> args) {
@@ -161,9 +175,9 @@ public final class ServerProcess implements AutoCloseable {
         return launch.name();
     }
 
-    /** {@code http://127.0.0.1:PORT} when {@link #start started}. */
+    /** {@code http://HOST:PORT} when {@link #start started} (127.0.0.1 unless given another address). */
     public String baseUrl() {
-        return "http://127.0.0.1:" + port;
+        return "http://" + host + ":" + port;
     }
 
     public long pid() {
@@ -250,8 +264,8 @@ public final class ServerProcess implements AutoCloseable {
         }
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
+    private static int freePort(String host) {
+        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getByName(host))) {
             return socket.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

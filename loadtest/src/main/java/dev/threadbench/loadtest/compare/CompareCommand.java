@@ -1,6 +1,7 @@
 package dev.threadbench.loadtest.compare;
 
 import dev.threadbench.loadtest.Main;
+import dev.threadbench.loadtest.cluster.ClusterEngine;
 import dev.threadbench.loadtest.engine.Engine;
 import dev.threadbench.loadtest.runner.Progress;
 import java.util.concurrent.Callable;
@@ -28,6 +29,11 @@ public final class CompareCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CompareSettings settings = options.validate();
+        if (settings.agents() != null) {
+            try (ClusterEngine cluster = ClusterEngine.connect(settings.agents(), main.out())) {
+                return new Comparison(settings, cluster, main.out(), main.err()).run();
+            }
+        }
         Engine engine = Engine.named(settings.engine(), main.err(), Progress.Sink.stderrIsTerminal());
         engine.checkWorkload(settings.delayEvery(), settings.delayMs());
         return new Comparison(settings, engine, main.out(), main.err()).run();

@@ -13,14 +13,16 @@ final class CompareHeader {
         Engine.Timing timing = settings.timing();
         int runsCount = settings.rounds() * settings.planned().size() * settings.loads().size();
         String concurrencyList = String.join(", ", settings.concurrencies().stream().map(String::valueOf).toList());
+        String engine = settings.agents() == null ? settings.engine()
+                : "cluster (" + settings.agents().agents() + " agents, each run's connections split evenly)";
         if (settings.running()) {
             out.printf(Locale.ROOT, "compare: servers already running: %s; concurrency %s; engine %s%n",
                     String.join(", ", settings.targets().entrySet().stream().map(t -> t.getKey() + " at " + t.getValue()).toList()),
-                    concurrencyList, settings.engine());
+                    concurrencyList, engine);
             out.println("their own options and strategies apply; they are not stopped; their cost is what their /stats reports");
         } else {
             out.printf(Locale.ROOT, "compare: servers %s; strategies: %s; concurrency %s; engine %s%n",
-                    String.join(", ", settings.jars().keySet()), settings.strategies(), concurrencyList, settings.engine());
+                    String.join(", ", settings.jars().keySet()), settings.strategies(), concurrencyList, engine);
             out.printf(Locale.ROOT, "server JVM options (both): %s%n", String.join(" ", settings.jvmOptions()));
             if (!settings.serverArgs().isEmpty()) {
                 out.printf(Locale.ROOT, "server options (both): %s%n", String.join(" ", settings.serverArgs()));
@@ -31,7 +33,11 @@ final class CompareHeader {
                     String.join(", ", settings.loads().stream().map(load -> String.format(Locale.ROOT, "%,.0f req/s on %d connections"
                             + " (C=%d)", load.rate(), load.connections(), load.concurrency())).toList()));
         }
-        out.println(settings.pinning().describe());
+        if (settings.agents() == null) {
+            out.println(settings.pinning().describe());
+        } else if (!settings.running()) {
+            out.println(settings.pinning().describe().replaceFirst(", generator .*", "; the load comes from the agents"));
+        }
         long delayMs = settings.delayMs();
         out.printf(Locale.ROOT, "workload: every %dth request held %d ms%s; bound = C x %d / %.1f s%n",
                 settings.delayEvery(), delayMs, settings.running() ? " (--delay-every/--delay-ms: must be the servers' own)" : "",

@@ -4,6 +4,7 @@ import dev.threadbench.common.OptionException;
 import dev.threadbench.common.Strategy;
 import dev.threadbench.loadtest.OfferedRate;
 import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.cluster.AgentsOptions;
 import dev.threadbench.loadtest.compare.CompareSettings.Planned;
 import dev.threadbench.loadtest.engine.Engine;
 import java.net.URI;
@@ -122,12 +123,19 @@ final class CompareOptions {
     @Mixin
     private PinningOptions pinningOptions;
 
+    @Mixin
+    private AgentsOptions agentsOptions;
+
+    @Option(names = "--server-host", paramLabel = "ADDR",
+            description = "the address the servers compare starts listen on, where --agents reach them (default 127.0.0.1)")
+    private String serverHost;
+
     CompareSettings validate() {
         Map<String, URI> running = targets == null ? Map.of() : RunningServer.parseTargets(targets);
         if (!running.isEmpty()) {
             refuseWithTargets("--servers", "--targets names the servers");
             refuseWithTargets("--jvm-opts", "the running servers' JVMs are already started");
-            List.of("--server-args", "--undertow-jar", "--vertx-jar").forEach(option -> refuseWithTargets(option, "compare starts no server"));
+            List.of("--server-args", "--undertow-jar", "--vertx-jar", "--server-host").forEach(option -> refuseWithTargets(option, "compare starts no server"));
             if (!strategies.trim().equalsIgnoreCase("default")) {
                 throw new UsageException("--strategies: not with --targets: the running servers keep their own strategies (see their /stats)");
             }
@@ -160,6 +168,19 @@ final class CompareOptions {
         if (rates != null && !"embedded".equalsIgnoreCase(engine)) {
             throw new UsageException("--rate: the open model runs on the embedded engine only, not --engine " + engine);
         }
+        AgentsOptions.Request agents = agentsOptions.request();
+        if (agents != null) {
+            if (!"embedded".equalsIgnoreCase(engine)) {
+                throw new UsageException("--agents: the agents run the embedded runner, not --engine " + engine);
+            }
+            concurrencies.forEach(c -> agents.checkConcurrency("--concurrency", c));
+            if (iterations != null) {
+                agents.checkConcurrency("--iterations", iterations);
+            }
+        }
+        if (serverHost != null) {
+            serverHost = ServerArgs.address("--server-host", serverHost);
+        }
         List<CompareSettings.Load> loads = CompareSettings.Load.plan(concurrencies,
                 rates == null ? null : rates.stream().map(OfferedRate::parse).toList(), matched("--concurrency"), delayEvery, delayMs);
         CpuPinning pinning = CpuPinning.decide(pinningOptions.request(!running.isEmpty()));
@@ -175,9 +196,9 @@ final class CompareOptions {
             running.keySet().forEach(server -> planned.add(new Planned(server, null)));
         }
         Engine.Timing timing = new Engine.Timing(rampup, warmup, duration, iterations, timeoutSeconds,
-                eventLoops != null ? eventLoops : pinning.generatorCpuCount());
+                eventLoops != null ? eventLoops : agents != null ? 0 : pinning.generatorCpuCount());
         return new CompareSettings(planned, running, strategies, concurrencies, loads, repeat, engine, timing, delayEvery, delayMs,
-                words(jvmOptions), checkedServerArgs, jars, pinning, out.toAbsolutePath().normalize(), sweep);
+                words(jvmOptions), checkedServerArgs, jars, pinning, out.toAbsolutePath().normalize(), sweep, agents, serverHost);
     }
 
     private void checkServers() {

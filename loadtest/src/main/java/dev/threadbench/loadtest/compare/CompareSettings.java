@@ -2,6 +2,7 @@ package dev.threadbench.loadtest.compare;
 
 import dev.threadbench.loadtest.OfferedRate;
 import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.cluster.AgentsOptions;
 import dev.threadbench.loadtest.engine.Engine;
 import dev.threadbench.loadtest.report.Results;
 import java.net.URI;
@@ -24,11 +25,13 @@ import java.util.Map;
  * @param serverArgs  --server-args, passed to every server compare starts
  * @param pinning     the CPUs of the servers and of the generator
  * @param sweep       --sweep: the report adds curves over the concurrencies, a table per pair and breaking points
+ * @param agents      --agents: the load comes from agents in the cluster; null: from this JVM
+ * @param serverHost  --server-host: the address the servers compare starts listen on (where agents reach them)
  */
 record CompareSettings(List<Planned> planned, Map<String, URI> targets, String strategies, List<Integer> concurrencies,
                        List<Load> loads, int rounds, String engine, Engine.Timing timing, int delayEvery, long delayMs,
                        List<String> jvmOptions, List<String> serverArgs, Map<String, Path> jars, CpuPinning pinning, Path out,
-                       boolean sweep) {
+                       boolean sweep, AgentsOptions.Request agents, String serverHost) {
 
     /** One server to start with a strategy (null: its own default), or to reach at its --targets URL. */
     record Planned(String server, String strategy) {}

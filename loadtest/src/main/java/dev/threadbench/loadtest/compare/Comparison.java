@@ -58,8 +58,9 @@ final class Comparison {
             throw new UsageException("--out: cannot create " + settings.out() + ": " + e.getMessage());
         }
         CompareHeader.print(settings, out);
-        List<Results.Skipped> skipped = Headroom.skipped(settings.concurrencies(), !settings.running(), settings.jvmOptions(),
-                Headroom.Machine.probe());
+        // with agents and running servers, neither the connections nor the servers are on this machine
+        List<Results.Skipped> skipped = settings.agents() != null && settings.running() ? List.of()
+                : Headroom.skipped(settings.concurrencies(), !settings.running(), settings.jvmOptions(), Headroom.Machine.probe());
         skipped.forEach(s -> out.printf(Locale.ROOT, "skipped: C=%d: %s%n", s.concurrency(), s.reason()));
         loads = settings.loads().stream()
                 .filter(load -> skipped.stream().noneMatch(s -> s.concurrency() == load.concurrency())).toList();
@@ -71,10 +72,19 @@ final class Comparison {
         List<Results.Run> runs = new ArrayList<>();
         try (CpuPinning.Pinned pinned = settings.pinning().pinThisJvm()) {
             Map<String, RunningServer> running = connect();
+            rounds:
             for (int round = 0; round < settings.rounds(); round++) {
                 for (Planned planned : settings.order(round)) {
                     try {
                         runsOf(planned, round, running.get(planned.server()), runs);
+                    } catch (Engine.CannotGoOn e) {
+                        if (runs.isEmpty()) {
+                            throw e;
+                        }
+                        problems.add("stopped" + roundLabel(round) + ": " + e.getMessage() + "; the runs already made are kept");
+                        out.println("  stopped: " + e.getMessage());
+                        out.flush();
+                        break rounds;
                     } catch (RunFailure e) {
                         if (runs.isEmpty()) {
                             throw e; // nothing to keep: stop at once
@@ -146,17 +156,28 @@ final class Comparison {
                 out.printf(Locale.ROOT, "%n%s at %s%s%n", planned.server(), server.base(), roundLabel(round));
             }
             for (CompareSettings.Load load : loads) {
-                Results.Run run = measure(server, load, round);
+                Results.Run run;
+                try {
+                    run = measure(server, load, round);
+                } catch (Engine.RunLost e) {
+                    // that run is lost, the next may go on (the engine says when none can)
+                    problems.add(planned.server() + " C=" + load.concurrency() + roundLabel(round) + ": " + e.getMessage());
+                    out.println("  " + progress() + "C=" + load.concurrency() + ": failed: " + e.getMessage());
+                    out.flush();
+                    continue;
+                }
                 runs.add(run);
                 done.add(run);
                 out.println("  " + progress() + ConsoleTable.oneLine(run));
+                ConsoleTable.agentLines(run).forEach(line -> out.println("      " + line));
                 out.flush();
             }
             OptionalInt stopped = server.stop(Duration.ofMillis(settings.delayMs()).plusSeconds(15));
             if (stopped.isPresent()) {
                 int exit = stopped.getAsInt();
                 if (exit != 0) {
-                    problems.add(planned.server() + " (" + runs.getFirst().strategy() + ")" + roundLabel(round) + " exited with code "
+                    problems.add(planned.server() + " (" + (runs.isEmpty() ? planned.strategy() : runs.getFirst().strategy()) + ")"
+                            + roundLabel(round) + " exited with code "
                             + exit + " after SIGTERM (log: " + log + ")");
                 }
                 out.printf(Locale.ROOT, "  stopped with SIGTERM: exit code %d%n", exit);
@@ -180,9 +201,10 @@ final class Comparison {
         options.addAll(settings.serverArgs());
         out.printf(Locale.ROOT, "%n%s (%s)%s: starting %s%n", planned.server(),
                 planned.strategy() == null ? "its default strategy" : planned.strategy(), roundLabel(round),
-                String.join(" ", launch.command(ServerProcess.onLoopback("<free>", options))));
+                String.join(" ", launch.command(ServerProcess.on(settings.serverHost() == null ? "127.0.0.1" : settings.serverHost(),
+                        "<free>", options))));
         out.flush();
-        return StartedServer.start(launch, options);
+        return StartedServer.start(launch, options, settings.serverHost());
     }
 
     /** Each target up (before any run, so that one that is down costs no runs) and delaying as --delay-every says. */

@@ -33,7 +33,7 @@ final class RunAnalysis {
         Outcome outcome = run.outcome();
         Double bound = bound(run.concurrency(), delayEvery, delayMs);
         double seconds = outcome.durationSeconds();
-        Double generatorShare = seconds > 0 ? round(outcome.clientCpuSeconds() / seconds / pinning.generatorShareCpus(), 3) : null;
+        Double generatorShare = generatorShare(outcome, pinning);
         boolean generatorBound = generatorShare != null && generatorShare >= BOUND_SHARE;
         Results.ServerCost cost = run.cost();
         Double serverCpu = cost == null ? null : cost.cpuSeconds();
@@ -45,7 +45,13 @@ final class RunAnalysis {
         boolean serverBound = serverShare != null && serverShare >= BOUND_SHARE;
         Double microsPerRequest = cost == null || cost.cpuMicrosPerRequest() == null ? null : round(cost.cpuMicrosPerRequest(), 1);
         List<String> notes = new ArrayList<>(outcome.notes());
-        if (generatorBound) {
+        if (generatorBound && outcome.agents() != null) {
+            Results.AgentRun busiest = outcome.agents().stream()
+                    .max(java.util.Comparator.comparingDouble(Results.AgentRun::generatorCpuShare)).orElseThrow();
+            notes.add(String.format(Locale.ROOT, "generator-bound: agent %s used %.0f %% of its %d CPUs; the figure may be the"
+                    + " generators' limit, not the server's (add agents)", busiest.name(), 100 * busiest.generatorCpuShare(),
+                    busiest.cpus()));
+        } else if (generatorBound) {
             notes.add(String.format(Locale.ROOT, "generator-bound: the load generator used %.0f %% of its %s CPUs; the figure may"
                     + " be the generator's limit, not the server's", 100 * generatorShare, cpus(pinning.generatorShareCpus())));
         }
@@ -77,7 +83,18 @@ final class RunAnalysis {
                 bound == null ? null : round(outcome.requestsPerSecond() / bound, 4), outcome.latency(), serverCpu,
                 microsPerRequest, serverShare, peakRss,
                 round(outcome.clientCpuSeconds(), 2), generatorShare, serverBound, generatorBound,
-                reconciliation, outcome.connectionsOpened(), null, outcome.percentiles(), notes, cost, outcome.open());
+                reconciliation, outcome.connectionsOpened(), null, outcome.percentiles(), notes, cost, outcome.open(),
+                outcome.agents(), outcome.coordination());
+    }
+
+    /** The generator's CPU share: this JVM's over its CPUs or, from a cluster, the busiest agent's over its own. */
+    private static Double generatorShare(Outcome outcome, CpuPinning pinning) {
+        if (outcome.agents() != null) {
+            return outcome.agents().stream().mapToDouble(Results.AgentRun::generatorCpuShare).max().stream()
+                    .mapToObj(share -> round(share, 3)).findFirst().orElse(null);
+        }
+        double seconds = outcome.durationSeconds();
+        return seconds > 0 ? round(outcome.clientCpuSeconds() / seconds / pinning.generatorShareCpus(), 3) : null;
     }
 
     /**

@@ -17,7 +17,7 @@ final class ServerArgs {
         for (String arg : args) {
             String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
             String instead = switch (name) {
-                case "--port", "--host" -> "compare starts each server on a free loopback port";
+                case "--port", "--host" -> "compare starts each server on a free port (its address: --server-host)";
                 case "--delay-every", "--delay-ms" -> "use compare's own " + name + ", which the bound is made of";
                 case "--strategy" -> "use --strategies";
                 case "-h", "--help" -> "compare starts the servers to serve";
@@ -33,5 +33,21 @@ final class ServerArgs {
             throw new UsageException("--server-args: " + e.getMessage());
         }
         return args;
+    }
+
+    /** --server-host's address, checked: one this host can listen on. */
+    static String address(String option, String host) {
+        try {
+            java.net.InetAddress address = java.net.InetAddress.getByName(host);
+            if (address.isAnyLocalAddress()) {
+                throw new UsageException(option + ": " + host + " is no address to reach: give this host's address on the agents' network");
+            }
+            if (java.net.NetworkInterface.getByInetAddress(address) == null) {
+                throw new UsageException(option + ": " + host + " is not an address of this host");
+            }
+            return address.getHostAddress();
+        } catch (java.io.IOException e) {
+            throw new UsageException(option + ": cannot resolve " + host);
+        }
     }
 }

@@ -8,7 +8,7 @@ import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** A server compare started from its jar, on a free loopback port, its output going to a log file. */
+/** A server compare started from its jar, on a free port (of loopback, or --server-host), its output going to a log file. */
 final class StartedServer implements Target {
 
     private static final Pattern STARTUP_LINE = Pattern.compile("^(\\S+) (\\S+) listening on ", Pattern.MULTILINE);
@@ -23,10 +23,13 @@ final class StartedServer implements Target {
         this.http = new ServerHttp(process.name(), base);
     }
 
-    /** Starts the server with these options (after its port and host) and returns once GET /health answers 200. */
-    static StartedServer start(ServerProcess.Launch launch, List<String> options) {
+    /**
+     * Starts the server with these options (after its port and host: {@code host}, or loopback when null) and returns
+     * once GET /health answers 200.
+     */
+    static StartedServer start(ServerProcess.Launch launch, List<String> options, String host) {
         try {
-            return new StartedServer(ServerProcess.start(launch, options));
+            return new StartedServer(host == null ? ServerProcess.start(launch, options) : ServerProcess.start(launch, options, host));
         } catch (ServerProcess.StartFailure e) {
             throw new Failure(e.getMessage());
         }

@@ -18,7 +18,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /** The embedded Vert.x runner. */
-final class EmbeddedEngine implements Engine {
+public final class EmbeddedEngine implements Engine {
 
     private final PrintStream progressOut;
     private final boolean terminal;
@@ -55,7 +55,8 @@ final class EmbeddedEngine implements Engine {
         return outcome(new LoadRunner(spec, phases, sink).run());
     }
 
-    static Outcome outcome(LoadResult result) {
+    /** What the runner measured, in the shape compare keeps for every engine. */
+    public static Outcome outcome(LoadResult result) {
         Map<FailureCause, Long> f = result.failures();
         Results.Failed failed = new Results.Failed(result.failed(), f.get(FailureCause.NON_2XX), f.get(FailureCause.TIMEOUT),
                 f.get(FailureCause.REFUSED), f.get(FailureCause.RESET), f.get(FailureCause.SHORT_BODY), f.get(FailureCause.OTHER));

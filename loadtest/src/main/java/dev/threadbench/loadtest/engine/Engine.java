@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.engine;
 
+import dev.threadbench.loadtest.RunFailure;
 import dev.threadbench.loadtest.UsageException;
 import dev.threadbench.loadtest.runner.LoadRunner;
 import java.io.File;
@@ -35,6 +36,20 @@ public interface Engine {
      * @throws UsageException naming why
      */
     default void checkWorkload(int delayEvery, long delayMs) {}
+
+    /** A run failed but the next may go on (an agent left mid-run): the runs already made are kept. */
+    final class RunLost extends RunFailure {
+        public RunLost(String message) {
+            super(message);
+        }
+    }
+
+    /** No further run can be made (fewer agents than asked for): compare stops, keeping the runs already made. */
+    final class CannotGoOn extends RunFailure {
+        public CannotGoOn(String message) {
+            super(message);
+        }
+    }
 
     /**
      * @param durationSeconds measured seconds, or null when {@code iterations} counts the measured part

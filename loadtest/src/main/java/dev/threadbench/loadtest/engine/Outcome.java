@@ -13,14 +13,32 @@ import java.util.List;
  *                            (requests that failed without an answer, or that the tool abandoned at its deadline)
  * @param connectionsOpened   null when the engine does not say
  * @param open                what the open model did; null for a closed loop
+ * @param agents              each agent's share of a run the cluster made; null for one generator
+ * @param coordination        what the cluster's coordination of the run cost; null for one generator
  */
 public record Outcome(long requests, Results.Failed failed, double durationSeconds, double requestsPerSecond,
                       Results.Latency latency, List<LatencySummary.Point> percentiles, double clientCpuSeconds,
                       long answered, long unansweredAllowance, Long connectionsOpened, List<String> notes,
-                      Results.OpenModel open) {
+                      Results.OpenModel open, List<Results.AgentRun> agents, Results.Coordination coordination) {
 
     public Outcome {
         percentiles = List.copyOf(percentiles);
         notes = List.copyOf(notes);
+        agents = agents == null ? null : List.copyOf(agents);
+    }
+
+    /** One generator's outcome. */
+    public Outcome(long requests, Results.Failed failed, double durationSeconds, double requestsPerSecond,
+                   Results.Latency latency, List<LatencySummary.Point> percentiles, double clientCpuSeconds,
+                   long answered, long unansweredAllowance, Long connectionsOpened, List<String> notes,
+                   Results.OpenModel open) {
+        this(requests, failed, durationSeconds, requestsPerSecond, latency, percentiles, clientCpuSeconds, answered,
+                unansweredAllowance, connectionsOpened, notes, open, null, null);
+    }
+
+    /** The same, as the cluster made it. */
+    public Outcome inCluster(List<Results.AgentRun> perAgent, Results.Coordination cost) {
+        return new Outcome(requests, failed, durationSeconds, requestsPerSecond, latency, percentiles, clientCpuSeconds, answered,
+                unansweredAllowance, connectionsOpened, notes, open, perAgent, cost);
     }
 }

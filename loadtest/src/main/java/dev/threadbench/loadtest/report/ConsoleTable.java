@@ -147,6 +147,28 @@ public final class ConsoleTable {
                 r.generatorBound() ? " [GENERATOR-BOUND]" : "");
     }
 
+    /**
+     * Under a run the cluster made, one line per agent ("agent a1 (198.18.0.3): 1,000 connections, 4,999 req/s, p99 2003 ms,
+     * 0 failed, generator CPU 31% of 1"), then how far apart they started and what coordinating them cost; none otherwise.
+     */
+    public static List<String> agentLines(Results.Run r) {
+        if (r.agents() == null) {
+            return List.of();
+        }
+        List<String> lines = new ArrayList<>();
+        for (Results.AgentRun a : r.agents()) {
+            lines.add(String.format(Locale.ROOT, "agent %s (%s): %,d connections, %,.0f req/s, p99 %s ms, %,d failed, %,d answered,"
+                    + " generator CPU %.0f%% of %d", a.name(), a.host(), a.connections(), a.requestsPerSecond(), ms(a.p99Ms()),
+                    a.failed(), a.answered(), 100 * a.generatorCpuShare(), a.cpus()));
+        }
+        if (r.coordination() != null) {
+            lines.add(String.format(Locale.ROOT, "merged from %d agents (one histogram); starts at most %.1f ms apart; coordination"
+                    + " %d messages, %,d bytes", r.agents().size(), r.coordination().startSkewMs(), r.coordination().messages(),
+                    r.coordination().bytes()));
+        }
+        return lines;
+    }
+
     private static String cost(Results.ServerCost c) {
         return c == null ? "" : String.format(Locale.ROOT, ", %s threads, heap after GC %s MB", c.peakThreads() == null ? "-"
                 : String.format(Locale.ROOT, "%,d", c.peakThreads()), figure(c.heapAfterGcMb(), 1, "%.0f"));

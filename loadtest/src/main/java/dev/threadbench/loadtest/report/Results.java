@@ -76,11 +76,12 @@ public record Results(Environment environment, Settings settings, List<Run> runs
                       Double serverPeakRssMb, Double clientCpuSeconds, Double generatorCpuShare, boolean serverBound,
                       boolean generatorBound, Reconciliation reconciliation, Long connectionsOpened,
                       Integer serverExitCode, List<LatencySummary.Point> percentiles, List<String> notes, ServerCost cost,
-                      OpenModel open) {
+                      OpenModel open, List<AgentRun> agents, Coordination coordination) {
 
         public Run {
             percentiles = percentiles == null ? List.of() : List.copyOf(percentiles);
             notes = notes == null ? List.of() : List.copyOf(notes);
+            agents = agents == null ? null : List.copyOf(agents);
         }
 
         public String label() {
@@ -97,9 +98,26 @@ public record Results(Environment environment, Settings settings, List<Run> runs
             return new Run(server, strategy, concurrency, engine, round, requests, failed, durationSeconds, requestsPerSecond,
                     bound, ratioToBound, latencyMs, serverCpuSeconds, serverCpuMicrosPerRequest, serverCpuShare, serverPeakRssMb,
                     clientCpuSeconds, generatorCpuShare, serverBound, generatorBound, reconciliation, connectionsOpened, code,
-                    percentiles, notes, cost, open);
+                    percentiles, notes, cost, open, agents, coordination);
         }
     }
+
+    /**
+     * One agent's share of a run the cluster made ({@code engine} "cluster"): its connections and what it measured of
+     * them. The run's own figures are the merged ones (one histogram of every agent's samples).
+     * {@code generatorCpuShare}: its CPU over the window as a share of its own CPUs; {@code startLateMs}: how long
+     * after its intended start it began.
+     */
+    public record AgentRun(String name, String host, int connections, long requests, long failed, double requestsPerSecond,
+                           Double p99Ms, double generatorCpuSeconds, double generatorCpuShare, int cpus, long answered,
+                           double startLateMs) {}
+
+    /**
+     * What coordinating a cluster run cost: {@code startSkewMs}, the most the agents' starts may have been apart (from
+     * the orders' send and accept times as compare saw them, and each agent's own lateness), and the event-bus
+     * messages and bytes compare sent and received for the run (the cluster's own heartbeats not counted).
+     */
+    public record Coordination(double startSkewMs, long messages, long bytes) {}
 
     /**
      * The server's cost over a run's measured window, from the {@code "process"} figures of its own /stats, read at

@@ -8,6 +8,8 @@ import io.vertx.core.VertxOptions;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -28,9 +30,17 @@ public final class LoadRunner {
         default void measureEnded() {}
     }
 
+    /** The load was stopped before it ended ({@link #abort}); nothing it measured is reported. */
+    public static final class Aborted extends RuntimeException {
+        Aborted(String reason) {
+            super(reason, null, false, false);
+        }
+    }
+
     private final LoadSpec spec;
     private final Phases phases;
     private final Progress.Sink progressSink;
+    private final CompletableFuture<Void> aborted = new CompletableFuture<>();
 
     public LoadRunner(LoadSpec spec, Phases phases, Progress.Sink progressSink) {
         this.spec = spec;
@@ -39,6 +49,9 @@ public final class LoadRunner {
     }
 
     public LoadResult run() {
+        if (aborted.isDone()) {
+            awaitUnlessAborted(aborted);
+        }
         Vertx vertx = Vertx.vertx(new VertxOptions()
                 .setEventLoopPoolSize(spec.eventLoops())
                 .setPreferNativeTransport(true)
@@ -70,6 +83,9 @@ public final class LoadRunner {
                             }
                         }
                     }
+                    CompletableFuture<Void> allDone = CompletableFuture.allOf(groups.stream().map(SlotGroup::done)
+                            .toArray(CompletableFuture[]::new));
+                    awaitUnlessAborted(allDone);
                     for (SlotGroup group : groups) {
                         total.merge(group.done().join());
                     }
@@ -84,6 +100,25 @@ public final class LoadRunner {
             }
         } finally {
             vertx.close().toCompletionStage().toCompletableFuture().orTimeout(10, TimeUnit.SECONDS).exceptionally(e -> null).join();
+        }
+    }
+
+    /**
+     * Stops the load from any thread: {@link #run} closes every connection at once (so the server sees no more
+     * requests from it) and throws {@link Aborted}.
+     */
+    public void abort(String reason) {
+        aborted.completeExceptionally(new Aborted(reason));
+    }
+
+    private void awaitUnlessAborted(CompletableFuture<?> allDone) {
+        try {
+            CompletableFuture.anyOf(allDone, aborted).join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof Aborted stopped) {
+                throw new Aborted(stopped.getMessage());
+            }
+            throw e;
         }
     }
 

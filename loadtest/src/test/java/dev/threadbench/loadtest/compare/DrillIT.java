@@ -86,7 +86,7 @@ class DrillIT {
     void anAnswerSlowerThanDrillsHistogramTimesOutAt3sUnderTheEngineAndPanicsDrillWithoutIt() throws Exception {
         try (StartedServer slow = StartedServer.start(
                 ServerProcess.Launch.logged("undertow", ServersIT.jar("undertow"), List.of("-Xmx256m"), dir.resolve("slow.log")),
-                List.of("--delay-every", "1", "--delay-ms", "4500"))) {
+                List.of("--delay-every", "1", "--delay-ms", "4500"), null)) {
             // compare's default --timeout 10: the engine gives drill 3 s, so the 4.5 s answers fail and the summary is kept
             Outcome outcome = Engine.named("drill", System.err, false).run(slow.base().resolve("/"), 2,
                     new Engine.Timing(0, 0, null, 2L, 10, 0), new LoadRunner.Phases() {});

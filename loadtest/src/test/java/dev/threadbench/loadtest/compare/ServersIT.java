@@ -39,7 +39,7 @@ class ServersIT {
     private StartedServer start(String name, String... options) {
         List<String> args = new ArrayList<>(List.of("--delay-every", "10", "--delay-ms", "200"));
         args.addAll(List.of(options));
-        return StartedServer.start(ServerProcess.Launch.logged(name, jar(name), List.of("-Xmx256m"), dir.resolve(name + ".log")), args);
+        return StartedServer.start(ServerProcess.Launch.logged(name, jar(name), List.of("-Xmx256m"), dir.resolve(name + ".log")), args, null);
     }
 
     @ParameterizedTest

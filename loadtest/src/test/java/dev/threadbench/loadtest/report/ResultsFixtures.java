@@ -31,7 +31,7 @@ public final class ResultsFixtures {
                 startedByCompare ? 0 : null,
                 List.of(new LatencySummary.Point(0, 0.2), new LatencySummary.Point(50, 0.8), new LatencySummary.Point(90, 1.5),
                         new LatencySummary.Point(99, 2003.1), new LatencySummary.Point(99.9, 2010.2), new LatencySummary.Point(100, 2100)),
-                generatorBound ? List.of("generator-bound: used 0.95 cores") : List.of(), null, null);
+                generatorBound ? List.of("generator-bound: used 0.95 cores") : List.of(), null, null, null, null);
     }
 
     public static Results results() {
@@ -54,7 +54,7 @@ public final class ResultsFixtures {
                 r.serverCpuMicrosPerRequest(), r.serverCpuShare(), r.serverPeakRssMb(), r.clientCpuSeconds(),
                 r.generatorCpuShare(), r.serverBound(), r.generatorBound(), r.reconciliation(), r.connectionsOpened(),
                 r.serverExitCode(), r.percentiles(), r.notes(), r.cost(),
-                new Results.OpenModel("open", rate, rate - 1, (int) Math.ceil(rate / 5 * 1.5) + 16, 0, 0, 1.2));
+                new Results.OpenModel("open", rate, rate - 1, (int) Math.ceil(rate / 5 * 1.5) + 16, 0, 0, 1.2), null, null);
     }
 
     /** As compare --targets writes them: servers already running, their JVM options, CPU, RSS and exit codes unknown. */
@@ -92,7 +92,7 @@ public final class ResultsFixtures {
                 r.durationSeconds(), r.requestsPerSecond(), r.bound(), r.ratioToBound(), r.latencyMs(), serverCpuSeconds,
                 Math.round(serverCpuSeconds * 1e6 / r.requests() * 10) / 10.0, serverCpuSeconds / r.durationSeconds(),
                 r.serverPeakRssMb(), r.clientCpuSeconds(), r.generatorCpuShare(), r.serverBound(), r.generatorBound(),
-                r.reconciliation(), r.connectionsOpened(), r.serverExitCode(), r.percentiles(), r.notes(), r.cost(), r.open());
+                r.reconciliation(), r.connectionsOpened(), r.serverExitCode(), r.percentiles(), r.notes(), r.cost(), r.open(), r.agents(), r.coordination());
     }
 
     private static Results.Settings settings(int rounds) {

@@ -1,0 +1,414 @@
+package dev.threadbench.loadtest.cluster;
+
+import dev.threadbench.loadtest.BuildInfo;
+import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.cluster.messages.AgentReport;
+import dev.threadbench.loadtest.cluster.messages.Claim;
+import dev.threadbench.loadtest.cluster.messages.ClaimAnswer;
+import dev.threadbench.loadtest.cluster.messages.ClusterMessage;
+import dev.threadbench.loadtest.cluster.messages.Heartbeat;
+import dev.threadbench.loadtest.cluster.messages.MessageCodec;
+import dev.threadbench.loadtest.cluster.messages.Release;
+import dev.threadbench.loadtest.cluster.messages.RunOrder;
+import dev.threadbench.loadtest.cluster.messages.StopRun;
+import dev.threadbench.loadtest.engine.EmbeddedEngine;
+import dev.threadbench.loadtest.engine.Engine;
+import dev.threadbench.loadtest.engine.Outcome;
+import dev.threadbench.loadtest.plan.Plan;
+import dev.threadbench.loadtest.report.Results;
+import dev.threadbench.loadtest.runner.LoadResult;
+import dev.threadbench.loadtest.runner.LoadRunner;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.MessageConsumer;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+
+/**
+ * compare's side of the cluster: it claims N agents, splits each run's connections (and rate, and iterations) over
+ * them, starts them together ("start in X ms", measured on each agent's own clock), keeps them alive with heartbeats,
+ * marks the measured window's edges on its own clock for the server's cost, and merges what they report into one
+ * result (one latency histogram). An agent that leaves mid-run fails that run ({@link Engine.RunLost}); fewer than N
+ * agents before a run stops the compare ({@link Engine.CannotGoOn}).
+ */
+public final class ClusterEngine implements Engine, AutoCloseable {
+
+    /** How far ahead of now the agents are told to start: time for every order to arrive first. */
+    static final long START_IN_MILLIS = 500;
+    static final long HEARTBEAT_MILLIS = 1000;
+    private static final long ANSWER_MILLIS = 5000;
+
+    private final ClusterNode node;
+    private final int wanted;
+    private final PrintStream out;
+    private final String build = BuildInfo.get().buildId();
+    private final List<ClusterNode.Member> agents = new ArrayList<>();
+    private final Map<String, CompletableFuture<AgentReport>> reports = new ConcurrentHashMap<>();
+    private final MessageConsumer<ClusterMessage> consumer;
+    /** The agents of the run under way, by node id: one leaving fails it. */
+    private volatile Map<String, ClusterNode.Member> inRun = Map.of();
+    private volatile CompletableFuture<String> lost = new CompletableFuture<>();
+
+    private ClusterEngine(ClusterNode node, int wanted, PrintStream out) {
+        this.node = node;
+        this.wanted = wanted;
+        this.out = out;
+        this.consumer = node.vertx().eventBus().consumer(ClusterMessage.controllerAddress(node.nodeId()), this::handle);
+        node.onMemberLeft(nodeId -> {
+            ClusterNode.Member agent = inRun.get(nodeId);
+            if (agent != null) {
+                lost.complete("agent " + agent.label() + " left the cluster mid-run");
+            }
+        });
+    }
+
+    /** Joins the cluster and claims {@code request.agents()} agents, waiting up to its timeout for them. */
+    public static ClusterEngine connect(AgentsOptions.Request request, PrintStream out) {
+        String name = "compare-" + request.cluster().host() + "-" + ManagementFactory.getRuntimeMXBean().getPid();
+        ClusterNode node = ClusterNode.join(request.cluster(), "compare", name);
+        out.printf(Locale.ROOT, "compare: joined the cluster at %s; waiting up to %d s for %d agent(s)%n", node.clusterAddress(),
+                request.timeout().toSeconds(), request.agents());
+        out.flush();
+        ClusterEngine engine = new ClusterEngine(node, request.agents(), out);
+        try {
+            engine.claim(System.nanoTime() + request.timeout().toNanos());
+            return engine;
+        } catch (RuntimeException e) {
+            engine.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public String name() {
+        return "cluster";
+    }
+
+    /** The agents taking this compare's orders. */
+    public List<ClusterNode.Member> agents() {
+        return List.copyOf(agents);
+    }
+
+    /**
+     * Claims free agents until there are N, waiting until {@code deadlineNanos}; an agent of another build is refused,
+     * one already taken by another compare means another compare is running: both refused with one line.
+     */
+    private void claim(long deadlineNanos) {
+        List<String> refused = new ArrayList<>();
+        while (true) {
+            agents.removeIf(agent -> !node.present(agent.nodeId()));
+            for (ClusterNode.Member member : node.others()) {
+                if (agents.size() >= wanted) {
+                    break;
+                }
+                if (!member.agent() || agents.stream().anyMatch(a -> a.nodeId().equals(member.nodeId()))
+                        || refused.contains(member.nodeId())) {
+                    continue;
+                }
+                if (!build.equals(member.build())) {
+                    out.println("compare: refused agent " + member.label() + ": "
+                            + new VersionConflictException("this compare", build, "it", member.build()).getMessage());
+                    out.flush();
+                    refused.add(member.nodeId());
+                    continue;
+                }
+                ClaimAnswer answer = request(member, new Claim(build, node.nodeId(), node.name(), node.host()), ClaimAnswer.class);
+                if (answer == null) {
+                    continue; // it left, or did not answer: another may
+                }
+                if (answer.refusal() != null) {
+                    if (answer.refusal().contains("taken by another compare")) {
+                        throw new UsageException("--agents: " + answer.refusal() + ": one compare at a time on these agents");
+                    }
+                    out.println("compare: " + answer.refusal());
+                    refused.add(member.nodeId());
+                    continue;
+                }
+                agents.add(member);
+                out.printf(Locale.ROOT, "compare: agent %d/%d: %s%n", agents.size(), wanted, member.label());
+                out.flush();
+            }
+            if (agents.size() >= wanted) {
+                return;
+            }
+            if (System.nanoTime() >= deadlineNanos) {
+                String joined = agents.isEmpty() ? "none" : agents.stream().map(ClusterNode.Member::label).collect(Collectors.joining(", "));
+                throw new UsageException(String.format(Locale.ROOT, "--agents %d: only %d agent(s) joined in time (%s)%s", wanted,
+                        agents.size(), joined, refused.isEmpty() ? "" : ", " + refused.size() + " refused (see above)"));
+            }
+            sleep(250);
+        }
+    }
+
+    @Override
+    public Outcome run(URI target, int concurrency, Timing timing, LoadRunner.Phases phases) {
+        return outcome(runShares(steps(target), concurrency, null, timing, phases));
+    }
+
+    @Override
+    public Outcome runAtRate(URI target, int connections, double rate, Timing timing, LoadRunner.Phases phases) {
+        return outcome(runShares(steps(target), connections, rate, timing, phases));
+    }
+
+    private static List<Plan.Step> steps(URI target) {
+        return List.of(new Plan.Step("GET /", "GET", target, Map.of()));
+    }
+
+    private static Outcome outcome(Merged merged) {
+        return EmbeddedEngine.outcome(merged.total()).inCluster(merged.agents(), merged.coordination());
+    }
+
+    /** What the agents measured of one run, merged, each agent's share, and what coordinating it cost. */
+    public record Merged(LoadResult total, List<Results.AgentRun> agents, Results.Coordination coordination) {}
+
+    /**
+     * One run on the agents: {@code connections} (and {@code rate}, and a counted run's iterations) split evenly, the
+     * remainder spread; phases marked on this JVM's clock from the start it gave them.
+     */
+    public Merged runShares(List<Plan.Step> steps, int connections, Double rate, Timing timing, LoadRunner.Phases phases) {
+        List<ClusterNode.Member> team = team();
+        int n = team.size();
+        if (connections < n) {
+            throw new UsageException("--concurrency: " + connections + " connection(s) cannot be split over " + n + " agents");
+        }
+        long messagesBefore = node.codec().messages();
+        long bytesBefore = node.codec().bytes();
+        String runId = UUID.randomUUID().toString().substring(0, 8);
+        lost = new CompletableFuture<>();
+        inRun = team.stream().collect(Collectors.toMap(ClusterNode.Member::nodeId, m -> m));
+        CompletableFuture<AgentReport>[] pending = new CompletableFuture[n];
+        long[] sentAt = new long[n];
+        long[] acceptedAt = new long[n];
+        List<ClusterNode.Member> accepted = new ArrayList<>();
+        List<Integer> shares = split(connections, n);
+        try {
+            List<CompletableFuture<Message<ClusterMessage>>> answers = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                pending[i] = new CompletableFuture<>();
+                reports.put(runId + "/" + team.get(i).nodeId(), pending[i]);
+                Timing share = timing.iterations() == null ? timing : new Timing(timing.rampupSeconds(), timing.warmupSeconds(),
+                        null, (long) split(timing.iterations(), n).get(i), timing.timeoutSeconds(), timing.eventLoops());
+                RunOrder order = new RunOrder(runId, node.nodeId(), steps, shares.get(i),
+                        rate == null ? null : rate * shares.get(i) / connections, share, START_IN_MILLIS);
+                sentAt[i] = System.nanoTime();
+                answers.add(node.vertx().eventBus().<ClusterMessage>request(ClusterMessage.agentAddress(team.get(i).nodeId()), order,
+                        MessageCodec.options().setSendTimeout(ANSWER_MILLIS)).toCompletionStage().toCompletableFuture());
+            }
+            long startNanos = sentAt[0] + TimeUnit.MILLISECONDS.toNanos(START_IN_MILLIS);
+            for (int i = 0; i < n; i++) {
+                try {
+                    answers.get(i).get(ANSWER_MILLIS + 1000, TimeUnit.MILLISECONDS);
+                    acceptedAt[i] = System.nanoTime();
+                    accepted.add(team.get(i));
+                } catch (ExecutionException | TimeoutException e) {
+                    String why = e instanceof ExecutionException ? e.getCause().getMessage() : "no answer in " + ANSWER_MILLIS + " ms";
+                    throw new RunLost("agent " + team.get(i).label() + " did not take the run: " + why);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new RunLost("interrupted");
+                }
+            }
+            long heartbeat = node.vertx().setPeriodic(HEARTBEAT_MILLIS, id -> team.forEach(agent ->
+                    node.vertx().eventBus().send(ClusterMessage.agentAddress(agent.nodeId()), new Heartbeat(runId), MessageCodec.options())));
+            Window window = new Window(phases, startNanos, timing);
+            try {
+                List<AgentReport> done = awaitReports(team, pending, window);
+                double skewMs = skewMs(sentAt, acceptedAt, done);
+                Results.Coordination coordination = new Results.Coordination(Math.round(skewMs * 10) / 10.0,
+                        node.codec().messages() - messagesBefore, node.codec().bytes() - bytesBefore);
+                return new Merged(AgentReports.merge(done), AgentReports.perAgent(done), coordination);
+            } finally {
+                node.vertx().cancelTimer(heartbeat);
+                window.close();
+            }
+        } catch (RuntimeException e) {
+            accepted.forEach(agent -> node.vertx().eventBus().send(ClusterMessage.agentAddress(agent.nodeId()),
+                    new StopRun(runId, "the run failed: " + e.getMessage()), MessageCodec.options()));
+            throw e;
+        } finally {
+            inRun = Map.of();
+            team.forEach(agent -> reports.remove(runId + "/" + agent.nodeId()));
+        }
+    }
+
+    /** The claimed agents still present, topped up to N from free agents that have joined since; else compare stops. */
+    private List<ClusterNode.Member> team() {
+        int before = agents.size();
+        agents.removeIf(agent -> !node.present(agent.nodeId()));
+        if (agents.size() < wanted) {
+            try {
+                claim(System.nanoTime());
+            } catch (UsageException e) {
+                throw new CannotGoOn(String.format(Locale.ROOT, "%d of the %d agents left (%d remain): no further run can be"
+                        + " made as asked", Math.max(0, before - agents.size()), wanted, agents.size()));
+            }
+        }
+        return List.copyOf(agents);
+    }
+
+    /** Every agent's report; an agent that leaves, or reports a failure, fails the run. */
+    private List<AgentReport> awaitReports(List<ClusterNode.Member> team, CompletableFuture<AgentReport>[] pending, Window window) {
+        CompletableFuture<Void> all = CompletableFuture.allOf(pending);
+        try {
+            CompletableFuture.anyOf(all, lost).get(window.reportsDueMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        } catch (TimeoutException e) {
+            throw new RunLost("the agents did not report within " + window.reportsDueMillis() / 1000 + " s of the run's start");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RunLost("interrupted");
+        }
+        if (lost.isDone() && !all.isDone()) {
+            throw new RunLost(lost.join() + "; the run is failed and the other agents stopped");
+        }
+        List<AgentReport> done = new ArrayList<>();
+        for (int i = 0; i < team.size(); i++) {
+            AgentReport report = pending[i].join();
+            if (report.error() != null) {
+                throw new RunLost("agent " + team.get(i).label() + ": " + report.error());
+            }
+            done.add(report);
+        }
+        return done;
+    }
+
+    /**
+     * The most the agents' starts may have been apart: agent i got its order between its send and its accept, and
+     * began its load that plus START_IN_MILLIS plus its own lateness later.
+     */
+    static double skewMs(long[] sentAt, long[] acceptedAt, List<AgentReport> reports) {
+        double earliest = Double.MAX_VALUE;
+        double latest = -Double.MAX_VALUE;
+        for (int i = 0; i < sentAt.length; i++) {
+            double late = reports.get(i).startLateMs();
+            earliest = Math.min(earliest, sentAt[i] / 1e6 + late);
+            latest = Math.max(latest, acceptedAt[i] / 1e6 + late);
+        }
+        return latest - earliest;
+    }
+
+    /** {@code total} in {@code parts} as even as can be, the remainder one each to the first. */
+    static List<Integer> split(long total, int parts) {
+        List<Integer> shares = new ArrayList<>();
+        for (int i = 0; i < parts; i++) {
+            shares.add((int) (total / parts + (i < total % parts ? 1 : 0)));
+        }
+        return shares;
+    }
+
+    private void handle(Message<ClusterMessage> message) {
+        if (message.body() instanceof AgentReport report) {
+            CompletableFuture<AgentReport> waiting = reports.get(report.runId() + "/" + report.agentNode());
+            if (waiting != null) {
+                waiting.complete(report);
+            }
+        }
+    }
+
+    private <T extends ClusterMessage> T request(ClusterNode.Member member, ClusterMessage message, Class<T> answer) {
+        DeliveryOptions options = MessageCodec.options().setSendTimeout(ANSWER_MILLIS);
+        try {
+            Message<ClusterMessage> reply = node.vertx().eventBus().<ClusterMessage>request(
+                    ClusterMessage.agentAddress(member.nodeId()), message, options).toCompletionStage().toCompletableFuture()
+                    .get(ANSWER_MILLIS + 1000, TimeUnit.MILLISECONDS);
+            return answer.cast(reply.body());
+        } catch (ExecutionException | TimeoutException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Releases the agents (they are free for another compare) and leaves the cluster. */
+    @Override
+    public void close() {
+        for (ClusterNode.Member agent : agents) {
+            node.vertx().eventBus().send(ClusterMessage.agentAddress(agent.nodeId()), new Release(node.nodeId()), MessageCodec.options());
+        }
+        consumer.unregister();
+        sleep(agents.isEmpty() ? 0 : 200); // let the releases go out before the event bus closes
+        node.close();
+    }
+
+    /**
+     * The measured window on this JVM's clock: the agents start together at {@code startNanos}, measure after their
+     * ramp-up and warm-up, for the duration (or, counted, until the last one reports). Its edges sample the server.
+     */
+    private static final class Window implements AutoCloseable {
+        private final LoadRunner.Phases phases;
+        private final long measureStartNanos;
+        private final Timing timing;
+        private final java.util.concurrent.ScheduledExecutorService timer =
+                java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                    Thread thread = new Thread(r, "cluster-window");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        private boolean started;
+        private boolean ended;
+
+        Window(LoadRunner.Phases phases, long startNanos, Timing timing) {
+            this.phases = phases;
+            this.timing = timing;
+            // as the runner's own window: a counted load without warm-up measures from its first request
+            boolean countedFromStart = timing.durationSeconds() == null && timing.warmupSeconds() == 0;
+            this.measureStartNanos = countedFromStart ? startNanos
+                    : startNanos + TimeUnit.SECONDS.toNanos(timing.rampupSeconds() + (long) timing.warmupSeconds());
+            timer.schedule(this::start, measureStartNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
+            if (timing.durationSeconds() != null) {
+                timer.schedule(this::end, measureStartNanos + TimeUnit.SECONDS.toNanos(timing.durationSeconds()) - System.nanoTime(),
+                        TimeUnit.NANOSECONDS);
+            }
+        }
+
+        private synchronized void start() {
+            started = true;
+            phases.measureStarted();
+        }
+
+        private synchronized void end() {
+            if (started && !ended) {
+                ended = true;
+                phases.measureEnded();
+            }
+        }
+
+        /** How long after now the reports may take: the whole run, its drain, and a margin. */
+        long reportsDueMillis() {
+            if (timing.durationSeconds() == null) {
+                return TimeUnit.DAYS.toMillis(1);
+            }
+            long untilEnd = TimeUnit.NANOSECONDS.toMillis(measureStartNanos - System.nanoTime()) + timing.durationSeconds() * 1000L;
+            return Math.max(0, untilEnd) + timing.timeoutSeconds() * 1000L + 30_000;
+        }
+
+        /** A counted window ends with the last report; a failed run ends the window if it had started. */
+        @Override
+        public void close() {
+            timer.shutdownNow();
+            end();
+        }
+    }
+}

@@ -1,0 +1,205 @@
+package dev.threadbench.loadtest.cluster;
+
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
+import com.hazelcast.config.Config;
+import com.hazelcast.config.JoinConfig;
+import com.hazelcast.config.NetworkConfig;
+import dev.threadbench.loadtest.BuildInfo;
+import dev.threadbench.loadtest.RunFailure;
+import dev.threadbench.loadtest.cluster.messages.MessageCodec;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.eventbus.EventBusOptions;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.spi.cluster.NodeInfo;
+import io.vertx.spi.cluster.hazelcast.ConfigUtil;
+import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * This JVM as a member of the Vert.x cluster (Hazelcast underneath): its event bus, who else is there, and word
+ * when a member leaves. Each node advertises its role, name and build in its node metadata.
+ */
+public final class ClusterNode implements AutoCloseable {
+
+    public static final String CLUSTER_NAME = "threadbench";
+    /** Held, since java.util.logging keeps loggers only weakly: Hazelcast's chatter down to its warnings. */
+    private static final Logger HAZELCAST_LOG = Logger.getLogger("com.hazelcast");
+    /** "CP Subsystem is not enabled": Vert.x's cluster manager uses none of it. */
+    private static final Logger CP_LOG = Logger.getLogger("com.hazelcast.cp");
+
+    /** A member of the cluster as it describes itself. */
+    public record Member(String nodeId, String role, String name, String host, String build) {
+
+        public boolean agent() {
+            return "agent".equals(role);
+        }
+
+        public String label() {
+            return name + " (" + host + ")";
+        }
+    }
+
+    private final Vertx vertx;
+    private final HazelcastClusterManager manager;
+    private final MessageCodec codec = new MessageCodec();
+    private final String name;
+    private final List<Consumer<String>> leftListeners = new CopyOnWriteArrayList<>();
+
+    private ClusterNode(Vertx vertx, HazelcastClusterManager manager, String name) {
+        this.vertx = vertx;
+        this.manager = manager;
+        this.name = name;
+        vertx.eventBus().registerCodec(codec);
+        manager.getHazelcastInstance().getCluster().addMembershipListener(new MembershipListener() {
+            @Override
+            public void memberAdded(MembershipEvent event) {}
+
+            @Override
+            public void memberRemoved(MembershipEvent event) {
+                String nodeId = event.getMember().getUuid().toString();
+                leftListeners.forEach(listener -> listener.accept(nodeId));
+            }
+        });
+    }
+
+    /** Joins (or founds) the cluster as {@code role} ("agent" or "compare"); throws a one-line {@link RunFailure} if it cannot. */
+    public static ClusterNode join(ClusterSettings settings, String role, String name) {
+        HAZELCAST_LOG.setLevel(Level.WARNING);
+        CP_LOG.setLevel(Level.SEVERE);
+        HazelcastClusterManager manager = new HazelcastClusterManager(hazelcastConfig(settings));
+        JsonObject metadata = new JsonObject().put("role", role).put("name", name).put("build", BuildInfo.get().buildId());
+        VertxOptions options = new VertxOptions().setEventBusOptions(new EventBusOptions()
+                .setHost(settings.host()).setPort(0).setClusterPublicHost(settings.host()).setClusterNodeMetadata(metadata));
+        try {
+            Vertx vertx = Vertx.builder().with(options).withClusterManager(manager).buildClustered()
+                    .toCompletionStage().toCompletableFuture().get(120, TimeUnit.SECONDS);
+            return new ClusterNode(vertx, manager, name);
+        } catch (Exception e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            throw new RunFailure("cannot join the cluster at " + settings.host() + ": " + cause.getMessage());
+        }
+    }
+
+    /**
+     * Hazelcast as the Vert.x defaults set it up (the maps the event bus needs), bound to one address, joined over
+     * TCP-IP or Kubernetes DNS, quick to join and quick to notice a member gone.
+     */
+    static Config hazelcastConfig(ClusterSettings settings) {
+        Config config = ConfigUtil.loadConfig();
+        config.setClusterName(CLUSTER_NAME);
+        config.setProperty("hazelcast.logging.type", "jdk");
+        config.setProperty("hazelcast.phone.home.enabled", "false");
+        config.setProperty("hazelcast.shutdownhook.enabled", "false");
+        // joining waits 5 s by default for others to show up: 9-16 s to form a cluster of three
+        config.setProperty("hazelcast.wait.seconds.before.join", "0");
+        config.setProperty("hazelcast.max.wait.seconds.before.join", "1");
+        // a member whose host is gone (no reset, so no closed connection) is declared dead after 5 s, not 60
+        config.setProperty("hazelcast.heartbeat.interval.seconds", "1");
+        config.setProperty("hazelcast.max.no.heartbeat.seconds", "5");
+        // members that started apart (an agent before compare) find each other in seconds, not 5 minutes
+        config.setProperty("hazelcast.merge.first.run.delay.seconds", "5");
+        config.setProperty("hazelcast.merge.next.run.delay.seconds", "5");
+        config.setProperty("hazelcast.socket.bind.any", "false");
+        NetworkConfig network = config.getNetworkConfig();
+        network.setPort(settings.port()).setPortAutoIncrement(true);
+        network.getInterfaces().setEnabled(true).setInterfaces(List.of(settings.host()));
+        JoinConfig join = network.getJoin();
+        join.getMulticastConfig().setEnabled(false);
+        join.getAutoDetectionConfig().setEnabled(false);
+        if (settings.kubernetesDns() != null) {
+            join.getKubernetesConfig().setEnabled(true).setProperty("service-dns", settings.kubernetesDns());
+        } else {
+            List<String> members = new ArrayList<>(settings.members());
+            if (members.isEmpty()) {
+                members.add(settings.host());
+            }
+            join.getTcpIpConfig().setEnabled(true).setMembers(members).setConnectionTimeoutSeconds(2);
+        }
+        return config;
+    }
+
+    public Vertx vertx() {
+        return vertx;
+    }
+
+    public MessageCodec codec() {
+        return codec;
+    }
+
+    public String nodeId() {
+        return manager.getNodeId();
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** The address and port the cluster reaches this node at. */
+    public String clusterAddress() {
+        var address = manager.getHazelcastInstance().getCluster().getLocalMember().getAddress();
+        return address.getHost() + ":" + address.getPort();
+    }
+
+    /** The address the cluster reaches this node at. */
+    public String host() {
+        return manager.getHazelcastInstance().getCluster().getLocalMember().getAddress().getHost();
+    }
+
+    public int memberCount() {
+        return manager.getNodes().size();
+    }
+
+    /** Every member but this one, as each describes itself (one that has not yet published its metadata is left out). */
+    public List<Member> others() {
+        List<Member> members = new ArrayList<>();
+        for (String nodeId : manager.getNodes()) {
+            if (nodeId.equals(nodeId())) {
+                continue;
+            }
+            try {
+                NodeInfo info = nodeInfo(nodeId);
+                if (info != null && info.metadata() != null) {
+                    JsonObject m = info.metadata();
+                    members.add(new Member(nodeId, m.getString("role"), m.getString("name"), info.host(), m.getString("build")));
+                }
+            } catch (RuntimeException e) {
+                // it left while we asked
+            }
+        }
+        return members;
+    }
+
+    private NodeInfo nodeInfo(String nodeId) {
+        io.vertx.core.Promise<NodeInfo> promise = io.vertx.core.Promise.promise();
+        manager.getNodeInfo(nodeId, promise);
+        return promise.future().toCompletionStage().toCompletableFuture().orTimeout(5, TimeUnit.SECONDS).join();
+    }
+
+    /** Whether the member is still in the cluster. */
+    public boolean present(String nodeId) {
+        return manager.getNodes().contains(nodeId);
+    }
+
+    /** Called with a member's node id when it leaves (on a Hazelcast thread). */
+    public void onMemberLeft(Consumer<String> listener) {
+        leftListeners.add(listener);
+    }
+
+    @Override
+    public void close() {
+        try {
+            vertx.close().toCompletionStage().toCompletableFuture().get(Duration.ofSeconds(15).toSeconds(), TimeUnit.SECONDS);
+        } catch (Exception e) {
+            manager.getHazelcastInstance().getLifecycleService().terminate();
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package dev.threadbench.loadtest.cluster.messages;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.eventbus.DeliveryOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The one codec for every {@link ClusterMessage}: JSON, so that a message from another build still reads far enough to
+ * be refused by name. It counts what this node encoded: the coordination traffic a run cost.
+ */
+public final class MessageCodec implements io.vertx.core.eventbus.MessageCodec<ClusterMessage, ClusterMessage> {
+
+    public static final String NAME = "threadbench";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final LongAdder messages = new LongAdder();
+    private final LongAdder bytes = new LongAdder();
+
+    /** Send options naming this codec. */
+    public static DeliveryOptions options() {
+        return new DeliveryOptions().setCodecName(NAME);
+    }
+
+    @Override
+    public void encodeToWire(Buffer buffer, ClusterMessage message) {
+        byte[] json = encode(message);
+        buffer.appendInt(json.length).appendBytes(json);
+        messages.increment();
+        bytes.add(json.length + 4L);
+    }
+
+    @Override
+    public ClusterMessage decodeFromWire(int pos, Buffer buffer) {
+        int length = buffer.getInt(pos);
+        return decode(buffer.getBytes(pos + 4, pos + 4 + length));
+    }
+
+    /** Local delivery: messages are immutable records. */
+    @Override
+    public ClusterMessage transform(ClusterMessage message) {
+        return message;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public byte systemCodecID() {
+        return -1;
+    }
+
+    /** Messages encoded for the wire so far, and their bytes. */
+    public long messages() {
+        return messages.sum();
+    }
+
+    public long bytes() {
+        return bytes.sum();
+    }
+
+    static byte[] encode(ClusterMessage message) {
+        try {
+            return JSON.writeValueAsBytes(message);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("cannot encode " + message.getClass().getSimpleName(), e);
+        }
+    }
+
+    static ClusterMessage decode(byte[] json) {
+        try {
+            return JSON.readValue(json, ClusterMessage.class);
+        } catch (IOException e) {
+            throw new UncheckedIOException("a cluster message this build cannot read: " + e.getMessage(), e);
+        }
+    }
+}

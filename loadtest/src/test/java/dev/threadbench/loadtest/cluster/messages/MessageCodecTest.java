@@ -1,0 +1,53 @@
+package dev.threadbench.loadtest.cluster.messages;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.threadbench.loadtest.engine.Engine;
+import dev.threadbench.loadtest.plan.Plan;
+import dev.threadbench.loadtest.runner.LoadResult;
+import io.vertx.core.buffer.Buffer;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class MessageCodecTest {
+
+    private static ClusterMessage roundTrip(MessageCodec codec, ClusterMessage message) {
+        Buffer wire = Buffer.buffer();
+        wire.appendString("ahead");
+        codec.encodeToWire(wire, message);
+        return codec.decodeFromWire(5, wire);
+    }
+
+    @Test
+    void everyMessageComesBackEqualAndIsCounted() {
+        MessageCodec codec = new MessageCodec();
+        List<ClusterMessage> messages = List.of(
+                new Claim("1.0 built t", "node-1", "compare-1", "198.18.0.5"),
+                new ClaimAnswer("1.0 built t", null),
+                new Release("node-1"),
+                new RunOrder("r1", "node-1", List.of(new Plan.Step("GET /", "GET", URI.create("http://198.18.0.2:8080/"),
+                        Map.of("Accept", "text/html"))), 500, 2500.0, new Engine.Timing(2, 15, 50, null, 10, 0), 500),
+                new RunAccepted("r1"),
+                new Heartbeat("r1"),
+                new StopRun("r1", "agent a2 left"),
+                new AgentReport("r1", "node-2", "a2", "198.18.0.4", 500, 1000, 998, Map.of("TIMEOUT", 2L), 50.0, "HISTOGRAM",
+                        1100, 1090, 500, 3.5, 2, "epoll", null, new LoadResult.Open(2500, 500, 125_000, 124_990, 3, 0, 12.5), 0.3,
+                        null));
+        for (ClusterMessage message : messages) {
+            assertEquals(message, roundTrip(codec, message));
+        }
+        assertEquals(messages.size(), codec.messages());
+    }
+
+    @Test
+    void aMessageThisBuildCannotReadFailsWithItsReason() {
+        byte[] json = "{\"type\":\"SomethingNew\"}".getBytes(StandardCharsets.UTF_8);
+        Buffer wire = Buffer.buffer().appendInt(json.length).appendBytes(json);
+        assertThrows(UncheckedIOException.class, () -> new MessageCodec().decodeFromWire(0, wire));
+    }
+}
