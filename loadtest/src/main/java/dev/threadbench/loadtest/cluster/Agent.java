@@ -1,6 +1,5 @@
 package dev.threadbench.loadtest.cluster;
 
-import dev.threadbench.loadtest.BuildInfo;
 import dev.threadbench.loadtest.cluster.messages.AgentReport;
 import dev.threadbench.loadtest.cluster.messages.Claim;
 import dev.threadbench.loadtest.cluster.messages.ClaimAnswer;
@@ -40,7 +39,6 @@ final class Agent implements AutoCloseable {
 
     private final ClusterNode node;
     private final PrintStream out;
-    private final String build = BuildInfo.get().buildId();
     private final ExecutorService runs = Executors.newSingleThreadExecutor(r -> {
         Thread thread = new Thread(r, "agent-run");
         thread.setDaemon(true);
@@ -89,15 +87,15 @@ final class Agent implements AutoCloseable {
     }
 
     private synchronized ClaimAnswer claim(Claim claim) {
-        if (!build.equals(claim.build())) {
-            String why = new VersionConflictException("agent " + node.name(), build, "compare " + claim.controllerName(),
+        if (!node.build().equals(claim.build())) {
+            String why = new VersionConflictException("agent " + node.name(), node.build(), "compare " + claim.controllerName(),
                     claim.build()).getMessage();
             out.println("agent " + node.name() + ": refused " + claim.controllerName() + ": " + why);
             out.flush();
-            return new ClaimAnswer(build, why);
+            return new ClaimAnswer(node.build(), why);
         }
         if (controller != null && !controller.nodeId().equals(claim.controllerNode()) && node.present(controller.nodeId())) {
-            return new ClaimAnswer(build, "agent " + node.name() + " is taken by another compare, " + controller.label());
+            return new ClaimAnswer(node.build(), "agent " + node.name() + " is taken by another compare, " + controller.label());
         }
         if (controller == null || !controller.nodeId().equals(claim.controllerNode())) {
             controller = new ClusterNode.Member(claim.controllerNode(), "compare", claim.controllerName(), claim.controllerHost(),
@@ -105,7 +103,7 @@ final class Agent implements AutoCloseable {
             out.println("agent " + node.name() + ": taking orders from " + controller.label());
             out.flush();
         }
-        return new ClaimAnswer(build, null);
+        return new ClaimAnswer(node.build(), null);
     }
 
     private synchronized void release(String controllerNode) {

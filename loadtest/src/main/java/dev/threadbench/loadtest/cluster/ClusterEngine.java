@@ -53,7 +53,6 @@ public final class ClusterEngine implements Engine, AutoCloseable {
     private final ClusterNode node;
     private final int wanted;
     private final PrintStream out;
-    private final String build = BuildInfo.get().buildId();
     private final List<ClusterNode.Member> agents = new ArrayList<>();
     private final Map<String, CompletableFuture<AgentReport>> reports = new ConcurrentHashMap<>();
     private final MessageConsumer<ClusterMessage> consumer;
@@ -76,8 +75,13 @@ public final class ClusterEngine implements Engine, AutoCloseable {
 
     /** Joins the cluster and claims {@code request.agents()} agents, waiting up to its timeout for them. */
     public static ClusterEngine connect(AgentsOptions.Request request, PrintStream out) {
+        return connect(request, out, BuildInfo.get().buildId());
+    }
+
+    /** The same, as a compare of {@code build}. */
+    static ClusterEngine connect(AgentsOptions.Request request, PrintStream out, String build) {
         String name = "compare-" + request.cluster().host() + "-" + ManagementFactory.getRuntimeMXBean().getPid();
-        ClusterNode node = ClusterNode.join(request.cluster(), "compare", name);
+        ClusterNode node = ClusterNode.join(request.cluster(), "compare", name, build);
         out.printf(Locale.ROOT, "compare: joined the cluster at %s; waiting up to %d s for %d agent(s)%n", node.clusterAddress(),
                 request.timeout().toSeconds(), request.agents());
         out.flush();
@@ -117,14 +121,14 @@ public final class ClusterEngine implements Engine, AutoCloseable {
                         || refused.contains(member.nodeId())) {
                     continue;
                 }
-                if (!build.equals(member.build())) {
+                if (!node.build().equals(member.build())) {
                     out.println("compare: refused agent " + member.label() + ": "
-                            + new VersionConflictException("this compare", build, "it", member.build()).getMessage());
+                            + new VersionConflictException("this compare", node.build(), "it", member.build()).getMessage());
                     out.flush();
                     refused.add(member.nodeId());
                     continue;
                 }
-                ClaimAnswer answer = request(member, new Claim(build, node.nodeId(), node.name(), node.host()), ClaimAnswer.class);
+                ClaimAnswer answer = request(member, new Claim(node.build(), node.nodeId(), node.name(), node.host()), ClaimAnswer.class);
                 if (answer == null) {
                     continue; // it left, or did not answer: another may
                 }

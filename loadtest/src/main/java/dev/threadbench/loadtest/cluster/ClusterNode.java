@@ -31,10 +31,14 @@ import java.util.logging.Logger;
 public final class ClusterNode implements AutoCloseable {
 
     public static final String CLUSTER_NAME = "threadbench";
-    /** Held, since java.util.logging keeps loggers only weakly: Hazelcast's chatter down to its warnings. */
-    private static final Logger HAZELCAST_LOG = Logger.getLogger("com.hazelcast");
-    /** "CP Subsystem is not enabled": Vert.x's cluster manager uses none of it. */
-    private static final Logger CP_LOG = Logger.getLogger("com.hazelcast.cp");
+    private static final String VERTX_NODE_ID = "__vertx.nodeId";
+    /**
+     * Held, since java.util.logging keeps loggers only weakly: Hazelcast's and the clustered event bus's logs down to
+     * their errors. A member that leaves makes both warn at length (connections refused, suspicions, a new master);
+     * compare and the agents say what it means in one line of their own.
+     */
+    private static final List<Logger> QUIETED = List.of(Logger.getLogger("com.hazelcast"),
+            Logger.getLogger("io.vertx.core.eventbus.impl.clustered"), Logger.getLogger("io.vertx.spi.cluster.hazelcast"));
 
     /** A member of the cluster as it describes itself. */
     public record Member(String nodeId, String role, String name, String host, String build) {
@@ -52,12 +56,14 @@ public final class ClusterNode implements AutoCloseable {
     private final HazelcastClusterManager manager;
     private final MessageCodec codec = new MessageCodec();
     private final String name;
+    private final String build;
     private final List<Consumer<String>> leftListeners = new CopyOnWriteArrayList<>();
 
-    private ClusterNode(Vertx vertx, HazelcastClusterManager manager, String name) {
+    private ClusterNode(Vertx vertx, HazelcastClusterManager manager, String name, String build) {
         this.vertx = vertx;
         this.manager = manager;
         this.name = name;
+        this.build = build;
         vertx.eventBus().registerCodec(codec);
         manager.getHazelcastInstance().getCluster().addMembershipListener(new MembershipListener() {
             @Override
@@ -65,24 +71,31 @@ public final class ClusterNode implements AutoCloseable {
 
             @Override
             public void memberRemoved(MembershipEvent event) {
-                String nodeId = event.getMember().getUuid().toString();
-                leftListeners.forEach(listener -> listener.accept(nodeId));
+                // Vert.x names its nodes apart from Hazelcast's members, in a member attribute
+                String nodeId = event.getMember().getAttribute(VERTX_NODE_ID);
+                if (nodeId != null) {
+                    leftListeners.forEach(listener -> listener.accept(nodeId));
+                }
             }
         });
     }
 
     /** Joins (or founds) the cluster as {@code role} ("agent" or "compare"); throws a one-line {@link RunFailure} if it cannot. */
     public static ClusterNode join(ClusterSettings settings, String role, String name) {
-        HAZELCAST_LOG.setLevel(Level.WARNING);
-        CP_LOG.setLevel(Level.SEVERE);
+        return join(settings, role, name, BuildInfo.get().buildId());
+    }
+
+    /** The same, as a node of {@code build}. */
+    static ClusterNode join(ClusterSettings settings, String role, String name, String build) {
+        QUIETED.forEach(logger -> logger.setLevel(Level.SEVERE));
         HazelcastClusterManager manager = new HazelcastClusterManager(hazelcastConfig(settings));
-        JsonObject metadata = new JsonObject().put("role", role).put("name", name).put("build", BuildInfo.get().buildId());
+        JsonObject metadata = new JsonObject().put("role", role).put("name", name).put("build", build);
         VertxOptions options = new VertxOptions().setEventBusOptions(new EventBusOptions()
                 .setHost(settings.host()).setPort(0).setClusterPublicHost(settings.host()).setClusterNodeMetadata(metadata));
         try {
             Vertx vertx = Vertx.builder().with(options).withClusterManager(manager).buildClustered()
                     .toCompletionStage().toCompletableFuture().get(120, TimeUnit.SECONDS);
-            return new ClusterNode(vertx, manager, name);
+            return new ClusterNode(vertx, manager, name, build);
         } catch (Exception e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             throw new RunFailure("cannot join the cluster at " + settings.host() + ": " + cause.getMessage());
@@ -141,6 +154,11 @@ public final class ClusterNode implements AutoCloseable {
 
     public String name() {
         return name;
+    }
+
+    /** The build this node runs ({@link BuildInfo#buildId}): nodes of different builds refuse each other. */
+    public String build() {
+        return build;
     }
 
     /** The address and port the cluster reaches this node at. */

@@ -1,0 +1,105 @@
+package dev.threadbench.loadtest.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Agents and compares as their own JVMs from the packaged jar, each logging to a file; all stopped at close. */
+final class ClusterProcesses implements AutoCloseable {
+
+    private final Path dir;
+    private final List<Process> started = new ArrayList<>();
+    private final java.util.Map<String, Process> byName = new java.util.HashMap<>();
+
+    ClusterProcesses(Path dir) {
+        this.dir = dir;
+    }
+
+    static Path loadtestJar() {
+        Path jar = Path.of(System.getProperty("loadtest.jar", "target/loadtest.jar"));
+        assertTrue(Files.isRegularFile(jar), "the loadtest jar is packaged before this test: " + jar);
+        return jar;
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** {@code java -jar loadtest.jar ARGS} run through {@code launcher} (ip netns exec NS, or nothing), output to NAME.log. */
+    Process start(String name, List<String> launcher, List<String> args) throws IOException {
+        List<String> command = new ArrayList<>(launcher);
+        command.addAll(List.of(ProcessHandle.current().info().command().orElse("java"), "-Xmx256m", "-jar",
+                loadtestJar().toAbsolutePath().toString()));
+        command.addAll(args);
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log(name).toFile()).start();
+        process.getOutputStream().close();
+        started.add(process);
+        byName.put(name, process);
+        return process;
+    }
+
+    /** An agent, once it has said it joined. */
+    Process agent(String name, List<String> launcher, String host, int port, String join) throws Exception {
+        List<String> args = new ArrayList<>(List.of("agent", "--name", name, "--cluster-host", host, "--cluster-port", String.valueOf(port)));
+        if (join != null) {
+            args.addAll(List.of("--join", join));
+        }
+        Process agent = start(name, launcher, args);
+        awaitLine(name, agent, "agent " + name + ": joined the cluster", Duration.ofSeconds(60));
+        return agent;
+    }
+
+    /** SIGKILL: the process gets no chance to say goodbye. */
+    void kill(String name) throws InterruptedException {
+        byName.get(name).destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+    }
+
+    Path log(String name) {
+        return dir.resolve(name + ".log");
+    }
+
+    String output(String name) {
+        try {
+            return Files.readString(log(name));
+        } catch (IOException e) {
+            return "(no log: " + e.getMessage() + ")";
+        }
+    }
+
+    void awaitLine(String name, Process process, String line, Duration limit) throws Exception {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (!output(name).contains(line)) {
+            if (!process.isAlive() || System.nanoTime() > deadline) {
+                fail(name + " did not print '" + line + "'" + (process.isAlive() ? "" : " (exited " + process.exitValue() + ")")
+                        + ":\n" + output(name));
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /** The exit code, waiting up to {@code limit}. */
+    static int exit(Process process, Duration limit) throws InterruptedException {
+        assertTrue(process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS), "still running after " + limit);
+        return process.exitValue();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        started.forEach(Process::destroy);
+        for (Process process : started) {
+            if (!process.waitFor(15, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        }
+    }
+}
