@@ -161,7 +161,7 @@ class DeploymentFilesTest {
             assertTrue(contractArgs.contains("-Dcontract." + server + "=" + url), "contract: " + contractArgs);
             assertTrue(loadtestTargets.contains(server + "=" + url), "loadtest --targets: " + loadtestTargets);
             assertTrue(String.valueOf(map(service("drill"), "environment").get("DRILL_TARGETS")).contains(server + "=" + url), "drill targets");
-            for (String dependent : List.of("drill", "loadtest", "contract")) {
+            for (String dependent : List.of("drill", "loadtest", "contract", "compare")) {
                 assertEquals("service_healthy", map(map(service(dependent), "depends_on"), server).get("condition"),
                         dependent + " waits for " + server);
             }
@@ -180,11 +180,60 @@ class DeploymentFilesTest {
     @MethodSource("servers")
     void theComparisonIsToldTheServersDelaySettings(String server) {
         Map<String, Object> environment = map(service(server), "environment");
-        List<String> command = strings(service("loadtest").get("command"));
-        assertEquals(String.valueOf(environment.get("DELAY_EVERY")), optionValue(command, "--delay-every"),
-                "loadtest --delay-every against " + server + "'s DELAY_EVERY");
-        assertEquals(String.valueOf(environment.get("DELAY_MS")), optionValue(command, "--delay-ms"),
-                "loadtest --delay-ms against " + server + "'s DELAY_MS");
+        for (String comparison : List.of("loadtest", "compare")) {
+            List<String> command = strings(service(comparison).get("command"));
+            assertEquals(String.valueOf(environment.get("DELAY_EVERY")), optionValue(command, "--delay-every"),
+                    comparison + " --delay-every against " + server + "'s DELAY_EVERY");
+            assertEquals(String.valueOf(environment.get("DELAY_MS")), optionValue(command, "--delay-ms"),
+                    comparison + " --delay-ms against " + server + "'s DELAY_MS");
+        }
+    }
+
+    /**
+     * Profile agents: {@code --scale agent=N} needs a service without a fixed name or host port; every agent joins
+     * compare by its service name, and compare, which runs the loadtest image as the bench profile does, waits for
+     * as many agents as AGENTS says and writes where the bench profile's comparison does.
+     */
+    @Test
+    void theAgentsProfileScalesItsAgentsAndJoinsThemAtCompare() {
+        Map<String, Object> agent = service("agent");
+        Map<String, Object> compare = service("compare");
+        for (String name : List.of("agent", "compare")) {
+            Map<String, Object> service = service(name);
+            assertEquals(List.of("agents"), strings(service.get("profiles")), name + ": profiles");
+            assertEquals(service("loadtest").get("build"), service.get("build"), name + ": built as the loadtest service's image");
+            assertEquals(service("loadtest").get("image"), service.get("image"), name + ": image");
+            assertEquals(map(service("loadtest"), "ulimits"), map(service, "ulimits"), name + ": ulimits");
+        }
+        for (String fixed : List.of("container_name", "ports", "hostname")) {
+            assertFalse(agent.containsKey(fixed), "agent: " + fixed + " would keep --scale agent=N from starting N agents");
+        }
+        assertEquals(List.of("agent", "--join", "compare"), strings(agent.get("command")), "agent: command");
+        assertEquals("service_started", map(map(agent, "depends_on"), "compare").get("condition"), "agent: depends on compare");
+
+        List<String> command = strings(compare.get("command"));
+        assertEquals("compare", command.getFirst(), "compare: " + command);
+        assertEquals("${AGENTS:-3}", optionValue(command, "--agents"), "compare: --agents");
+        assertEquals("compare", optionValue(command, "--join"), "compare: joins its own service name, as the agents do");
+        assertEquals(optionValue(strings(service("loadtest").get("command")), "--targets"), optionValue(command, "--targets"),
+                "compare: --targets as the bench profile's comparison");
+        assertEquals("/results", optionValue(command, "--out"), "compare: --out");
+        assertTrue(strings(compare.get("volumes")).contains("./results:/results"), "compare: ./results mounted at /results");
+        assertEquals(service("loadtest").get("user"), compare.get("user"), "compare: user (to write into ./results)");
+    }
+
+    /** The file's opening comment says how to run each profile. */
+    @Test
+    void theHeaderShowsHowToRunEveryProfile() throws IOException {
+        String header = Files.readAllLines(ROOT.resolve("docker-compose.yml")).stream().takeWhile(line -> line.startsWith("#"))
+                .reduce("", (all, line) -> all + line + "\n");
+        List<String> profiles = map(COMPOSE, "services").keySet().stream()
+                .flatMap(name -> service(name).containsKey("profiles") ? strings(service(name).get("profiles")).stream() : Stream.<String>empty())
+                .distinct().toList();
+        assertTrue(profiles.containsAll(List.of("bench", "contract", "agents")), "profiles " + profiles);
+        for (String profile : profiles) {
+            assertTrue(header.contains("--profile " + profile + " "), "docker-compose.yml's header does not show --profile " + profile);
+        }
     }
 
     @Test
