@@ -64,6 +64,15 @@ class ReportInBrowserIT {
         }
     }
 
+    @Test
+    void runsFromAgentsShowEachAgentsShare() throws Exception {
+        String dom = render(ResultsFixtures.fromAgents(), "");
+        assertTrue(dom.contains("<div id=\"agents\" style=\"\">"), "the agents' section is shown");
+        assertTrue(Pattern.compile("id=\"agent-runs\".*?agent1.*?198\\.18\\.0\\.3.*?agent2", Pattern.DOTALL).matcher(dom).find(),
+                "a row per agent");
+        assertTrue(dom.contains("52 / 3,600"), "the coordination traffic");
+    }
+
     /** The page's DOM once its script has run; fails on any script error Chromium reports. */
     private String render(Results results, String fragment) throws IOException, InterruptedException {
         Path page = dir.resolve("report.html");

@@ -95,6 +95,25 @@ public final class ResultsFixtures {
                 r.reconciliation(), r.connectionsOpened(), r.serverExitCode(), r.percentiles(), r.notes(), r.cost(), r.open(), r.agents(), r.coordination());
     }
 
+    /** compare --agents 2: both servers at 2000 connections, each run's 1,000 and 1,000 on two agents. */
+    public static Results fromAgents() {
+        List<Results.Run> runs = new ArrayList<>();
+        for (Results.Run r : List.of(run("undertow", "blocking", 2000, 9990, false), run("vertx", "timer", 2000, 9996, false))) {
+            List<Results.AgentRun> agents = List.of(
+                    new Results.AgentRun("agent1", "198.18.0.3", 1000, r.requests() / 2, 0, r.requestsPerSecond() / 2, 2003.1, 1.9, 0.048, 2,
+                            r.reconciliation().clientAnswered() / 2, 0.3),
+                    new Results.AgentRun("agent2", "198.18.0.4", 1000, r.requests() - r.requests() / 2, 0, r.requestsPerSecond() / 2, 2002.9,
+                            2.1, 0.052, 2, r.reconciliation().clientAnswered() - r.reconciliation().clientAnswered() / 2, 0.5));
+            runs.add(new Results.Run(r.server(), r.strategy(), r.concurrency(), "cluster", r.round(), r.requests(), r.failed(),
+                    r.durationSeconds(), r.requestsPerSecond(), r.bound(), r.ratioToBound(), r.latencyMs(), r.serverCpuSeconds(),
+                    r.serverCpuMicrosPerRequest(), r.serverCpuShare(), r.serverPeakRssMb(), 4.0, 0.052, r.serverBound(), false,
+                    r.reconciliation(), r.connectionsOpened(), r.serverExitCode(), r.percentiles(), r.notes(), r.cost(), r.open(), agents,
+                    new Results.Coordination(3.2, 52, 3600)));
+        }
+        return new Results(environment("-Xms512m -Xmx2g"), new Results.Settings("cluster", 2, 5, 20, null, 10, 10, 2000, 0, 1, null),
+                runs);
+    }
+
     private static Results.Settings settings(int rounds) {
         return new Results.Settings("embedded", 2, 5, 20, null, 10, 10, 2000, 1, rounds, null);
     }

@@ -74,6 +74,24 @@ public class ResultsJsonTest {
     }
 
     @Test
+    void aRunFromAgentsKeepsEachAgentsShareAndOneGeneratorsHasNone() throws Exception {
+        Results results = ResultsFixtures.fromAgents();
+        Path file = dir.resolve("results.json");
+        ResultsJson.write(results, file);
+        JsonNode run = new ObjectMapper().readTree(file.toFile()).get("runs").get(0);
+        assertEquals("cluster", run.get("engine").asText());
+        assertEquals(List.of("agent1", "agent2"), run.get("agents").findValuesAsText("name"));
+        for (String field : List.of("name", "host", "connections", "requests", "failed", "requestsPerSecond", "p99Ms",
+                "generatorCpuSeconds", "generatorCpuShare", "answered")) {
+            assertTrue(run.get("agents").get(0).has(field), field);
+        }
+        assertEquals(3.2, run.at("/coordination/startSkewMs").asDouble());
+        assertEquals(results, ResultsJson.read(file));
+        ResultsJson.write(ResultsFixtures.results(), file);
+        assertTrue(new ObjectMapper().readTree(file.toFile()).get("runs").get(0).get("agents").isNull());
+    }
+
+    @Test
     void serverFiguresCompareCouldNotReadStayNullThroughTheFile() throws Exception {
         Results results = ResultsFixtures.resultsOfRunningServers();
         Path file = dir.resolve("results.json");
