@@ -108,7 +108,7 @@ public final class RunCommand implements Callable<Integer> {
                 ? "until " + durationSeconds + " s have been measured" : plan.iterations()));
         out.println(String.format("%-25s %s", "Rampup", plan.rampupSeconds()));
         out.println(String.format("%-25s %s", "Base URL", plan.base()));
-        out.println(String.format("%-25s %s", "Event loops", loops));
+        out.println(String.format("%-25s %s", "Event loops", agents != null ? "each agent's own (its cores)" : loops));
         if (perSecond != null) {
             out.println(String.format(Locale.ROOT, "%-25s %,.1f req/s on %d connections (open model: latency from each"
                     + " request's intended send time)", "Rate", perSecond, plan.concurrency()));
@@ -116,7 +116,7 @@ public final class RunCommand implements Callable<Integer> {
         out.flush();
         LoadResult result;
         if (agents != null) {
-            try (ClusterEngine cluster = ClusterEngine.connect(agents, out)) {
+            try (ClusterEngine cluster = ClusterEngine.connect(agents, out, "run")) {
                 ClusterEngine.Merged merged = cluster.runShares(plan.steps(), plan.concurrency(), perSecond,
                         new Engine.Timing(plan.rampupSeconds(), warmupSeconds, durationSeconds,
                                 durationSeconds == null ? plan.iterations() : null, timeoutSeconds, eventLoops == null ? 0 : eventLoops),
@@ -124,8 +124,8 @@ public final class RunCommand implements Callable<Integer> {
                 result = merged.total();
                 DrillSummary.print(result, out);
                 merged.agents().forEach(agent -> out.println(String.format(Locale.ROOT, "%-25s %,d connections, %,d requests,"
-                        + " %,d failed, %,.1f req/s, p99 %s ms, generator CPU %.0f%% of %d", "Agent " + agent.name() + " (" + agent.host()
-                        + ")", agent.connections(), agent.requests(), agent.failed(), agent.requestsPerSecond(), agent.p99Ms(),
+                        + " %,d failed, %,.1f req/s, p99 %.1f ms, generator CPU %.0f%% of %d", "Agent " + agent.name() + " (" + agent.host()
+                        + ")", agent.connections(), agent.requests(), agent.failed(), agent.requestsPerSecond(), agent.p99Ms() == null ? Double.NaN : agent.p99Ms(),
                         100 * agent.generatorCpuShare(), agent.cpus())));
             }
         } else {

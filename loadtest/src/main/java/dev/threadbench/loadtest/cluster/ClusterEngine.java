@@ -52,6 +52,8 @@ public final class ClusterEngine implements Engine, AutoCloseable {
 
     private final ClusterNode node;
     private final int wanted;
+    /** compare or run: the lines this prints start with it. */
+    private final String command;
     private final PrintStream out;
     private final List<ClusterNode.Member> agents = new ArrayList<>();
     private final Map<String, CompletableFuture<AgentReport>> reports = new ConcurrentHashMap<>();
@@ -60,9 +62,10 @@ public final class ClusterEngine implements Engine, AutoCloseable {
     private volatile Map<String, ClusterNode.Member> inRun = Map.of();
     private volatile CompletableFuture<String> lost = new CompletableFuture<>();
 
-    private ClusterEngine(ClusterNode node, int wanted, PrintStream out) {
+    private ClusterEngine(ClusterNode node, int wanted, String command, PrintStream out) {
         this.node = node;
         this.wanted = wanted;
+        this.command = command;
         this.out = out;
         this.consumer = node.vertx().eventBus().consumer(ClusterMessage.controllerAddress(node.nodeId()), this::handle);
         node.onMemberLeft(nodeId -> {
@@ -73,19 +76,22 @@ public final class ClusterEngine implements Engine, AutoCloseable {
         });
     }
 
-    /** Joins the cluster and claims {@code request.agents()} agents, waiting up to its timeout for them. */
-    public static ClusterEngine connect(AgentsOptions.Request request, PrintStream out) {
-        return connect(request, out, BuildInfo.get().buildId());
+    /**
+     * Joins the cluster and claims {@code request.agents()} agents, waiting up to its timeout for them; {@code command}
+     * (compare, run) names this node and starts its lines.
+     */
+    public static ClusterEngine connect(AgentsOptions.Request request, PrintStream out, String command) {
+        return connect(request, out, command, BuildInfo.get().buildId());
     }
 
-    /** The same, as a compare of {@code build}. */
-    static ClusterEngine connect(AgentsOptions.Request request, PrintStream out, String build) {
-        String name = "compare-" + request.cluster().host() + "-" + ManagementFactory.getRuntimeMXBean().getPid();
+    /** The same, as a node of {@code build}. */
+    static ClusterEngine connect(AgentsOptions.Request request, PrintStream out, String command, String build) {
+        String name = command + "-" + request.cluster().host() + "-" + ManagementFactory.getRuntimeMXBean().getPid();
         ClusterNode node = ClusterNode.join(request.cluster(), "compare", name, build);
-        out.printf(Locale.ROOT, "compare: joined the cluster at %s; waiting up to %d s for %d agent(s)%n", node.clusterAddress(),
+        out.printf(Locale.ROOT, "%s: joined the cluster at %s; waiting up to %d s for %d agent(s)%n", command, node.clusterAddress(),
                 request.timeout().toSeconds(), request.agents());
         out.flush();
-        ClusterEngine engine = new ClusterEngine(node, request.agents(), out);
+        ClusterEngine engine = new ClusterEngine(node, request.agents(), command, out);
         try {
             engine.claim(System.nanoTime() + request.timeout().toNanos());
             return engine;
@@ -122,7 +128,7 @@ public final class ClusterEngine implements Engine, AutoCloseable {
                     continue;
                 }
                 if (!node.build().equals(member.build())) {
-                    out.println("compare: refused agent " + member.label() + ": "
+                    out.println(command + ": refused agent " + member.label() + ": "
                             + new VersionConflictException("this compare", node.build(), "it", member.build()).getMessage());
                     out.flush();
                     refused.add(member.nodeId());
@@ -134,14 +140,14 @@ public final class ClusterEngine implements Engine, AutoCloseable {
                 }
                 if (answer.refusal() != null) {
                     if (answer.refusal().contains("taken by another compare")) {
-                        throw new UsageException("--agents: " + answer.refusal() + ": one compare at a time on these agents");
+                        throw new UsageException("--agents: " + answer.refusal() + ": one compare or run at a time on these agents");
                     }
-                    out.println("compare: " + answer.refusal());
+                    out.println(command + ": " + answer.refusal());
                     refused.add(member.nodeId());
                     continue;
                 }
                 agents.add(member);
-                out.printf(Locale.ROOT, "compare: agent %d/%d: %s%n", agents.size(), wanted, member.label());
+                out.printf(Locale.ROOT, "%s: agent %d/%d: %s%n", command, agents.size(), wanted, member.label());
                 out.flush();
             }
             if (agents.size() >= wanted) {

@@ -30,7 +30,7 @@ public final class CompareCommand implements Callable<Integer> {
     public Integer call() {
         CompareSettings settings = options.validate();
         if (settings.agents() != null) {
-            try (ClusterEngine cluster = ClusterEngine.connect(settings.agents(), main.out())) {
+            try (ClusterEngine cluster = ClusterEngine.connect(settings.agents(), main.out(), "compare")) {
                 return new Comparison(settings, cluster, main.out(), main.err()).run();
             }
         }

@@ -35,7 +35,7 @@ class BuildConflictIT {
                     new ClusterSettings("127.0.0.1", port + 10, List.of("127.0.0.1:" + port), null));
 
             UsageException refused = assertThrows(UsageException.class, () -> ClusterEngine.connect(request,
-                    new PrintStream(compareOut, true, StandardCharsets.UTF_8), NEW).close());
+                    new PrintStream(compareOut, true, StandardCharsets.UTF_8), "compare", NEW).close());
             assertEquals("--agents 1: only 0 agent(s) joined in time (none), 1 refused (see above)", refused.getMessage());
             assertTrue(compareOut.toString(StandardCharsets.UTF_8).contains("compare: refused agent old-agent (127.0.0.1): it runs"
                     + " build " + OLD + ", this compare runs " + NEW + ": run one build on every host"), compareOut.toString());

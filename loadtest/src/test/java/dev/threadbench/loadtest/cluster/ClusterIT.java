@@ -135,7 +135,7 @@ class ClusterIT {
             Process refused = processes.start("second", List.of(), second);
             assertEquals(2, exit(refused, Duration.ofSeconds(90)), processes.output("second"));
             assertTrue(processes.output("second").lines().anyMatch(line -> line.matches(
-                    "loadtest: --agents: agent a\\d is taken by another compare, compare-.*: one compare at a time on these agents")),
+                    "loadtest: --agents: agent a\\d is taken by another compare, compare-.*: one compare or run at a time on these agents")),
                     processes.output("second"));
 
             long killed = System.nanoTime();
