@@ -6,7 +6,9 @@ import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.concurrent.Callable;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -18,6 +20,8 @@ import sun.misc.Signal;
         description = "Join the cluster and generate load for a compare or run started with --agents, one run after another,"
                 + " until SIGTERM.")
 public final class AgentCommand implements Callable<Integer> {
+
+    private static final Duration RETRY = Duration.ofSeconds(2);
 
     @ParentCommand
     private Main main;
@@ -36,7 +40,11 @@ public final class AgentCommand implements Callable<Integer> {
         CountDownLatch stop = new CountDownLatch(1);
         Signal.handle(new Signal("TERM"), signal -> stop.countDown());
         Signal.handle(new Signal("INT"), signal -> stop.countDown());
-        try (ClusterNode node = ClusterNode.join(settings, "agent", agentName); Agent agent = new Agent(node, out)) {
+        ClusterNode joined = joinOthers(settings, agentName, out, stop);
+        if (joined == null) {
+            return 0;
+        }
+        try (ClusterNode node = joined; Agent agent = new Agent(node, out)) {
             out.printf("agent %s: joined the cluster at %s, %d member(s)%n", agentName, node.clusterAddress(), node.memberCount());
             out.flush();
             stop.await();
@@ -44,6 +52,31 @@ public final class AgentCommand implements Callable<Integer> {
             out.flush();
         }
         return 0;
+    }
+
+    /**
+     * Joins the cluster, and, while none of the --join members answers (compare not up yet), leaves and tries again:
+     * an agent alone in a cluster of its own would wait there for ever. null: stopped while trying.
+     */
+    static ClusterNode joinOthers(ClusterSettings settings, String name, PrintStream out, CountDownLatch stop)
+            throws InterruptedException {
+        boolean said = false;
+        while (true) {
+            ClusterNode node = ClusterNode.join(settings, "agent", name);
+            if (!settings.joinsOthers() || node.memberCount() > 1) {
+                return node;
+            }
+            node.close();
+            if (!said) {
+                out.printf("agent %s: no member at %s answers yet; trying again every %d s%n", name,
+                        String.join(",", settings.members()), RETRY.toSeconds());
+                out.flush();
+                said = true;
+            }
+            if (stop.await(RETRY.toMillis(), TimeUnit.MILLISECONDS)) {
+                return null;
+            }
+        }
     }
 
     private static String defaultName() {
