@@ -213,14 +213,15 @@ public final class ClusterEngine implements Engine, AutoCloseable {
                 RunOrder order = new RunOrder(runId, node.nodeId(), steps, shares.get(i),
                         rate == null ? null : rate * shares.get(i) / connections, share, START_IN_MILLIS);
                 sentAt[i] = System.nanoTime();
+                int agent = i;
                 answers.add(node.vertx().eventBus().<ClusterMessage>request(ClusterMessage.agentAddress(team.get(i).nodeId()), order,
-                        MessageCodec.options().setSendTimeout(ANSWER_MILLIS)).toCompletionStage().toCompletableFuture());
+                        MessageCodec.options().setSendTimeout(ANSWER_MILLIS)).andThen(answer -> acceptedAt[agent] = System.nanoTime())
+                        .toCompletionStage().toCompletableFuture());
             }
             long startNanos = sentAt[0] + TimeUnit.MILLISECONDS.toNanos(START_IN_MILLIS);
             for (int i = 0; i < n; i++) {
                 try {
                     answers.get(i).get(ANSWER_MILLIS + 1000, TimeUnit.MILLISECONDS);
-                    acceptedAt[i] = System.nanoTime();
                     accepted.add(team.get(i));
                 } catch (ExecutionException | TimeoutException e) {
                     String why = e instanceof ExecutionException ? e.getCause().getMessage() : "no answer in " + ANSWER_MILLIS + " ms";
@@ -296,18 +297,21 @@ public final class ClusterEngine implements Engine, AutoCloseable {
     }
 
     /**
-     * The most the agents' starts may have been apart: agent i got its order between its send and its accept, and
-     * began its load that plus START_IN_MILLIS plus its own lateness later.
+     * The most two agents' starts may have been apart: agent i got its order between its send and its accept (on this
+     * JVM's clock), and began its load START_IN_MILLIS plus its own lateness after that; 0 for one agent.
      */
     static double skewMs(long[] sentAt, long[] acceptedAt, List<AgentReport> reports) {
-        double earliest = Double.MAX_VALUE;
-        double latest = -Double.MAX_VALUE;
+        double most = 0;
         for (int i = 0; i < sentAt.length; i++) {
-            double late = reports.get(i).startLateMs();
-            earliest = Math.min(earliest, sentAt[i] / 1e6 + late);
-            latest = Math.max(latest, acceptedAt[i] / 1e6 + late);
+            for (int j = 0; j < sentAt.length; j++) {
+                if (i != j) {
+                    double latestOfI = acceptedAt[i] / 1e6 + reports.get(i).startLateMs();
+                    double earliestOfJ = sentAt[j] / 1e6 + reports.get(j).startLateMs();
+                    most = Math.max(most, latestOfI - earliestOfJ);
+                }
+            }
         }
-        return latest - earliest;
+        return most;
     }
 
     /** {@code total} in {@code parts} as even as can be, the remainder one each to the first. */
