@@ -131,13 +131,28 @@ public final class ClusterNode implements AutoCloseable {
         if (settings.kubernetesDns() != null) {
             join.getKubernetesConfig().setEnabled(true).setProperty("service-dns", settings.kubernetesDns());
         } else {
-            List<String> members = new ArrayList<>(settings.members());
+            List<String> members = new ArrayList<>(settings.members().stream().map(ClusterNode::resolved).toList());
             if (members.isEmpty()) {
                 members.add(settings.host());
             }
             join.getTcpIpConfig().setEnabled(true).setMembers(members).setConnectionTimeoutSeconds(2);
         }
         return config;
+    }
+
+    /**
+     * HOST[:PORT] with HOST resolved to its address now (as it is left when it does not resolve yet). Hazelcast
+     * matches the members it resolves itself against the bound interface and drops the others: a --join by host name
+     * (compose's "compare") never reached anyone.
+     */
+    static String resolved(String member) {
+        int colon = member.lastIndexOf(':');
+        String host = colon > 0 ? member.substring(0, colon) : member;
+        try {
+            return java.net.InetAddress.getByName(host).getHostAddress() + (colon > 0 ? member.substring(colon) : "");
+        } catch (java.net.UnknownHostException e) {
+            return member;
+        }
     }
 
     public Vertx vertx() {

@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The one codec for every {@link ClusterMessage}: JSON, so that a message from another build still reads far enough to
- * be refused by name. It counts what this node encoded: the coordination traffic a run cost.
+ * be refused by name. It counts what this node sent and received over the wire: the coordination traffic a run cost.
  */
 public final class MessageCodec implements io.vertx.core.eventbus.MessageCodec<ClusterMessage, ClusterMessage> {
 
@@ -36,6 +36,8 @@ public final class MessageCodec implements io.vertx.core.eventbus.MessageCodec<C
     @Override
     public ClusterMessage decodeFromWire(int pos, Buffer buffer) {
         int length = buffer.getInt(pos);
+        messages.increment();
+        bytes.add(length + 4L);
         return decode(buffer.getBytes(pos + 4, pos + 4 + length));
     }
 
@@ -55,7 +57,7 @@ public final class MessageCodec implements io.vertx.core.eventbus.MessageCodec<C
         return -1;
     }
 
-    /** Messages encoded for the wire so far, and their bytes. */
+    /** Messages sent or received over the wire so far, and their bytes. */
     public long messages() {
         return messages.sum();
     }

@@ -41,7 +41,7 @@ class MessageCodecTest {
         for (ClusterMessage message : messages) {
             assertEquals(message, roundTrip(codec, message));
         }
-        assertEquals(messages.size(), codec.messages());
+        assertEquals(2L * messages.size(), codec.messages(), "each encoded and decoded");
     }
 
     @Test
