@@ -81,6 +81,11 @@ class ClusterIT {
                 assertEquals(40, run.get("connectionsOpened").asInt(), run.toString());
             }
             assertTrue(processes.output("compare").contains("merged from 2 agents"), processes.output("compare"));
+
+            for (String agent : List.of("a1", "a2")) {
+                assertEquals(0, processes.terminate(agent), "SIGTERM: the agent leaves and exits 0\n" + processes.output(agent));
+                assertTrue(processes.output(agent).contains("agent " + agent + ": stopping"), processes.output(agent));
+            }
         }
     }
 
@@ -92,7 +97,7 @@ class ClusterIT {
             processes.agent("a2", List.of(), HOST, port + 10, HOST + ":" + port);
             Path out = dir.resolve("results");
             List<String> args = new ArrayList<>(List.of("compare", "--agents", "2", "--targets", "vertx=" + server.baseUrl(),
-                    "--concurrency", "40,40", "--rampup", "0", "--warmup", "1", "--duration", "12", "--delay-ms", "200",
+                    "--concurrency", "40,40", "--rampup", "0", "--warmup", "1", "--duration", "30", "--delay-ms", "200",
                     "--no-pin", "--out", out.toString()));
             args.addAll(cluster(port));
             Process compare = processes.start("compare", List.of(), args);
@@ -100,6 +105,7 @@ class ClusterIT {
             // a spare that joins now waits for the next run
             processes.agent("a3", List.of(), HOST, port + 20, HOST + ":" + port);
             awaitLoad(server);
+            assertTrue(compare.isAlive() && !processes.output("compare").contains("[1/2"), "still in the first run (30 s)");
             long killed = System.nanoTime();
             processes.kill("a1");
             long stoppedMs = loadStoppedMillis(server, killed);
@@ -113,6 +119,29 @@ class ClusterIT {
             assertEquals(1, runs.size(), "the lost run is not kept, the next one is: " + processes.output("compare"));
             assertEquals("exact", runs.get(0).at("/reconciliation/verdict").asText());
             assertEquals(List.of("a2", "a3"), runs.get(0).get("agents").findValuesAsText("name").stream().sorted().toList());
+
+            // run --agents drives a plan from the same agents: drill's summary, counts split and exact
+            Path plan = Files.writeString(dir.resolve("plan.yml"), """
+                    concurrency: 40
+                    base: 'http://localhost:8080'
+                    iterations: 4000
+                    rampup: 0
+                    plan:
+                      - name: Fetch the page
+                        request:
+                          url: /
+                    """);
+            long before = requests(server);
+            List<String> runArgs = new ArrayList<>(List.of("run", "--plan", plan.toString(), "--base", server.baseUrl(), "--agents", "2",
+                    "--cluster-port", String.valueOf(port + 40)));
+            runArgs.addAll(cluster(port + 10)); // a1, at port, is gone
+            Process run = processes.start("run", List.of(), runArgs);
+            assertEquals(0, exit(run, Duration.ofMinutes(2)), processes.output("run"));
+            for (String line : List.of("Total requests            4000", "Failed requests           0", "Connections opened        40")) {
+                assertTrue(processes.output("run").contains(line), line + " in\n" + processes.output("run"));
+            }
+            assertTrue(processes.output("run").lines().filter(line -> line.startsWith("Agent a")).count() == 2, processes.output("run"));
+            assertEquals(4000, requests(server) - before, "the server counted the plan's iterations");
         }
     }
 

@@ -59,6 +59,13 @@ final class ClusterProcesses implements AutoCloseable {
         return agent;
     }
 
+    /** SIGTERM, then its exit code. */
+    int terminate(String name) throws InterruptedException {
+        Process process = byName.get(name);
+        process.destroy();
+        return exit(process, Duration.ofSeconds(30));
+    }
+
     /** SIGKILL: the process gets no chance to say goodbye. */
     void kill(String name) throws InterruptedException {
         byName.get(name).destroyForcibly().waitFor(5, TimeUnit.SECONDS);
