@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.threadbench.loadtest.compare.ProjectLayout;
+import dev.threadbench.loadtest.compare.ServersIT;
 import dev.threadbench.process.ServerProcess;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -35,12 +35,6 @@ class ClusterIT {
     @TempDir
     Path dir;
 
-    static Path jar(String server) {
-        Path jar = Path.of(System.getProperty(server + ".jar", ProjectLayout.defaultJar(server).toString()));
-        assertTrue(Files.isRegularFile(jar), "the " + server + " server jar is built before this test: " + jar);
-        return jar;
-    }
-
     private List<String> cluster(int firstPort) {
         return List.of("--cluster-host", HOST, "--join", HOST + ":" + firstPort);
     }
@@ -53,7 +47,7 @@ class ClusterIT {
             processes.agent("a2", List.of(), HOST, port + 10, HOST + ":" + port);
             Path out = dir.resolve("results");
             List<String> args = new ArrayList<>(List.of("compare", "--agents", "2", "--server-host", HOST,
-                    "--undertow-jar", jar("undertow").toString(), "--vertx-jar", jar("vertx").toString(),
+                    "--undertow-jar", ServersIT.jar("undertow").toString(), "--vertx-jar", ServersIT.jar("vertx").toString(),
                     "--concurrency", "40", "--rampup", "1", "--warmup", "1", "--duration", "4", "--delay-ms", "200",
                     "--jvm-opts", "-Xmx256m", "--no-pin", "--out", out.toString()));
             args.addAll(cluster(port));
@@ -176,7 +170,7 @@ class ClusterIT {
     }
 
     private ServerProcess server(String name) {
-        return ServerProcess.start(ServerProcess.Launch.logged(name, jar(name), List.of("-Xmx256m"), dir.resolve(name + ".log")),
+        return ServerProcess.start(ServerProcess.Launch.logged(name, ServersIT.jar(name), List.of("-Xmx256m"), dir.resolve(name + ".log")),
                 List.of("--delay-every", "10", "--delay-ms", "200"));
     }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.threadbench.loadtest.compare.ServersIT;
 import dev.threadbench.process.ServerProcess;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -66,7 +67,7 @@ class ClusterInNamespacesIT {
 
     /** The server in the servers' host, on its address; compare waits for its /health (this namespace cannot reach it). */
     private ServerProcess server(NetworkHosts hosts, String name, int port) {
-        ServerProcess.Launch launch = ServerProcess.Launch.logged(name, ClusterIT.jar(name), List.of("-Xmx256m"),
+        ServerProcess.Launch launch = ServerProcess.Launch.logged(name, ServersIT.jar(name), List.of("-Xmx256m"),
                 dir.resolve(name + ".log")).through(hosts.command("servers", List.of()));
         return ServerProcess.launch(launch, List.of("--host", hosts.address("servers"), "--port", String.valueOf(port)));
     }

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.threadbench.loadtest.compare.ProjectLayout;
+import dev.threadbench.loadtest.compare.ServersIT;
 import dev.threadbench.process.ServerProcess;
 import java.io.IOException;
 import java.net.URI;
@@ -55,7 +55,7 @@ class NetworkHostsIT {
                 assertEquals("10240\t65535", ok(hosts.command(host, List.of("sysctl", "-n", "net.ipv4.ip_local_port_range"))).strip());
             }
 
-            ServerProcess.Launch launch = ServerProcess.Launch.logged("vertx", vertxJar(), List.of("-Xmx256m"), dir.resolve("vertx.log"))
+            ServerProcess.Launch launch = ServerProcess.Launch.logged("vertx", ServersIT.jar("vertx"), List.of("-Xmx256m"), dir.resolve("vertx.log"))
                     .through(hosts.command("servers", List.of()));
             try (ServerProcess server = ServerProcess.launch(launch, List.of("--host", address, "--port", "8081"))) {
                 Ran health = run(hosts.command("a", HealthProbe.command("http://" + address + ":8081/health")));
@@ -134,12 +134,6 @@ class NetworkHostsIT {
                 }
             }
         }
-    }
-
-    private static Path vertxJar() {
-        Path jar = Path.of(System.getProperty("vertx.jar", ProjectLayout.defaultJar("vertx").toString()));
-        assertTrue(Files.isRegularFile(jar), "the vertx server jar is built before this test: " + jar);
-        return jar;
     }
 
     private static List<String> namespaces() throws Exception {

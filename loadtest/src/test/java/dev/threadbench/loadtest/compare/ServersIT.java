@@ -24,12 +24,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Short real runs of {@code run} and {@code compare} against both packaged server jars, at small
  * concurrency with a 200 ms delay so the suite stays fast.
  */
-class ServersIT {
+public class ServersIT {
 
     @TempDir
     Path dir;
 
-    static Path jar(String server) {
+    /** The packaged server jar the build passes in (failsafe's system property), or the default under the project. */
+    public static Path jar(String server) {
         Path jar = Path.of(System.getProperty(server + ".jar", ProjectLayout.defaultJar(server).toString()));
         assertTrue(Files.isRegularFile(jar), "the " + server + " server jar is built before this test: " + jar);
         return jar;
