@@ -1,6 +1,6 @@
 package dev.threadbench.loadtest.cluster;
 
-import dev.threadbench.loadtest.Main;
+import dev.threadbench.loadtest.cli.Console;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
@@ -20,7 +20,7 @@ import sun.misc.Signal;
 public final class AgentCommand implements Callable<Integer> {
 
     @ParentCommand
-    private Main main;
+    private Console console;
 
     @Mixin
     private ClusterOptions cluster;
@@ -32,7 +32,7 @@ public final class AgentCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         ClusterSettings settings = cluster.settings();
         String agentName = name != null ? name : defaultName();
-        PrintStream out = main.out();
+        PrintStream out = console.out();
         CountDownLatch stop = new CountDownLatch(1);
         Signal.handle(new Signal("TERM"), signal -> stop.countDown());
         Signal.handle(new Signal("INT"), signal -> stop.countDown());

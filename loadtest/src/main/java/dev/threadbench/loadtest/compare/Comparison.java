@@ -1,8 +1,8 @@
 package dev.threadbench.loadtest.compare;
 
-import dev.threadbench.loadtest.Main;
 import dev.threadbench.loadtest.RunFailure;
 import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.cli.ExitCodes;
 import dev.threadbench.loadtest.compare.CompareSettings.Planned;
 import dev.threadbench.loadtest.engine.Engine;
 import dev.threadbench.loadtest.engine.Outcome;
@@ -117,7 +117,7 @@ final class Comparison {
         out.println("report:  " + html);
         out.flush();
         problems.forEach(problem -> err.println("loadtest: " + problem));
-        return problems.isEmpty() ? Main.EXIT_OK : Main.EXIT_FAILED;
+        return problems.isEmpty() ? ExitCodes.OK : ExitCodes.FAILED;
     }
 
     /** "[12/108, 5 min 10 s so far, about 41 min left] ": where the compare is, as each point ends. */
