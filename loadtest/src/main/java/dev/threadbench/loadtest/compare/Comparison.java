@@ -233,22 +233,35 @@ final class Comparison {
     private Results.Run measure(Target server, CompareSettings.Load load, int round) {
         Duration idleLimit = Duration.ofMillis(settings.delayMs()).plusSeconds(settings.timing().timeoutSeconds() + 5L);
         Target.Stats before = server.idleStats(idleLimit);
-        CostSampler costs = new CostSampler(server);
-        LoadRunner.Phases phases = new LoadRunner.Phases() {
-            @Override
-            public void measureStarted() {
-                costs.start();
-            }
+        Outcome outcome;
+        Results.ServerCost cost;
+        List<Results.ServerSample> serverTimeline = null;
+        try (CostSampler costs = new CostSampler(server)) {
+            LoadRunner.Phases phases = new LoadRunner.Phases() {
+                @Override
+                public void measureStarted() {
+                    costs.start();
+                }
 
-            @Override
-            public void measureEnded() {
-                costs.stop();
+                @Override
+                public void measureEnded() {
+                    costs.stop();
+                }
+            };
+            costs.begin();
+            outcome = load.rate() == null
+                    ? engine.run(server.base().resolve("/"), load.concurrency(), settings.timing(), phases)
+                    : engine.runAtRate(server.base().resolve("/"), load.connections(), load.rate(), settings.timing(), phases);
+            cost = costs.cost(outcome.requestsPerSecond());
+            if (outcome.timeline() != null) {
+                serverTimeline = costs.timeline(outcome.timeline().measureStartSecond(), settings.pinning().serverShareCpus());
             }
-        };
-        Outcome outcome = load.rate() == null
-                ? engine.run(server.base().resolve("/"), load.concurrency(), settings.timing(), phases)
-                : engine.runAtRate(server.base().resolve("/"), load.connections(), load.rate(), settings.timing(), phases);
-        Results.ServerCost cost = costs.cost(outcome.requestsPerSecond());
+        }
+        if (outcome.timeline() != null) {
+            Results.Timeline generator = outcome.timeline();
+            outcome = outcome.withTimeline(new Results.Timeline(generator.measureStartSecond(), generator.measureEndSecond(),
+                    generator.generatorSeconds(), serverTimeline));
+        }
         Target.Stats after = server.idleStats(idleLimit);
         return RunAnalysis.analyse(new RunAnalysis.Measured(server, load.concurrency(), engine.name(), round, outcome, before, after,
                 cost), settings.delayEvery(), settings.delayMs(), settings.pinning(), problems);

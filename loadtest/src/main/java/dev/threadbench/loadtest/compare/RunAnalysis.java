@@ -84,7 +84,7 @@ final class RunAnalysis {
                 microsPerRequest, serverShare, peakRss,
                 round(outcome.clientCpuSeconds(), 2), generatorShare, serverBound, generatorBound,
                 reconciliation, outcome.connectionsOpened(), null, outcome.percentiles(), notes, cost, outcome.open(),
-                outcome.agents(), outcome.coordination());
+                outcome.agents(), outcome.coordination(), outcome.timeline());
     }
 
     /** The generator's CPU share: this JVM's over its CPUs or, from a cluster, the busiest agent's over its own. */

@@ -94,6 +94,18 @@ class ServersIT {
             assertTrue(run.get("serverPeakRssMb").asDouble() > 10);
             assertEquals(0, run.get("serverExitCode").asInt());
             assertEquals(20, run.get("connectionsOpened").asInt());
+            // the run second by second: the generator's 1 s buckets from the load's start, the server's /stats samples
+            JsonNode timeline = run.get("timeline");
+            assertEquals(2.0, timeline.get("measureStartSecond").asDouble(), 1e-6, "after 1 s ramp-up and 1 s warm-up");
+            assertEquals(4.0, timeline.get("measureEndSecond").asDouble(), 1e-6);
+            long perSecond = 0;
+            for (JsonNode second : timeline.get("generatorSeconds")) {
+                perSecond += second.get("requests").asLong();
+            }
+            assertTrue(timeline.get("generatorSeconds").size() >= 4, "a bucket for every second of the load: " + timeline);
+            assertTrue(perSecond > run.get("requests").asLong(), "warm-up and drain besides the measured requests: " + perSecond);
+            assertTrue(timeline.get("serverSamples").size() >= 4, "the server sampled every 500 ms: " + timeline.get("serverSamples"));
+            assertTrue(timeline.get("serverSamples").findValues("threads").stream().allMatch(t -> t.asLong() > 0), timeline.toString());
         }
         assertEquals(List.of("undertow", "vertx"), json.get("runs").findValuesAsText("server"));
         assertTrue(Files.readString(out.resolve("report.html")).contains("echarts.init("));
