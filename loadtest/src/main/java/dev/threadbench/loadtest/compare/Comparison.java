@@ -6,6 +6,7 @@ import dev.threadbench.loadtest.cli.ExitCodes;
 import dev.threadbench.loadtest.compare.CompareSettings.Planned;
 import dev.threadbench.loadtest.engine.Engine;
 import dev.threadbench.loadtest.engine.Outcome;
+import dev.threadbench.loadtest.report.AboveBound;
 import dev.threadbench.loadtest.report.ConsoleTable;
 import dev.threadbench.loadtest.report.HtmlReport;
 import dev.threadbench.loadtest.report.Results;
@@ -169,6 +170,10 @@ final class Comparison {
                 runs.add(run);
                 done.add(run);
                 out.println("  " + progress() + ConsoleTable.oneLine(run));
+                if (AboveBound.of(run)) {
+                    out.println("      " + AboveBound.note(run.ratioToBound(), run.durationSeconds(),
+                            settings.timing().rampupSeconds(), settings.delayMs()));
+                }
                 ConsoleTable.agentLines(run).forEach(line -> out.println("      " + line));
                 out.flush();
             }
@@ -264,6 +269,6 @@ final class Comparison {
         }
         Target.Stats after = server.idleStats(idleLimit);
         return RunAnalysis.analyse(new RunAnalysis.Measured(server, load.concurrency(), engine.name(), round, outcome, before, after,
-                cost), settings.delayEvery(), settings.delayMs(), settings.pinning(), problems);
+                cost), settings.delayEvery(), settings.delayMs(), settings.timing().rampupSeconds(), settings.pinning(), problems);
     }
 }

@@ -75,7 +75,7 @@ class ServersIT {
         Path out = dir.resolve("results");
         MainTest.Ran ran = MainTest.run("compare", "--undertow-jar", jar("undertow").toString(), "--vertx-jar", jar("vertx").toString(),
                 "--concurrency", "20", "--rampup", "1", "--warmup", "1", "--duration", "2", "--delay-ms", "200",
-                "--jvm-opts", "-Xmx256m", "--server-args", "--workers 64", "--out", out.toString());
+                "--jvm-opts", "-Xmx256m", "--server-args", "--workers 64", "--repeat", "1", "--out", out.toString());
         assertEquals(0, ran.code(), ran.out() + ran.err());
         assertTrue(ran.out().contains("server JVM options (both): -Xmx256m"), ran.out());
         assertTrue(ran.out().contains("server options (both): --workers 64"), ran.out());
@@ -162,7 +162,7 @@ class ServersIT {
             String targets = "undertow=" + undertow.base() + ",vertx=" + vertx.base();
             Path out = dir.resolve("results");
             MainTest.Ran ran = MainTest.run("compare", "--targets", targets, "--strategies", "default", "--concurrency", "20",
-                    "--rampup", "1", "--warmup", "1", "--duration", "2", "--delay-every", "10", "--delay-ms", "200", "--out", out.toString());
+                    "--rampup", "1", "--warmup", "1", "--duration", "2", "--delay-every", "10", "--delay-ms", "200", "--repeat", "1", "--out", out.toString());
             assertEquals(0, ran.code(), ran.out() + ran.err());
             assertTrue(ran.out().contains("undertow at " + undertow.base() + ": up, strategy virtual"), ran.out());
             assertFalse(ran.out().contains("server CPU n/a"), "their own /stats gives their cost: " + ran.out());
