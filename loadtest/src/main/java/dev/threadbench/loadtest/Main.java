@@ -1,5 +1,7 @@
 package dev.threadbench.loadtest;
 
+import dev.threadbench.loadtest.cli.Console;
+import dev.threadbench.loadtest.cli.ExitCodes;
 import dev.threadbench.loadtest.cluster.AgentCommand;
 import dev.threadbench.loadtest.compare.CompareCommand;
 import dev.threadbench.loadtest.report.ReportCommand;
@@ -9,17 +11,13 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * {@code java -jar loadtest.jar run|compare|report ...}. Exit codes: 0 done, 1 the run went wrong (a
- * server would not start or stop, requests lost), 2 bad input (one line on stderr naming it).
+ * {@code java -jar loadtest.jar run|compare|report|agent ...}. Exit codes: {@link ExitCodes}. The subcommands write
+ * through {@link Console}, which this implements, and so never import this class.
  */
 @Command(name = "loadtest", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         subcommands = {RunCommand.class, CompareCommand.class, ReportCommand.class, AgentCommand.class},
         description = "Drill-compatible load runner and side-by-side comparison of the Undertow and Vert.x servers.")
-public final class Main implements Runnable {
-
-    public static final int EXIT_OK = 0;
-    public static final int EXIT_FAILED = 1;
-    public static final int EXIT_USAGE = 2;
+public final class Main implements Runnable, Console {
 
     private final PrintStream out;
     private final PrintStream err;
@@ -32,10 +30,12 @@ public final class Main implements Runnable {
         this.err = err;
     }
 
+    @Override
     public PrintStream out() {
         return out;
     }
 
+    @Override
     public PrintStream err() {
         return err;
     }
@@ -55,20 +55,20 @@ public final class Main implements Runnable {
         cli.setErr(new PrintWriter(err, true));
         cli.setParameterExceptionHandler((e, given) -> {
             err.println("loadtest: " + firstLine(e.getMessage()));
-            return EXIT_USAGE;
+            return ExitCodes.USAGE;
         });
         cli.setExecutionExceptionHandler((e, command, parsed) -> {
             out.flush();
             if (e instanceof UsageException) {
                 err.println("loadtest: " + e.getMessage());
-                return EXIT_USAGE;
+                return ExitCodes.USAGE;
             }
             if (e instanceof RunFailure) {
                 err.println("loadtest: " + e.getMessage());
-                return EXIT_FAILED;
+                return ExitCodes.FAILED;
             }
             err.println("loadtest: " + e.getClass().getSimpleName() + ": " + firstLine(String.valueOf(e.getMessage())));
-            return EXIT_FAILED;
+            return ExitCodes.FAILED;
         });
         return cli.execute(args);
     }

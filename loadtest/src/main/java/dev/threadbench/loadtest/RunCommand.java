@@ -1,5 +1,7 @@
 package dev.threadbench.loadtest;
 
+import dev.threadbench.loadtest.cli.Console;
+import dev.threadbench.loadtest.cli.ExitCodes;
 import dev.threadbench.loadtest.cluster.AgentsOptions;
 import dev.threadbench.loadtest.cluster.ClusterEngine;
 import dev.threadbench.loadtest.engine.Engine;
@@ -29,7 +31,7 @@ import picocli.CommandLine.ParentCommand;
 public final class RunCommand implements Callable<Integer> {
 
     @ParentCommand
-    private Main main;
+    private Console console;
 
     @Option(names = "--plan", required = true, paramLabel = "FILE", description = "drill plan (YAML), e.g. benchmarks/drill-1000.yml")
     private Path planFile;
@@ -102,7 +104,7 @@ public final class RunCommand implements Callable<Integer> {
         LoadSpec spec = new LoadSpec(plan.steps(), plan.concurrency(), Duration.ofSeconds(plan.rampupSeconds()),
                 Duration.ofSeconds(timeoutSeconds), shape, loops, perSecond);
 
-        PrintStream out = main.out();
+        PrintStream out = console.out();
         out.println(String.format("%-25s %s", "Concurrency", plan.concurrency()));
         out.println(String.format("%-25s %s", "Iterations", durationSeconds != null
                 ? "until " + durationSeconds + " s have been measured" : plan.iterations()));
@@ -130,17 +132,17 @@ public final class RunCommand implements Callable<Integer> {
             }
         } else {
             Progress.Sink progress = quiet ? Progress.Sink.NONE
-                    : Progress.Sink.forStream(main.err(), Progress.Sink.stderrIsTerminal());
+                    : Progress.Sink.forStream(console.err(), Progress.Sink.stderrIsTerminal());
             result = new LoadRunner(spec, new LoadRunner.Phases() {}, progress).run();
             DrillSummary.print(result, out);
         }
         out.flush();
         if (result.requests() > 0 && result.successes() == 0) {
-            main.err().println("loadtest: all " + result.requests() + " requests failed: is a server answering at "
+            console.err().println("loadtest: all " + result.requests() + " requests failed: is a server answering at "
                     + plan.base() + "?");
-            return Main.EXIT_FAILED;
+            return ExitCodes.FAILED;
         }
-        return Main.EXIT_OK;
+        return ExitCodes.OK;
     }
 
     private static double perSecond(OfferedRate offered) {

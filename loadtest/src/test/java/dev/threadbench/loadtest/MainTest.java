@@ -53,6 +53,7 @@ public class MainTest {
             compare --strategies fast                           | loadtest: --strategies: unknown strategy 'fast' (expected default, all, or some of blocking, timer, virtual)
             compare --concurrency 0                             | loadtest: --concurrency: must be at least 1, got 0
             compare --iterations 10 --duration 5                | loadtest: --iterations and --duration: give one or the other
+            compare --delay-ms 1234                             | loadtest: --delay-ms: a measured window must be a whole number of delay periods, and 1234 ms periods add up to whole seconds only every 617 s; give a delay that does within a minute (500, 1000, 1500, 2000, ...)
             compare --engine ab                                 | loadtest: --engine: unknown engine 'ab' (expected embedded, wrk or drill)
             compare --server-args=--workers=0                   | loadtest: --server-args: --workers: must be >= 1, got 0
             compare --server-args=--threads=4                   | loadtest: --server-args: Unknown option: '--threads=4'

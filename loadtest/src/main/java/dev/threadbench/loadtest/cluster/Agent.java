@@ -185,12 +185,13 @@ final class Agent implements AutoCloseable {
         return new AgentReport(order.runId(), node.nodeId(), node.name(), hostOf(), order.connections(), result.requests(), result.successes(),
                 failures, result.durationSeconds(), Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buffer.array(), length)),
                 result.sent(), result.answered(), result.connectionsOpened(), result.clientCpuSeconds(),
-                Runtime.getRuntime().availableProcessors(), result.transport(), result.firstOtherFailure(), result.open(), lateMs, null);
+                Runtime.getRuntime().availableProcessors(), result.transport(), result.firstOtherFailure(), result.open(), lateMs, null,
+                result.seconds());
     }
 
     private AgentReport failed(RunOrder order, double lateMs, String error) {
         return new AgentReport(order.runId(), node.nodeId(), node.name(), hostOf(), order.connections(), 0, 0, Map.of(), 0, null, 0, 0, 0, 0,
-                Runtime.getRuntime().availableProcessors(), null, null, null, lateMs, error);
+                Runtime.getRuntime().availableProcessors(), null, null, null, lateMs, error, null);
     }
 
     private String hostOf() {

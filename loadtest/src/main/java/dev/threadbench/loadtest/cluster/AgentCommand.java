@@ -1,6 +1,6 @@
 package dev.threadbench.loadtest.cluster;
 
-import dev.threadbench.loadtest.Main;
+import dev.threadbench.loadtest.cli.Console;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
@@ -24,7 +24,7 @@ public final class AgentCommand implements Callable<Integer> {
     private static final Duration RETRY = Duration.ofSeconds(2);
 
     @ParentCommand
-    private Main main;
+    private Console console;
 
     @Mixin
     private ClusterOptions cluster;
@@ -36,7 +36,7 @@ public final class AgentCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         ClusterSettings settings = cluster.settings();
         String agentName = name != null ? name : defaultName();
-        PrintStream out = main.out();
+        PrintStream out = console.out();
         CountDownLatch stop = new CountDownLatch(1);
         Signal.handle(new Signal("TERM"), signal -> stop.countDown());
         Signal.handle(new Signal("INT"), signal -> stop.countDown());

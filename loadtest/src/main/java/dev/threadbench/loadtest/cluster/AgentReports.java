@@ -5,6 +5,7 @@ import dev.threadbench.loadtest.report.Results;
 import dev.threadbench.loadtest.runner.FailureCause;
 import dev.threadbench.loadtest.runner.LatencySummary;
 import dev.threadbench.loadtest.runner.LoadResult;
+import dev.threadbench.loadtest.runner.SecondSeries;
 import java.nio.ByteBuffer;
 import java.util.Base64;
 import java.util.EnumMap;
@@ -16,7 +17,8 @@ import org.HdrHistogram.Histogram;
 
 /**
  * The agents' reports of one run as one result: counts and failures by cause summed, latency one histogram built with
- * {@link Histogram#add} from each agent's (percentiles are never averaged), each agent's generator CPU kept.
+ * {@link Histogram#add} from each agent's (percentiles are never averaged), and so each second's
+ * ({@link SecondSeries#merge}); each agent's generator CPU kept.
  */
 final class AgentReports {
 
@@ -56,7 +58,7 @@ final class AgentReports {
                 .collect(Collectors.joining("+"));
         String firstOther = reports.stream().map(AgentReport::firstOtherFailure).filter(Objects::nonNull).findFirst().orElse(null);
         return new LoadResult(requests, successes, failures, seconds, latency, sent, answered, opened, cpu, reports.size(),
-                transports, firstOther, open(reports));
+                transports, firstOther, open(reports), SecondSeries.merge(reports.stream().map(AgentReport::seconds).toList()));
     }
 
     /** The open model's figures added up: rates and counts summed, the latest lateness kept. */

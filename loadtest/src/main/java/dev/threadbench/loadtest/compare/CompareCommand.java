@@ -1,6 +1,6 @@
 package dev.threadbench.loadtest.compare;
 
-import dev.threadbench.loadtest.Main;
+import dev.threadbench.loadtest.cli.Console;
 import dev.threadbench.loadtest.cluster.ClusterEngine;
 import dev.threadbench.loadtest.engine.Engine;
 import dev.threadbench.loadtest.runner.Progress;
@@ -21,7 +21,7 @@ import picocli.CommandLine.ParentCommand;
 public final class CompareCommand implements Callable<Integer> {
 
     @ParentCommand
-    private Main main;
+    private Console console;
 
     @Mixin
     private CompareOptions options;
@@ -30,12 +30,12 @@ public final class CompareCommand implements Callable<Integer> {
     public Integer call() {
         CompareSettings settings = options.validate();
         if (settings.agents() != null) {
-            try (ClusterEngine cluster = ClusterEngine.connect(settings.agents(), main.out(), "compare")) {
-                return new Comparison(settings, cluster, main.out(), main.err()).run();
+            try (ClusterEngine cluster = ClusterEngine.connect(settings.agents(), console.out(), "compare")) {
+                return new Comparison(settings, cluster, console.out(), console.err()).run();
             }
         }
-        Engine engine = Engine.named(settings.engine(), main.err(), Progress.Sink.stderrIsTerminal());
+        Engine engine = Engine.named(settings.engine(), console.err(), Progress.Sink.stderrIsTerminal());
         engine.checkWorkload(settings.delayEvery(), settings.delayMs());
-        return new Comparison(settings, engine, main.out(), main.err()).run();
+        return new Comparison(settings, engine, console.out(), console.err()).run();
     }
 }

@@ -54,6 +54,13 @@ final class CompareHeader {
             out.printf(Locale.ROOT, "each run: %d s ramp-up + %d s warm-up + %d measured requests; %d runs%s%n",
                     timing.rampupSeconds(), timing.warmupSeconds(), timing.iterations(), runsCount, rounds);
         }
+        if (settings.windowNote() != null) {
+            out.println("note: " + settings.windowNote());
+        }
+        if (settings.rounds() == 1) {
+            out.println("one round: the verdict will not judge any difference (one round has no spread to judge it by;"
+                    + " --repeat 3 or more)");
+        }
         out.println("output: " + settings.out());
         out.flush();
     }

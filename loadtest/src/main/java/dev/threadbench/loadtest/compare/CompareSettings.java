@@ -27,11 +27,12 @@ import java.util.Map;
  * @param sweep       --sweep: the report adds curves over the concurrencies, a table per pair and breaking points
  * @param agents      --agents: the load comes from agents in the cluster; null: from this JVM
  * @param serverHost  --server-host: the address the servers compare starts listen on (where agents reach them)
+ * @param windowNote  the one line saying the measured window was rounded up to whole delay periods; null when it was not
  */
 record CompareSettings(List<Planned> planned, Map<String, URI> targets, String strategies, List<Integer> concurrencies,
                        List<Load> loads, int rounds, String engine, Engine.Timing timing, int delayEvery, long delayMs,
                        List<String> jvmOptions, List<String> serverArgs, Map<String, Path> jars, CpuPinning pinning, Path out,
-                       boolean sweep, AgentsOptions.Request agents, String serverHost) {
+                       boolean sweep, AgentsOptions.Request agents, String serverHost, String windowNote) {
 
     /** One server to start with a strategy (null: its own default), or to reach at its --targets URL. */
     record Planned(String server, String strategy) {}

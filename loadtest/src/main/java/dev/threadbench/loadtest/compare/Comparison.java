@@ -1,11 +1,12 @@
 package dev.threadbench.loadtest.compare;
 
-import dev.threadbench.loadtest.Main;
 import dev.threadbench.loadtest.RunFailure;
 import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.cli.ExitCodes;
 import dev.threadbench.loadtest.compare.CompareSettings.Planned;
 import dev.threadbench.loadtest.engine.Engine;
 import dev.threadbench.loadtest.engine.Outcome;
+import dev.threadbench.loadtest.report.AboveBound;
 import dev.threadbench.loadtest.report.ConsoleTable;
 import dev.threadbench.loadtest.report.HtmlReport;
 import dev.threadbench.loadtest.report.Results;
@@ -117,7 +118,7 @@ final class Comparison {
         out.println("report:  " + html);
         out.flush();
         problems.forEach(problem -> err.println("loadtest: " + problem));
-        return problems.isEmpty() ? Main.EXIT_OK : Main.EXIT_FAILED;
+        return problems.isEmpty() ? ExitCodes.OK : ExitCodes.FAILED;
     }
 
     /** "[12/108, 5 min 10 s so far, about 41 min left] ": where the compare is, as each point ends. */
@@ -169,6 +170,10 @@ final class Comparison {
                 runs.add(run);
                 done.add(run);
                 out.println("  " + progress() + ConsoleTable.oneLine(run));
+                if (AboveBound.of(run)) {
+                    out.println("      " + AboveBound.note(run.ratioToBound(), run.durationSeconds(),
+                            settings.timing().rampupSeconds(), settings.delayMs()));
+                }
                 ConsoleTable.agentLines(run).forEach(line -> out.println("      " + line));
                 out.flush();
             }
@@ -233,24 +238,37 @@ final class Comparison {
     private Results.Run measure(Target server, CompareSettings.Load load, int round) {
         Duration idleLimit = Duration.ofMillis(settings.delayMs()).plusSeconds(settings.timing().timeoutSeconds() + 5L);
         Target.Stats before = server.idleStats(idleLimit);
-        CostSampler costs = new CostSampler(server);
-        LoadRunner.Phases phases = new LoadRunner.Phases() {
-            @Override
-            public void measureStarted() {
-                costs.start();
-            }
+        Outcome outcome;
+        Results.ServerCost cost;
+        List<Results.ServerSample> serverTimeline = null;
+        try (CostSampler costs = new CostSampler(server)) {
+            LoadRunner.Phases phases = new LoadRunner.Phases() {
+                @Override
+                public void measureStarted() {
+                    costs.start();
+                }
 
-            @Override
-            public void measureEnded() {
-                costs.stop();
+                @Override
+                public void measureEnded() {
+                    costs.stop();
+                }
+            };
+            costs.begin();
+            outcome = load.rate() == null
+                    ? engine.run(server.base().resolve("/"), load.concurrency(), settings.timing(), phases)
+                    : engine.runAtRate(server.base().resolve("/"), load.connections(), load.rate(), settings.timing(), phases);
+            cost = costs.cost(outcome.requestsPerSecond());
+            if (outcome.timeline() != null) {
+                serverTimeline = costs.timeline(outcome.timeline().measureStartSecond(), settings.pinning().serverShareCpus());
             }
-        };
-        Outcome outcome = load.rate() == null
-                ? engine.run(server.base().resolve("/"), load.concurrency(), settings.timing(), phases)
-                : engine.runAtRate(server.base().resolve("/"), load.connections(), load.rate(), settings.timing(), phases);
-        Results.ServerCost cost = costs.cost(outcome.requestsPerSecond());
+        }
+        if (outcome.timeline() != null) {
+            Results.Timeline generator = outcome.timeline();
+            outcome = outcome.withTimeline(new Results.Timeline(generator.measureStartSecond(), generator.measureEndSecond(),
+                    generator.generatorSeconds(), serverTimeline));
+        }
         Target.Stats after = server.idleStats(idleLimit);
         return RunAnalysis.analyse(new RunAnalysis.Measured(server, load.concurrency(), engine.name(), round, outcome, before, after,
-                cost), settings.delayEvery(), settings.delayMs(), settings.pinning(), problems);
+                cost), settings.delayEvery(), settings.delayMs(), settings.timing().rampupSeconds(), settings.pinning(), problems);
     }
 }

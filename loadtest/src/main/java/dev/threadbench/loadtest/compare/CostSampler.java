@@ -1,6 +1,10 @@
 package dev.threadbench.loadtest.compare;
 
 import dev.threadbench.loadtest.report.Results;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -12,9 +16,11 @@ import java.util.concurrent.TimeoutException;
  * The server's cost over a measured window, as it reports it itself: its /stats "process" figures read at
  * the window's edges, and every 500 ms in between for the peaks (threads, RSS). All reads happen on this
  * sampler's own thread, so the load generator's timer never waits for /stats; the servers do not count
- * /stats, and two reads a second cost them nothing measurable.
+ * /stats, and two reads a second cost them nothing measurable. From {@link #begin} (before the load starts) to
+ * {@link #cost} (after its last answer) the same 500 ms reads make the server's side of the run's timeline: its CPU
+ * share, live threads and GC pauses over time, warm-up and drain included.
  */
-final class CostSampler {
+final class CostSampler implements AutoCloseable {
 
     static final long INTERVAL_MS = 500;
 
@@ -32,6 +38,14 @@ final class CostSampler {
     private long peakThreads;
     private long peakRssBytes;
     private int samples;
+    private boolean sampling;
+    private volatile boolean inWindow;
+    /** When the measured window started, on this JVM's clock: where the timeline meets the generator's. */
+    private volatile long measureStartedNanos;
+    /** Every read from {@link #begin} on: (when, its figures); appended on the sampler's thread. */
+    private final List<Read> reads = Collections.synchronizedList(new ArrayList<>());
+
+    private record Read(long nanos, ProcessFigures figures) {}
 
     CostSampler(Target server) {
         this.server = server;
@@ -44,27 +58,99 @@ final class CostSampler {
     record Window(ProcessFigures first, ProcessFigures last, double seconds, long sampledPeakThreads, long sampledPeakRssBytes,
                   int samples) {}
 
+    /** Reads every 500 ms from now (before the load starts), for the timeline; the window's own edges come later. */
+    void begin() {
+        schedule(0);
+    }
+
+    /** The reads every 500 ms, from {@link #begin} or, without it, from the window's start. */
+    private synchronized void schedule(long initialDelayMs) {
+        if (!sampling) {
+            sampling = true;
+            timer.scheduleAtFixedRate(() -> {
+                ProcessFigures figures = timedRead();
+                if (inWindow) {
+                    sample(figures);
+                }
+            }, initialDelayMs, INTERVAL_MS, TimeUnit.MILLISECONDS);
+        }
+    }
+
     void start() {
+        measureStartedNanos = System.nanoTime();
         timer.execute(() -> {
             long asked = System.nanoTime();
             first = read();
             firstNanos = (asked + System.nanoTime()) / 2;
+            reads.add(new Read(firstNanos, first));
             sample(first);
+            inWindow = true;
         });
-        timer.scheduleAtFixedRate(() -> sample(read()), INTERVAL_MS, INTERVAL_MS, TimeUnit.MILLISECONDS);
+        schedule(INTERVAL_MS);
     }
 
     void stop() {
         stopped = true;
         timer.execute(() -> {
+            inWindow = false;
             long asked = System.nanoTime();
             ProcessFigures last = read();
             long lastNanos = (asked + System.nanoTime()) / 2;
+            reads.add(new Read(lastNanos, last));
             sample(last);
             window.complete(first == null || last == null ? null
                     : new Window(first, last, (lastNanos - firstNanos) / 1e9, peakThreads, peakRssBytes, samples));
         });
-        timer.shutdown();
+    }
+
+    /** A read for the timeline, stamped halfway through its request. */
+    private ProcessFigures timedRead() {
+        long asked = System.nanoTime();
+        ProcessFigures figures = read();
+        reads.add(new Read((asked + System.nanoTime()) / 2, figures));
+        return figures;
+    }
+
+    /**
+     * The server's side of the timeline, on the generator's clock: seconds since the load started, the measured window
+     * starting at {@code measureStartSecond} there and at {@link #start} here. Each sample's CPU share is over the time since
+     * the one before, of {@code serverCpus}; null when the server reports no process figures or the window never started.
+     */
+    List<Results.ServerSample> timeline(double measureStartSecond, double serverCpus) {
+        List<Read> copy;
+        synchronized (reads) {
+            copy = reads.stream().filter(r -> r.figures() != null).sorted(Comparator.comparingLong(Read::nanos)).toList();
+        }
+        if (copy.isEmpty() || measureStartedNanos == 0) {
+            return null;
+        }
+        List<Results.ServerSample> samples = new ArrayList<>();
+        Read previous = null;
+        for (Read read : copy) {
+            double second = RunAnalysis.round(measureStartSecond + (read.nanos() - measureStartedNanos) / 1e9, 3);
+            Double share = null;
+            Double gcPause = null;
+            if (previous != null) {
+                double elapsedMs = (read.nanos() - previous.nanos()) / 1e6;
+                if (elapsedMs < 50) {
+                    continue; // two reads at the same moment (a window's edge and a tick): the share would be noise
+                }
+                Long cpu = delta(previous.figures().cpuMs(), read.figures().cpuMs());
+                share = cpu == null || serverCpus <= 0 ? null : RunAnalysis.round(cpu / elapsedMs / serverCpus, 3);
+                Long gc = delta(previous.figures().gcPauseMs(), read.figures().gcPauseMs());
+                gcPause = gc == null ? null : gc.doubleValue();
+            }
+            previous = read;
+            if (second >= 0) { // a read before the load started (while its generator set up) is only the next one's base
+                samples.add(new Results.ServerSample(second, share, read.figures().threads(), gcPause));
+            }
+        }
+        return samples;
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
     }
 
     /**

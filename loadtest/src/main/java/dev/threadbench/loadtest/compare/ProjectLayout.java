@@ -1,6 +1,5 @@
 package dev.threadbench.loadtest.compare;
 
-import dev.threadbench.loadtest.Main;
 import dev.threadbench.loadtest.UsageException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -16,7 +15,7 @@ public final class ProjectLayout {
     public static Path root() {
         List<Path> candidates = new ArrayList<>();
         try {
-            Path code = Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path code = Path.of(ProjectLayout.class.getProtectionDomain().getCodeSource().getLocation().toURI());
             // loadtest/target/loadtest.jar or loadtest/target/classes: three levels below the root
             candidates.add(code.toAbsolutePath().getParent().getParent().getParent());
         } catch (URISyntaxException | NullPointerException | SecurityException e) {

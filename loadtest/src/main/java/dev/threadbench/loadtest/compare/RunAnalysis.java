@@ -1,6 +1,7 @@
 package dev.threadbench.loadtest.compare;
 
 import dev.threadbench.loadtest.engine.Outcome;
+import dev.threadbench.loadtest.report.AboveBound;
 import dev.threadbench.loadtest.report.Results;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,6 +31,12 @@ final class RunAnalysis {
      * problem too. Each side's CPU use is a share of its own CPUs as {@code pinning} set them.
      */
     static Results.Run analyse(Measured run, int delayEvery, long delayMs, CpuPinning pinning, List<String> problems) {
+        return analyse(run, delayEvery, delayMs, null, pinning, problems);
+    }
+
+    /** @param rampupSeconds the run's ramp-up, for the cause of a reading above the bound; null when not known */
+    static Results.Run analyse(Measured run, int delayEvery, long delayMs, Integer rampupSeconds, CpuPinning pinning,
+                               List<String> problems) {
         Outcome outcome = run.outcome();
         Double bound = bound(run.concurrency(), delayEvery, delayMs);
         double seconds = outcome.durationSeconds();
@@ -45,6 +52,10 @@ final class RunAnalysis {
         boolean serverBound = serverShare != null && serverShare >= BOUND_SHARE;
         Double microsPerRequest = cost == null || cost.cpuMicrosPerRequest() == null ? null : round(cost.cpuMicrosPerRequest(), 1);
         List<String> notes = new ArrayList<>(outcome.notes());
+        Double ratio = bound == null ? null : round(outcome.requestsPerSecond() / bound, 4);
+        if (ratio != null && outcome.open() == null && ratio > AboveBound.LIMIT) {
+            notes.add(AboveBound.note(ratio, seconds, rampupSeconds, delayMs));
+        }
         if (generatorBound && outcome.agents() != null) {
             Results.AgentRun busiest = outcome.agents().stream()
                     .max(java.util.Comparator.comparingDouble(Results.AgentRun::generatorCpuShare)).orElseThrow();
@@ -80,11 +91,11 @@ final class RunAnalysis {
                 outcome.answered(), outcome.unansweredAllowance());
         return new Results.Run(run.server().name(), after.strategy(), run.concurrency(), run.engine(), run.round(),
                 outcome.requests(), outcome.failed(), round(seconds, 3), round(outcome.requestsPerSecond(), 1), bound,
-                bound == null ? null : round(outcome.requestsPerSecond() / bound, 4), outcome.latency(), serverCpu,
+                ratio, outcome.latency(), serverCpu,
                 microsPerRequest, serverShare, peakRss,
                 round(outcome.clientCpuSeconds(), 2), generatorShare, serverBound, generatorBound,
                 reconciliation, outcome.connectionsOpened(), null, outcome.percentiles(), notes, cost, outcome.open(),
-                outcome.agents(), outcome.coordination());
+                outcome.agents(), outcome.coordination(), outcome.timeline());
     }
 
     /** The generator's CPU share: this JVM's over its CPUs or, from a cluster, the busiest agent's over its own. */

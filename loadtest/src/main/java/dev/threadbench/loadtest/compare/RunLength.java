@@ -1,37 +1,93 @@
 package dev.threadbench.loadtest.compare;
 
+import dev.threadbench.loadtest.UsageException;
+import java.math.BigDecimal;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * compare's default timings and rounds, for a plain compare and for a sweep, each with or without --quick;
  * any of them given on the command line wins.
  *
- * <p>Plain compare: about 5 minutes in all on 2 cores, --quick under 3. The warm-up is long enough for the
- * JIT of both JVMs (server and generator) to settle at 2000 connections; shorter, the generator's first run
- * measures its own compiler.
+ * <p>Whole delay periods. A closed loop's delayed answers come in waves one delay period (2 s) apart: a connection
+ * answered late sends its next nine requests at once. Connections opened over one period (the ramp-up stays at one
+ * delay, 2 s) fall evenly over its phase, but the load still moves by the period, so a window that is not a whole
+ * number of periods catches one wave more or less: --quick's old 15 s window (7.5 periods) read 102.1 % of the bound,
+ * more than a closed loop can give, and a sweep with a 1 s ramp-up and 5 s windows read 115 % and 80 %. Every measured
+ * window is therefore a whole number of delay periods: the defaults below are, and {@link #wholePeriods} rounds a
+ * --duration up to one.
  *
- * <p>Sweep: 6 server x strategy pairs x 6 concurrencies = 36 points a round. A point costs its ramp-up,
- * warm-up and measured seconds plus about 3 s (the last delayed answers drained, /stats read); each server
- * start and stop about 8 s (CompareHeader's estimate). The ramp-up stays at one delay (2 s): connections
- * opened over one delay period fall evenly over its phase; opened faster, their delayed requests come in
- * waves, and a window of a few seconds catches one wave more or less (115 % and 80 % of the bound, seen with
- * a 1 s ramp-up and 5 s windows). The measured windows are whole delay periods for the same reason.
- * Full: 3 rounds (the fewest with a spread worth judging) of 2 + 2 + 6 s: 108 x 13 s + 18 x 8 s = 1,548 s,
- * about 26 min, under 30. --quick: 3 rounds of even 2 + 1 + 2 s would be 108 x 8 s + 144 s = 17 min, over
- * 10, so one round of 2 + 2 + 4 s: 36 x 11 s + 6 x 8 s = 444 s, about 7.5 min, with no spread to judge
- * differences by. Short warm-ups are enough here: each server runs its concurrencies in one process, lowest
- * first, so only its first point meets a cold JIT.
+ * <p>Plain compare: 3 rounds, the fewest with a spread the verdict can judge a difference by, servers alternated.
+ * With the default 2 servers x 2 concurrencies that is 12 runs; each costs its ramp-up, warm-up and measured seconds
+ * plus about 3 s (the last delayed answers drained, /stats read), and each server start and stop about 8 s
+ * (CompareHeader's estimate), 6 of them. 2 + 8 + 16 s: 12 x 29 s + 6 x 8 s = 396 s, about 6.5 min, under 7 (one round
+ * of 2 + 15 + 50 s took about 5). The 16 s window is 8 periods; at 1000 connections it counts 80,000 answers, and a
+ * whole number of periods leaves no wave to miscount, which is what made 50 s windows steady before (25 periods).
+ * 8 s of warm-up: each server runs its concurrencies in one process, lowest first, so only its first run of a round
+ * meets a cold JIT, and a run whose server was still compiling is flagged JIT; the generator's JVM lives across the
+ * rounds, so only the first run meets its cold compiler.
+ * --quick: 3 rounds too, so that its verdict judges: 2 + 4 + 4 s (2 periods): 12 x 13 s + 48 s = 204 s, about 3.5 min.
+ *
+ * <p>Sweep: 6 server x strategy pairs x 6 concurrencies = 36 points a round. Full: 3 rounds of 2 + 2 + 6 s:
+ * 108 x 13 s + 18 x 8 s = 1,548 s, about 26 min, under 30. --quick: 3 rounds of even 2 + 1 + 2 s would be
+ * 108 x 8 s + 144 s = 17 min, over 10, so one round of 2 + 2 + 4 s: 36 x 11 s + 6 x 8 s = 444 s, about 7.5 min, with no
+ * spread to judge differences by. Short warm-ups are enough here: each server runs its concurrencies in one process,
+ * lowest first, so only its first point meets a cold JIT.
  */
 record RunLength(int rampupSeconds, int warmupSeconds, int durationSeconds, int rounds) {
 
     static final List<Integer> SWEEP_CONCURRENCIES = List.of(250, 500, 1000, 2000, 5000, 10000);
 
-    static final RunLength COMPARE = new RunLength(2, 15, 50, 1);
-    static final RunLength COMPARE_QUICK = new RunLength(2, 10, 15, 1);
+    static final RunLength COMPARE = new RunLength(2, 8, 16, 3);
+    static final RunLength COMPARE_QUICK = new RunLength(2, 4, 4, 3);
     static final RunLength SWEEP = new RunLength(2, 2, 6, 3);
     static final RunLength SWEEP_QUICK = new RunLength(2, 2, 4, 1);
 
+    /** The longest whole number of seconds a window may have to grow by to hold whole delay periods. */
+    static final long MAX_STEP_SECONDS = 60;
+
     static RunLength of(boolean sweep, boolean quick) {
         return sweep ? quick ? SWEEP_QUICK : SWEEP : quick ? COMPARE_QUICK : COMPARE;
+    }
+
+    /**
+     * The shortest window of whole seconds that is also a whole number of {@code delayMs} periods: lcm(delay, 1 s),
+     * in seconds (2 for 2000 ms, 3 for 1500, 1 for 200 or 500).
+     */
+    static long stepSeconds(long delayMs) {
+        return delayMs / gcd(delayMs, 1000);
+    }
+
+    /**
+     * {@code seconds} rounded up to a whole number of delay periods; as given without a delay (--delay-every 0 or
+     * --delay-ms 0), where no waves come.
+     *
+     * @throws UsageException when whole periods fit whole seconds only past {@link #MAX_STEP_SECONDS} (--delay-ms 1234)
+     */
+    static int wholePeriods(int seconds, int delayEvery, long delayMs) {
+        if (delayEvery <= 0 || delayMs <= 0) {
+            return seconds;
+        }
+        long step = stepSeconds(delayMs);
+        if (step > MAX_STEP_SECONDS) {
+            throw new UsageException(String.format(Locale.ROOT, "--delay-ms: a measured window must be a whole number of delay"
+                    + " periods, and %d ms periods add up to whole seconds only every %d s; give a delay that does within a"
+                    + " minute (500, 1000, 1500, 2000, ...)", delayMs, step));
+        }
+        return (int) Math.min(Integer.MAX_VALUE, (seconds + step - 1) / step * step);
+    }
+
+    /** The one line said when {@link #wholePeriods} changed a window; null when it did not. */
+    static String roundedNote(String what, int given, int rounded, long delayMs) {
+        if (given == rounded) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "%s %d s rounded up to %d s, %d whole delay periods of %s s: a closed loop's delayed"
+                + " answers come in waves one period apart, and a window of part of one catches a wave more or less", what, given,
+                rounded, rounded * 1000L / delayMs, BigDecimal.valueOf(delayMs, 3).stripTrailingZeros().toPlainString());
+    }
+
+    private static long gcd(long a, long b) {
+        return b == 0 ? a : gcd(b, a % b);
     }
 }

@@ -9,6 +9,7 @@ import dev.threadbench.loadtest.runner.LoadRunner;
 import dev.threadbench.loadtest.runner.LoadShape;
 import dev.threadbench.loadtest.runner.LoadSpec;
 import dev.threadbench.loadtest.runner.Progress;
+import dev.threadbench.loadtest.runner.SecondSeries;
 import java.io.PrintStream;
 import java.net.URI;
 import java.time.Duration;
@@ -75,7 +76,18 @@ public final class EmbeddedEngine implements Engine {
                 result.sent() - result.answered(), result.connectionsOpened(), notes,
                 open == null ? null : new Results.OpenModel("open", open.targetRate(),
                         Math.round(result.achievedRate() * 10) / 10.0, open.connections(), open.late(), open.unsent(),
-                        Math.round(open.maxLateMs() * 1000) / 1000.0));
+                        Math.round(open.maxLateMs() * 1000) / 1000.0)).withTimeline(timeline(result.seconds()));
+    }
+
+    /** The runner's seconds as results.json keeps them; null when it kept none. */
+    static Results.Timeline timeline(SecondSeries seconds) {
+        if (seconds == null) {
+            return null;
+        }
+        return new Results.Timeline(Math.round(seconds.measureStartSecond() * 1000) / 1000.0,
+                Math.round(seconds.measureEndSecond() * 1000) / 1000.0, seconds.seconds().stream()
+                .map(s -> new Results.GeneratorSecond(s.second(), s.requests(), s.failed(), s.p50Ms(), s.p99Ms(), s.maxMs())).toList(),
+                null);
     }
 
     /** The client could not keep to the schedule: how far it fell behind, and what to do about it. */

@@ -15,11 +15,14 @@ import java.util.List;
  * @param open                what the open model did; null for a closed loop
  * @param agents              each agent's share of a run the cluster made; null for one generator
  * @param coordination        what the cluster's coordination of the run cost; null for one generator
+ * @param timeline            the generator's side of the run second by second (its {@code serverSamples} null: compare adds them);
+ *                            null when the engine gives none
  */
 public record Outcome(long requests, Results.Failed failed, double durationSeconds, double requestsPerSecond,
                       Results.Latency latency, List<LatencySummary.Point> percentiles, double clientCpuSeconds,
                       long answered, long unansweredAllowance, Long connectionsOpened, List<String> notes,
-                      Results.OpenModel open, List<Results.AgentRun> agents, Results.Coordination coordination) {
+                      Results.OpenModel open, List<Results.AgentRun> agents, Results.Coordination coordination,
+                      Results.Timeline timeline) {
 
     public Outcome {
         percentiles = List.copyOf(percentiles);
@@ -33,12 +36,18 @@ public record Outcome(long requests, Results.Failed failed, double durationSecon
                    long answered, long unansweredAllowance, Long connectionsOpened, List<String> notes,
                    Results.OpenModel open) {
         this(requests, failed, durationSeconds, requestsPerSecond, latency, percentiles, clientCpuSeconds, answered,
-                unansweredAllowance, connectionsOpened, notes, open, null, null);
+                unansweredAllowance, connectionsOpened, notes, open, null, null, null);
     }
 
     /** The same, as the cluster made it. */
     public Outcome inCluster(List<Results.AgentRun> perAgent, Results.Coordination cost) {
         return new Outcome(requests, failed, durationSeconds, requestsPerSecond, latency, percentiles, clientCpuSeconds, answered,
-                unansweredAllowance, connectionsOpened, notes, open, perAgent, cost);
+                unansweredAllowance, connectionsOpened, notes, open, perAgent, cost, timeline);
+    }
+
+    /** The same, with the generator's side of the run second by second. */
+    public Outcome withTimeline(Results.Timeline generatorTimeline) {
+        return new Outcome(requests, failed, durationSeconds, requestsPerSecond, latency, percentiles, clientCpuSeconds, answered,
+                unansweredAllowance, connectionsOpened, notes, open, agents, coordination, generatorTimeline);
     }
 }

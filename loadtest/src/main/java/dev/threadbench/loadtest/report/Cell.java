@@ -93,6 +93,11 @@ public record Cell(int concurrency, String strategy, String server, String engin
         return runs.stream().filter(r -> r.cost() != null && r.cost().compiling(r.requestsPerSecond())).count();
     }
 
+    /** Closed-loop rounds that read above the bound: measurement artefacts ({@link AboveBound}). */
+    public long aboveBoundRounds() {
+        return runs.stream().filter(AboveBound::of).count();
+    }
+
     public long serverBoundRounds() {
         return runs.stream().filter(Results.Run::serverBound).count();
     }
@@ -129,7 +134,7 @@ public record Cell(int concurrency, String strategy, String server, String engin
                           Spread cpuUserMicrosPerRequest, Spread cpuSystemMicrosPerRequest, Spread peakThreads,
                           Spread contextSwitchesPerRequest,
                           Spread heapAfterGcMb, Spread gcPauseMsPerSecond, Spread jitMsPerSecond,
-                          Double targetRate) {}
+                          Double targetRate, long aboveBoundRounds) {}
 
     public Summary summary() {
         return new Summary(concurrency, strategy, server, engine, rounds(), bound(), requestsPerSecond(),
@@ -141,6 +146,7 @@ public record Cell(int concurrency, String strategy, String server, String engin
                 cost(Results.ServerCost::cpuUserMicrosPerRequest), cost(Results.ServerCost::cpuSystemMicrosPerRequest),
                 cost(c -> c.peakThreads() == null ? null : c.peakThreads().doubleValue()),
                 cost(Results.ServerCost::contextSwitchesPerRequest), cost(Results.ServerCost::heapAfterGcMb),
-                cost(Results.ServerCost::gcPauseMsPerSecond), cost(Results.ServerCost::jitMsPerSecond), targetRate());
+                cost(Results.ServerCost::gcPauseMsPerSecond), cost(Results.ServerCost::jitMsPerSecond), targetRate(),
+                aboveBoundRounds());
     }
 }

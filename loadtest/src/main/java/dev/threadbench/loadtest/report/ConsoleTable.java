@@ -88,6 +88,12 @@ public final class ConsoleTable {
         if (results.runs().stream().anyMatch(r -> r.serverCpuSeconds() == null || r.serverPeakRssMb() == null)) {
             text.append("n/a: the server reports no process figures on its /stats (an older jar, or another server).\n");
         }
+        if (results.runs().stream().anyMatch(AboveBound::of)) {
+            text.append("ARTEFACT: above bound: a reading over 100.5 % of the bound, more than C closed-loop clients can get:"
+                    + " the window caught more delayed answers than its share (a window of part of a delay period, a ramp-up"
+                    + " shorter than one, or a stall that released a wave inside it; each run's cause is in its notes in"
+                    + " results.json and the report): a measurement artefact, not a result.\n");
+        }
         if (results.runs().stream().anyMatch(Results.Run::serverBound)) {
             text.append("SERVER-BOUND: the server used 90 % or more of its CPUs: it, not the workload, set the pace.\n");
         }
@@ -117,6 +123,9 @@ public final class ConsoleTable {
 
     private static String note(Cell c) {
         List<String> flags = new ArrayList<>();
+        if (c.aboveBoundRounds() > 0) {
+            flags.add("ARTEFACT: above bound" + (c.rounds() > 1 ? " " + c.aboveBoundRounds() + "/" + c.rounds() : ""));
+        }
         if (c.serverBoundRounds() > 0) {
             flags.add("SERVER-BOUND" + (c.rounds() > 1 ? " " + c.serverBoundRounds() + "/" + c.rounds() : ""));
         }
@@ -137,13 +146,15 @@ public final class ConsoleTable {
                         + " connections, %,d late, %,d never sent)", r.open().targetRate(), r.open().achievedRate(),
                         r.open().connections(), r.open().lateRequests(), r.open().unsentRequests()),
                 r.requestsPerSecond(),
-                r.bound() == null ? "" : String.format(Locale.ROOT, " (%.1f%% of the %,.0f bound)", 100 * r.ratioToBound(), r.bound()),
+                r.bound() == null ? "" : String.format(Locale.ROOT, " (%.1f%% of the %,.0f bound)%s", 100 * r.ratioToBound(), r.bound(),
+                        AboveBound.of(r) ? " [ARTEFACT: above the bound]" : ""),
                 ms(r.latencyMs().p50()), ms(r.latencyMs().p99()), r.failed().total(),
                 r.serverCpuSeconds() == null ? "n/a" : String.format(Locale.ROOT, "%.1f s (%s us/req, %s of its CPUs)",
                         r.serverCpuSeconds(), figure(r.serverCpuMicrosPerRequest(), 1, "%.1f"), figure(r.serverCpuShare(), 100, "%.0f%%")),
                 serverFigure(r.serverPeakRssMb(), r.serverPeakRssMb() == null ? "" : String.format(Locale.ROOT, "%.0f MB", r.serverPeakRssMb())),
                 figure(r.generatorCpuShare(), 100, "%.0f%%") + " of its CPUs",
-                counts(r.reconciliation()), cost(r.cost()), r.serverBound() ? " [SERVER-BOUND]" : "",
+                counts(r.reconciliation()), cost(r.cost()),
+                r.serverBound() ? " [SERVER-BOUND]" : "",
                 r.generatorBound() ? " [GENERATOR-BOUND]" : "");
     }
 

@@ -11,8 +11,9 @@ import java.util.List;
 
 /**
  * report.html: one self-contained page (Apache ECharts and the results inlined, nothing fetched) with
- * the table of cells (each figure's median and range over the rounds), the verdict, throughput against
- * the bound, latency percentile curves, server CPU and peak RSS.
+ * the tables of cells (each figure's median and, beneath it, its range over the rounds; grouped in two tables so
+ * that they fit a 1400 px window), the verdict, throughput against the bound, each run second by second, latency
+ * percentile curves, server CPU and peak RSS.
  */
 public final class HtmlReport {
 

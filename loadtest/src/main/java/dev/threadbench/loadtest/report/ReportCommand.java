@@ -1,6 +1,7 @@
 package dev.threadbench.loadtest.report;
 
-import dev.threadbench.loadtest.Main;
+import dev.threadbench.loadtest.cli.Console;
+import dev.threadbench.loadtest.cli.ExitCodes;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -14,7 +15,7 @@ import picocli.CommandLine.ParentCommand;
 public final class ReportCommand implements Callable<Integer> {
 
     @ParentCommand
-    private Main main;
+    private Console console;
 
     @Parameters(paramLabel = "FILE.json", description = "results.json from loadtest compare")
     private Path resultsFile;
@@ -27,8 +28,8 @@ public final class ReportCommand implements Callable<Integer> {
         Results results = ResultsJson.read(resultsFile);
         Path page = html != null ? html : resultsFile.toAbsolutePath().resolveSibling("report.html");
         HtmlReport.write(results, page);
-        main.out().print(ConsoleTable.render(results));
-        main.out().println("report: " + page);
-        return Main.EXIT_OK;
+        console.out().print(ConsoleTable.render(results));
+        console.out().println("report: " + page);
+        return ExitCodes.OK;
     }
 }

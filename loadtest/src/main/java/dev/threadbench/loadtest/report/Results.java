@@ -65,6 +65,7 @@ public record Results(Environment environment, Settings settings, List<Run> runs
      * (its latencies count from each request's intended send time); null for a closed-loop run. {@code serverCpuShare} and {@code generatorCpuShare}: each side's CPU use over the measured
      * window as a fraction of its own CPU set; {@code serverBound} / {@code generatorBound}: 0.9 or more.
      * {@code cost}: what the server reported of its own process over the window; null when it reports nothing.
+     * {@code timeline}: the run second by second (null in older files, and from wrk and drill, which give no intervals).
      */
     @JsonPropertyOrder({"server", "strategy", "concurrency", "engine", "round", "requests", "failed", "durationSeconds",
             "requestsPerSecond", "bound", "ratioToBound", "latencyMs", "serverCpuSeconds", "serverCpuMicrosPerRequest",
@@ -76,7 +77,7 @@ public record Results(Environment environment, Settings settings, List<Run> runs
                       Double serverPeakRssMb, Double clientCpuSeconds, Double generatorCpuShare, boolean serverBound,
                       boolean generatorBound, Reconciliation reconciliation, Long connectionsOpened,
                       Integer serverExitCode, List<LatencySummary.Point> percentiles, List<String> notes, ServerCost cost,
-                      OpenModel open, List<AgentRun> agents, Coordination coordination) {
+                      OpenModel open, List<AgentRun> agents, Coordination coordination, Timeline timeline) {
 
         public Run {
             percentiles = percentiles == null ? List.of() : List.copyOf(percentiles);
@@ -98,9 +99,34 @@ public record Results(Environment environment, Settings settings, List<Run> runs
             return new Run(server, strategy, concurrency, engine, round, requests, failed, durationSeconds, requestsPerSecond,
                     bound, ratioToBound, latencyMs, serverCpuSeconds, serverCpuMicrosPerRequest, serverCpuShare, serverPeakRssMb,
                     clientCpuSeconds, generatorCpuShare, serverBound, generatorBound, reconciliation, connectionsOpened, code,
-                    percentiles, notes, cost, open, agents, coordination);
+                    percentiles, notes, cost, open, agents, coordination, timeline);
         }
     }
+
+    /**
+     * What happened during a run, over time, on one clock: seconds since the load started (its ramp-up, warm-up, measured
+     * window and the drain of its last answers). {@code generatorSeconds}: per 1 s bucket, the requests completed in it and their
+     * latency (HdrHistogram intervals; from agents, their histograms added per second); {@code serverSamples}: those of
+     * its own /stats compare takes every 500 ms (null when it reports none); {@code measureStartSecond} /
+     * {@code measureEndSecond}: the measured window on that clock.
+     */
+    public record Timeline(double measureStartSecond, double measureEndSecond, List<GeneratorSecond> generatorSeconds,
+                           List<ServerSample> serverSamples) {
+
+        public Timeline {
+            generatorSeconds = generatorSeconds == null ? List.of() : List.copyOf(generatorSeconds);
+            serverSamples = serverSamples == null ? null : List.copyOf(serverSamples);
+        }
+    }
+
+    /** One second of the generator's: requests completed in it (answered or failed), their p50, p99 and max in ms. */
+    public record GeneratorSecond(int second, long requests, long failed, Double p50Ms, Double p99Ms, Double maxMs) {}
+
+    /**
+     * One sample of the server's own /stats: {@code cpuShare}, its CPU use since the previous sample as a share of its
+     * CPUs; {@code threads}, its live threads; {@code gcPauseMs}, GC pause time since the previous sample.
+     */
+    public record ServerSample(double second, Double cpuShare, Long threads, Double gcPauseMs) {}
 
     /**
      * One agent's share of a run the cluster made ({@code engine} "cluster"): its connections and what it measured of

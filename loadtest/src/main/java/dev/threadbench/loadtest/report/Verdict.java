@@ -91,6 +91,12 @@ public final class Verdict {
 
     private static String throughput(Cell a, Cell b) {
         for (Cell cell : List.of(a, b)) {
+            if (cell.aboveBoundRounds() > 0) {
+                return String.format(Locale.ROOT, "not judged: above the bound in %d/%d rounds of %s (a measurement artefact, not"
+                        + " a result: see the run's note)", cell.aboveBoundRounds(), cell.rounds(), cell.label());
+            }
+        }
+        for (Cell cell : List.of(a, b)) {
             if (cell.generatorBoundRounds() > 0) {
                 return String.format(Locale.ROOT, "not judged: generator-bound in %d/%d rounds of %s (the generator's limit,"
                         + " not the server's)", cell.generatorBoundRounds(), cell.rounds(), cell.label());

@@ -14,11 +14,12 @@ import org.HdrHistogram.Histogram;
  * @param eventLoops        distinct event loop threads the slots ran on
  * @param transport         epoll (native) or nio
  * @param open              what the open model did, null for a closed-loop load
+ * @param seconds           the load second by second since its start; null when not kept
  */
 public record LoadResult(long requests, long successes, Map<FailureCause, Long> failures, double durationSeconds,
                          Histogram latencyMicros, long sent, long answered, long connectionsOpened,
                          double clientCpuSeconds, int eventLoops, String transport, String firstOtherFailure,
-                         Open open) {
+                         Open open, SecondSeries seconds) {
 
     /**
      * An open-model load: the rate asked for, and how well the client kept to it.

@@ -67,6 +67,7 @@ public final class LoadRunner {
                     }
                 }
                 Tally total = new Tally();
+                List<SecondBuckets> seconds = new ArrayList<>();
                 window.open();
                 try (Progress progress = new Progress(progressSink, () -> snapshot(window, groups))) {
                     if (spec.open()) {
@@ -88,6 +89,7 @@ public final class LoadRunner {
                     awaitUnlessAborted(allDone);
                     for (SlotGroup group : groups) {
                         total.merge(group.done().join());
+                        seconds.add(group.done().join().seconds);
                     }
                     window.finish(System.nanoTime());
                 }
@@ -96,7 +98,8 @@ public final class LoadRunner {
                         (int) groups.stream().map(SlotGroup::thread).distinct().count(),
                         vertx.isNativeTransportEnabled() ? "epoll" : "nio", total.firstOtherFailure,
                         spec.open() ? new LoadResult.Open(spec.rate(), spec.concurrency(), total.sentInWindow,
-                                total.completedInWindow, total.late, total.unsent, total.maxLateNanos / 1e6) : null);
+                                total.completedInWindow, total.late, total.unsent, total.maxLateNanos / 1e6) : null,
+                        SecondSeries.of(window.measureStartSecond(), window.measureEndSecond(), seconds));
             }
         } finally {
             vertx.close().toCompletionStage().toCompletableFuture().orTimeout(10, TimeUnit.SECONDS).exceptionally(e -> null).join();

@@ -159,6 +159,16 @@ final class MeasuredWindow implements AutoCloseable {
         return ((shape instanceof LoadShape.Counted ? countedEndNanos : measureEndNanos) - measureStartNanos) / 1e9;
     }
 
+    /** The measured window's start, in seconds since the load's start. */
+    double measureStartSecond() {
+        return (measureStartNanos - startNanos) / 1e9;
+    }
+
+    /** The measured window's end, in seconds since the load's start (a counted one's, once {@link #finish}ed). */
+    double measureEndSecond() {
+        return ((shape instanceof LoadShape.Counted ? countedEndNanos : measureEndNanos) - startNanos) / 1e9;
+    }
+
     double cpuSeconds() {
         return cpu.seconds();
     }

@@ -93,6 +93,7 @@ final class OpenArrivals {
     }
 
     private void neverSent(long intended, long now) {
+        tally.seconds.record(now - window.startNanos(), (now - intended) / 1000, true);
         if (window.inside(intended)) {
             tally.unsent++;
             tally.recordMeasured((now - intended) / 1000, FailureCause.TIMEOUT);

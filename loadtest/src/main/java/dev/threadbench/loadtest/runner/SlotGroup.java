@@ -196,6 +196,7 @@ final class SlotGroup {
 
     private void finish(Slot slot, int step, Ticket ticket, long start, FailureCause failure, Throwable cause) {
         long end = System.nanoTime();
+        tally.seconds.record(end - window.startNanos(), (end - start) / 1000, failure != null);
         if (open != null && window.inside(end)) {
             tally.completedInWindow++;
         }

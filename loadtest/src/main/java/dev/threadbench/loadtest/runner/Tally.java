@@ -14,6 +14,8 @@ final class Tally {
     static final long HIGHEST_MICROS = 3_600_000_000L;
 
     final Histogram latencyMicros = newHistogram();
+    /** Every completed request by the second it completed in, measured or not: not merged, see {@link SecondSeries#of}. */
+    final SecondBuckets seconds = new SecondBuckets();
     long measuredRequests;
     long measuredSuccesses;
     final long[] measuredFailures = new long[FailureCause.values().length];

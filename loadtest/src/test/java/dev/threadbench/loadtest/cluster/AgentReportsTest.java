@@ -7,6 +7,7 @@ import dev.threadbench.loadtest.report.Results;
 import dev.threadbench.loadtest.runner.FailureCause;
 import dev.threadbench.loadtest.runner.LatencySummary;
 import dev.threadbench.loadtest.runner.LoadResult;
+import dev.threadbench.loadtest.runner.SecondSeries;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Base64;
@@ -28,7 +29,7 @@ class AgentReportsTest {
         long failed = failures.values().stream().mapToLong(Long::longValue).sum();
         return new AgentReport("run", name + "-node", name, "198.18.0.3", 100, requests, requests - failed, failures, 10.0,
                 Base64.getEncoder().encodeToString(Arrays.copyOf(buffer.array(), length)), requests + 50, requests + 40, 100, cpu, 2,
-                "epoll", null, null, 0.4, null);
+                "epoll", null, null, 0.4, null, null);
     }
 
     @Test
@@ -86,6 +87,43 @@ class AgentReportsTest {
         assertEquals(0.05, agents.get(1).generatorCpuShare(), 1e-9);
         assertEquals(5, agents.get(1).failed());
         assertEquals(100.0, agents.get(0).requestsPerSecond(), 1e-9);
+    }
+
+    private static String encoded(Histogram histogram) {
+        ByteBuffer buffer = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
+        int length = histogram.encodeIntoCompressedByteBuffer(buffer);
+        return Base64.getEncoder().encodeToString(Arrays.copyOf(buffer.array(), length));
+    }
+
+    private static AgentReport withSeconds(AgentReport r, SecondSeries seconds) {
+        return new AgentReport(r.runId(), r.agentNode(), r.agent(), r.host(), r.connections(), r.requests(), r.successes(),
+                r.failures(), r.durationSeconds(), r.histogram(), r.sent(), r.answered(), r.connectionsOpened(), r.clientCpuSeconds(),
+                r.cpus(), r.transport(), r.firstOtherFailure(), r.open(), r.startLateMs(), r.error(), seconds);
+    }
+
+    @Test
+    void eachSecondIsTheAgentsHistogramsAddedNotTheirPercentilesAveraged() {
+        Histogram fast = new Histogram(1, 3_600_000_000L, 2);
+        Histogram slow = new Histogram(1, 3_600_000_000L, 2);
+        for (int i = 0; i < 90; i++) {
+            fast.recordValue(400);
+        }
+        for (int i = 0; i < 10; i++) {
+            slow.recordValue(2_001_000);
+        }
+        Histogram one = histogram();
+        one.recordValue(1000);
+        AgentReport a1 = withSeconds(report("a1", one, 90, Map.of(), 1.0),
+                new SecondSeries(2.0, 18.0, Arrays.asList(encoded(fast), null), List.of(0L, 0L)));
+        AgentReport a2 = withSeconds(report("a2", one, 10, Map.of(), 1.0),
+                new SecondSeries(2.0, 18.0, Arrays.asList(encoded(slow), encoded(slow)), List.of(0L, 3L)));
+
+        List<SecondSeries.Second> seconds = AgentReports.merge(List.of(a1, a2)).seconds().seconds();
+        assertEquals(100, seconds.get(0).requests());
+        assertEquals(0.4, seconds.get(0).p50Ms(), 0.01, "the merged median is a fast answer");
+        assertEquals(2001, seconds.get(0).p99Ms(), 25, "and its p99 a delayed one, though agent a1 saw none");
+        assertEquals(10, seconds.get(1).requests());
+        assertEquals(3, seconds.get(1).failed());
     }
 
     @Test

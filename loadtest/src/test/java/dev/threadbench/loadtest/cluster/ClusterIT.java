@@ -49,7 +49,7 @@ class ClusterIT {
             List<String> args = new ArrayList<>(List.of("compare", "--agents", "2", "--server-host", HOST,
                     "--undertow-jar", ServersIT.jar("undertow").toString(), "--vertx-jar", ServersIT.jar("vertx").toString(),
                     "--concurrency", "40", "--rampup", "1", "--warmup", "1", "--duration", "4", "--delay-ms", "200",
-                    "--jvm-opts", "-Xmx256m", "--no-pin", "--out", out.toString()));
+                    "--jvm-opts", "-Xmx256m", "--no-pin", "--repeat", "1", "--out", out.toString()));
             args.addAll(cluster(port));
             Process compare = processes.start("compare", List.of(), args);
             assertEquals(0, exit(compare, Duration.ofMinutes(3)), processes.output("compare"));
@@ -92,7 +92,7 @@ class ClusterIT {
             Path out = dir.resolve("results");
             List<String> args = new ArrayList<>(List.of("compare", "--agents", "2", "--targets", "vertx=" + server.baseUrl(),
                     "--concurrency", "40,40", "--rampup", "0", "--warmup", "1", "--duration", "30", "--delay-ms", "200",
-                    "--no-pin", "--out", out.toString()));
+                    "--no-pin", "--repeat", "1", "--out", out.toString()));
             args.addAll(cluster(port));
             Process compare = processes.start("compare", List.of(), args);
             processes.awaitLine("compare", compare, "compare: agent 2/2", Duration.ofSeconds(60));
@@ -147,7 +147,7 @@ class ClusterIT {
             processes.agent("a2", List.of(), HOST, port + 10, HOST + ":" + port);
             List<String> args = new ArrayList<>(List.of("compare", "--agents", "2", "--targets", "undertow=" + server.baseUrl(),
                     "--concurrency", "40", "--rampup", "0", "--warmup", "1", "--duration", "60", "--delay-ms", "200",
-                    "--no-pin", "--out", dir.resolve("first").toString()));
+                    "--no-pin", "--repeat", "1", "--out", dir.resolve("first").toString()));
             args.addAll(cluster(port));
             Process first = processes.start("first", List.of(), args);
             awaitLoad(server);

@@ -41,7 +41,7 @@ class ClusterInNamespacesIT {
             Process compare = processes.start("compare", hosts.command("compare", List.of()), List.of("compare", "--agents", "2",
                     "--cluster-host", hosts.address("compare"), "--join", first,
                     "--targets", "undertow=http://" + servers + ":8080,vertx=http://" + servers + ":8081",
-                    "--concurrency", "200", "--rampup", "1", "--warmup", "2", "--duration", "6", "--no-pin", "--out", out.toString()));
+                    "--concurrency", "200", "--rampup", "1", "--warmup", "2", "--duration", "6", "--no-pin", "--repeat", "1", "--out", out.toString()));
             int code = exit(compare, Duration.ofMinutes(3));
             System.out.println(processes.output("compare"));
             assertEquals(0, code, processes.output("compare") + processes.output("agent1") + processes.output("agent2"));

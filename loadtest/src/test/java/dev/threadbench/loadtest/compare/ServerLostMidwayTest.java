@@ -32,7 +32,7 @@ class ServerLostMidwayTest {
             Path out = dir.resolve("results");
             MainTest.Ran ran = MainTest.run("compare", "--targets", "undertow=http://127.0.0.1:" + undertow.port()
                             + ",vertx=http://127.0.0.1:" + vertx.port(), "--concurrency", "2,4", "--rampup", "0", "--warmup", "0",
-                    "--duration", "1", "--delay-every", "0", "--no-pin", "--out", out.toString());
+                    "--duration", "1", "--delay-every", "0", "--no-pin", "--repeat", "1", "--out", out.toString());
             breaker.join();
 
             assertEquals(1, ran.code(), ran.out() + ran.err());

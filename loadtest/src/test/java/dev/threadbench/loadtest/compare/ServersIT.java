@@ -76,7 +76,7 @@ public class ServersIT {
         Path out = dir.resolve("results");
         MainTest.Ran ran = MainTest.run("compare", "--undertow-jar", jar("undertow").toString(), "--vertx-jar", jar("vertx").toString(),
                 "--concurrency", "20", "--rampup", "1", "--warmup", "1", "--duration", "2", "--delay-ms", "200",
-                "--jvm-opts", "-Xmx256m", "--server-args", "--workers 64", "--out", out.toString());
+                "--jvm-opts", "-Xmx256m", "--server-args", "--workers 64", "--repeat", "1", "--out", out.toString());
         assertEquals(0, ran.code(), ran.out() + ran.err());
         assertTrue(ran.out().contains("server JVM options (both): -Xmx256m"), ran.out());
         assertTrue(ran.out().contains("server options (both): --workers 64"), ran.out());
@@ -95,6 +95,18 @@ public class ServersIT {
             assertTrue(run.get("serverPeakRssMb").asDouble() > 10);
             assertEquals(0, run.get("serverExitCode").asInt());
             assertEquals(20, run.get("connectionsOpened").asInt());
+            // the run second by second: the generator's 1 s buckets from the load's start, the server's /stats samples
+            JsonNode timeline = run.get("timeline");
+            assertEquals(2.0, timeline.get("measureStartSecond").asDouble(), 1e-6, "after 1 s ramp-up and 1 s warm-up");
+            assertEquals(4.0, timeline.get("measureEndSecond").asDouble(), 1e-6);
+            long perSecond = 0;
+            for (JsonNode second : timeline.get("generatorSeconds")) {
+                perSecond += second.get("requests").asLong();
+            }
+            assertTrue(timeline.get("generatorSeconds").size() >= 4, "a bucket for every second of the load: " + timeline);
+            assertTrue(perSecond > run.get("requests").asLong(), "warm-up and drain besides the measured requests: " + perSecond);
+            assertTrue(timeline.get("serverSamples").size() >= 4, "the server sampled every 500 ms: " + timeline.get("serverSamples"));
+            assertTrue(timeline.get("serverSamples").findValues("threads").stream().allMatch(t -> t.asLong() > 0), timeline.toString());
         }
         assertEquals(List.of("undertow", "vertx"), json.get("runs").findValuesAsText("server"));
         assertTrue(Files.readString(out.resolve("report.html")).contains("echarts.init("));
@@ -151,7 +163,7 @@ public class ServersIT {
             String targets = "undertow=" + undertow.base() + ",vertx=" + vertx.base();
             Path out = dir.resolve("results");
             MainTest.Ran ran = MainTest.run("compare", "--targets", targets, "--strategies", "default", "--concurrency", "20",
-                    "--rampup", "1", "--warmup", "1", "--duration", "2", "--delay-every", "10", "--delay-ms", "200", "--out", out.toString());
+                    "--rampup", "1", "--warmup", "1", "--duration", "2", "--delay-every", "10", "--delay-ms", "200", "--repeat", "1", "--out", out.toString());
             assertEquals(0, ran.code(), ran.out() + ran.err());
             assertTrue(ran.out().contains("undertow at " + undertow.base() + ": up, strategy virtual"), ran.out());
             assertFalse(ran.out().contains("server CPU n/a"), "their own /stats gives their cost: " + ran.out());

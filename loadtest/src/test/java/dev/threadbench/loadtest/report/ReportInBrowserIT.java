@@ -3,14 +3,20 @@ package dev.threadbench.loadtest.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -46,7 +52,7 @@ class ReportInBrowserIT {
             assertTrue(Pattern.compile("id=\"" + curve + "\"[^>]*>.*?<svg", Pattern.DOTALL).matcher(dom).find(), curve + " is drawn");
         }
         assertTrue(dom.contains("breaking point"), "the pairs table");
-        assertTrue(dom.contains("id=\"runs\" style=\"display: none;\""), "#sweep hides the rest");
+        assertTrue(dom.contains("id=\"runs-box\" style=\"display: none;\""), "#sweep hides the rest");
     }
 
     @Test
@@ -73,15 +79,79 @@ class ReportInBrowserIT {
         assertTrue(dom.contains("52 / 3,600"), "the coordination traffic");
     }
 
-    /** The page's DOM once its script has run; fails on any script error Chromium reports. */
-    private String render(Results results, String fragment) throws IOException, InterruptedException {
+    @Test
+    void eachRunIsDrawnSecondBySecond() throws Exception {
+        String dom = render(ResultsFixtures.overTime(), "");
+        assertTrue(Pattern.compile("id=\"timeline\"[^>]*>.*?<svg", Pattern.DOTALL).matcher(dom).find(), "the time-series chart is drawn");
+        assertTrue(Pattern.compile("<select id=\"timeline-run\">(.*?<option){6}", Pattern.DOTALL).matcher(dom).find(),
+                "every run can be picked");
+        for (String series : List.of("requests/s", "p50 ms", "p99 ms", "server CPU %", "live threads", "GC pause ms")) {
+            assertTrue(Pattern.compile("id=\"timeline\".*?" + Pattern.quote(series), Pattern.DOTALL).matcher(dom).find(),
+                    series + " in the chart's legend");
+        }
+        assertTrue(dom.contains("ARTEFACT: above bound 1/3"), "the artefact is flagged in the note column");
+    }
+
+    @Test
+    void runsWithoutPerSecondFiguresSaySo() throws Exception {
+        String dom = render(ResultsFixtures.threeRounds(), "");
+        assertTrue(dom.contains("No run here has per-second figures"), "older results, wrk and drill");
+    }
+
+    /**
+     * The report on a laptop's screen: at 1400 px wide the run tables fit without scrolling, and nothing makes the page
+     * wider than the window. The screenshot is kept as target/report-1400px.png for a person to look at.
+     */
+    @Test
+    void theTablesFitA1400PixelWindow() throws Exception {
+        Results results = ResultsFixtures.overTime();
+        String measure = "<script>document.title = 'widths ' + JSON.stringify({page: document.documentElement.scrollWidth,"
+                + " window: window.innerWidth, boxes: ['runs-box', 'costs-box'].map(id => {"
+                + " const box = document.getElementById(id); return [id, box.scrollWidth, box.clientWidth]; })});</script>";
+        String dom = render(results, "", "--window-size=1400,1000", html -> html.replace("</body>", measure + "</body>"));
+        Matcher widths = Pattern.compile("<title>widths (.*?)</title>").matcher(dom);
+        assertTrue(widths.find(), "the page measured itself");
+        JsonNode measured = new ObjectMapper().readTree(widths.group(1).replace("&quot;", "\""));
+        assertEquals(1400, measured.get("window").asInt(), "a 1400 px window: " + measured);
+        assertTrue(measured.get("page").asInt() <= 1400, "the page is no wider than the window: " + measured);
+        for (JsonNode box : measured.get("boxes")) {
+            assertTrue(box.get(1).asInt() <= box.get(2).asInt(), box.get(0).asText() + " needs no scrolling: " + measured);
+        }
+
+        Path shot = Path.of("target", "report-1400px.png").toAbsolutePath();
+        Files.createDirectories(shot.getParent());
+        Files.deleteIfExists(shot);
         Path page = dir.resolve("report.html");
         HtmlReport.write(results, page);
-        Path log = dir.resolve("chromium.log");
-        Process browser = new ProcessBuilder(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        Process browser = new ProcessBuilder(browserCommand("--window-size=1400,2600", "--hide-scrollbars",
+                "--screenshot=" + shot, page.toUri().toString())).redirectErrorStream(true).redirectOutput(dir.resolve("shot.log").toFile())
+                .start();
+        assertTrue(browser.waitFor(60, TimeUnit.SECONDS), "Chromium ends");
+        assertTrue(Files.isRegularFile(shot), "a screenshot: " + Files.readString(dir.resolve("shot.log")));
+        BufferedImage image = ImageIO.read(shot.toFile());
+        assertEquals(1400, image.getWidth(), "taken at 1400 px");
+    }
+
+    private List<String> browserCommand(String... more) throws IOException {
+        List<String> command = new ArrayList<>(List.of(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu",
+                "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--user-data-dir=" + Files.createTempDirectory(dir, "profile"), "--enable-logging=stderr", "--v=0",
-                "--virtual-time-budget=3000", "--dump-dom", page.toUri() + fragment)
+                "--virtual-time-budget=3000"));
+        command.addAll(List.of(more));
+        return command;
+    }
+
+    private String render(Results results, String fragment) throws IOException, InterruptedException {
+        return render(results, fragment, "--window-size=1400,1000", html -> html);
+    }
+
+    /** The page's DOM once its script has run (the page first edited by {@code edit}); fails on any script error Chromium reports. */
+    private String render(Results results, String fragment, String windowSize, UnaryOperator<String> edit)
+            throws IOException, InterruptedException {
+        Path page = dir.resolve("report.html");
+        Files.writeString(page, edit.apply(HtmlReport.render(results)));
+        Path log = dir.resolve("chromium.log");
+        Process browser = new ProcessBuilder(browserCommand(windowSize, "--dump-dom", page.toUri() + fragment))
                 .redirectError(log.toFile()).start();
         String dom = new String(browser.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(browser.waitFor(60, TimeUnit.SECONDS), "Chromium ends");

@@ -53,6 +53,29 @@ public class ResultsJsonTest {
     }
 
     @Test
+    void eachRunsSecondBySecondSeriesGoIntoResultsJsonAndComeBack() throws Exception {
+        Results results = ResultsFixtures.overTime();
+        Path file = dir.resolve("results.json");
+        ResultsJson.write(results, file);
+        JsonNode timeline = new ObjectMapper().readTree(file.toFile()).get("runs").get(0).get("timeline");
+        assertEquals(10.0, timeline.get("measureStartSecond").asDouble());
+        assertEquals(26.0, timeline.get("measureEndSecond").asDouble());
+        JsonNode second = timeline.get("generatorSeconds").get(12);
+        assertEquals(12, second.get("second").asInt());
+        for (String key : List.of("requests", "failed", "p50Ms", "p99Ms", "maxMs")) {
+            assertTrue(second.has(key), "generator second." + key + " in " + second);
+        }
+        assertEquals(2041.0, second.get("p99Ms").asDouble());
+        JsonNode sample = timeline.get("serverSamples").get(24);
+        assertEquals(12.0, sample.get("second").asDouble());
+        assertEquals(14.0, sample.get("gcPauseMs").asDouble());
+        for (String key : List.of("cpuShare", "threads")) {
+            assertTrue(sample.has(key), "server sample." + key);
+        }
+        assertEquals(results, ResultsJson.read(file), "and read back the same");
+    }
+
+    @Test
     void writesAndReadsBackTheSame() {
         Results results = ResultsFixtures.results();
         Path file = dir.resolve("results.json");

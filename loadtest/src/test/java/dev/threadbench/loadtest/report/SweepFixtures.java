@@ -36,7 +36,7 @@ final class SweepFixtures {
                 new Results.Failed(p.failed(), p.failed(), 0, 0, 0, 0, 0), base.durationSeconds(), base.requestsPerSecond(),
                 base.bound(), p.ratio() * wobble, base.latencyMs(), cost.cpuSeconds(), cpu, p.serverBound() ? 0.99 : 0.5, p.rssMb() * wobble,
                 base.clientCpuSeconds(), p.generatorBound() ? 0.95 : 0.3, p.serverBound(), p.generatorBound(), base.reconciliation(),
-                base.connectionsOpened(), 0, base.percentiles(), base.notes(), cost, null, null, null);
+                base.connectionsOpened(), 0, base.percentiles(), base.notes(), cost, null, null, null, null);
     }
 
     static List<Results.Run> pair(String server, String strategy, Shape shape) {

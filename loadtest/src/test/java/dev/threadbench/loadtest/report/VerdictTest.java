@@ -81,7 +81,7 @@ class VerdictTest {
                 run.clientCpuSeconds(), run.generatorCpuShare(), run.serverBound(), run.generatorBound(), run.reconciliation(),
                 run.connectionsOpened(), run.serverExitCode(), run.percentiles(), run.notes(),
                 // 20 us a request at 4,998 requests/s is 100 ms of server CPU a second, 87 of them compiling
-                new Results.ServerCost(5.0, 20.0, 15.0, 5.0, 30L, 0.8, 346.0, 20.0, 512.0, 4L, 1.0, 87.0, 21), run.open(), null, null);
+                new Results.ServerCost(5.0, 20.0, 15.0, 5.0, 30L, 0.8, 346.0, 20.0, 512.0, 4L, 1.0, 87.0, 21), run.open(), null, null, null);
         Results results = new Results(ResultsFixtures.threeRounds().environment(), ResultsFixtures.threeRounds().settings(),
                 List.of(compiling));
         String table = ConsoleTable.render(results);

@@ -82,6 +82,14 @@ class LoadRunnerTest {
         assertEquals(0, result.failed());
         assertEquals(result.sent(), result.answered(), "everything sent was answered, warm-up and drain included");
         assertTrue(result.sent() > result.requests(), "warm-up requests are sent but not measured");
+        SecondSeries seconds = result.seconds();
+        assertEquals(2.0, seconds.measureStartSecond(), 1e-6, "the window on the series' clock: after ramp-up and warm-up");
+        assertEquals(4.0, seconds.measureEndSecond(), 1e-6);
+        assertEquals(result.sent(), seconds.seconds().stream().mapToLong(SecondSeries.Second::requests).sum(),
+                "every request sent completed in one second of the series, warm-up and drain included");
+        assertTrue(seconds.seconds().size() >= 4, "a bucket for each second of the load: " + seconds.seconds().size());
+        assertTrue(seconds.seconds().get(2).requests() > 0 && seconds.seconds().get(2).p99Ms() >= 100,
+                "a measured second has its answers, the delayed ones among them: " + seconds.seconds().get(2));
     }
 
     @Test

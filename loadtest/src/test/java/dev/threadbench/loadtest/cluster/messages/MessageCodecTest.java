@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.threadbench.loadtest.engine.Engine;
 import dev.threadbench.loadtest.plan.Plan;
 import dev.threadbench.loadtest.runner.LoadResult;
+import dev.threadbench.loadtest.runner.SecondSeries;
 import io.vertx.core.buffer.Buffer;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -37,7 +39,7 @@ class MessageCodecTest {
                 new StopRun("r1", "agent a2 left"),
                 new AgentReport("r1", "node-2", "a2", "198.18.0.4", 500, 1000, 998, Map.of("TIMEOUT", 2L), 50.0, "HISTOGRAM",
                         1100, 1090, 500, 3.5, 2, "epoll", null, new LoadResult.Open(2500, 500, 125_000, 124_990, 3, 0, 12.5), 0.3,
-                        null));
+                        null, new SecondSeries(17.0, 67.0, Arrays.asList("SECOND0", null, "SECOND2"), List.of(0L, 0L, 2L))));
         for (ClusterMessage message : messages) {
             assertEquals(message, roundTrip(codec, message));
         }

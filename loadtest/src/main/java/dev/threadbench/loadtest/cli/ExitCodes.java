@@ -1,0 +1,14 @@
+package dev.threadbench.loadtest.cli;
+
+/** The exit codes of every loadtest command. */
+public final class ExitCodes {
+
+    /** Done. */
+    public static final int OK = 0;
+    /** The run went wrong: a server would not start or stop, requests lost. */
+    public static final int FAILED = 1;
+    /** Bad input: one line on stderr naming it. */
+    public static final int USAGE = 2;
+
+    private ExitCodes() {}
+}

@@ -1,0 +1,97 @@
+package dev.threadbench.loadtest.compare;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.threadbench.loadtest.UsageException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** compare's windows: whole delay periods, by default and as given; its rounds: enough for a verdict by default. */
+class RunLengthTest {
+
+    /** compare's options as checked, with --targets so that no server jar is needed. */
+    private static CompareSettings settings(String args) {
+        CommandLine command = new CommandLine(new CompareCommand());
+        command.parseArgs(("--targets undertow=http://127.0.0.1:1 " + args).trim().split(" "));
+        CompareOptions options = (CompareOptions) command.getCommandSpec().mixins().get("options").userObject();
+        return options.validate();
+    }
+
+    @Test
+    void aWindowOfWholeSecondsHoldsWholeDelayPeriodsEveryLcmOfTheDelayAndOneSecond() {
+        assertEquals(2, RunLength.stepSeconds(2000));
+        assertEquals(3, RunLength.stepSeconds(1500));
+        assertEquals(1, RunLength.stepSeconds(200));
+        assertEquals(1, RunLength.stepSeconds(500));
+        assertEquals(5, RunLength.stepSeconds(2500));
+    }
+
+    @Test
+    void aWindowIsRoundedUpToWholeDelayPeriods() {
+        assertEquals(16, RunLength.wholePeriods(15, 10, 2000), "--quick's old 15 s: 7.5 periods");
+        assertEquals(16, RunLength.wholePeriods(16, 10, 2000));
+        assertEquals(2, RunLength.wholePeriods(1, 10, 2000));
+        assertEquals(6, RunLength.wholePeriods(5, 10, 1500));
+        assertEquals(7, RunLength.wholePeriods(7, 10, 200));
+        assertEquals(15, RunLength.wholePeriods(15, 0, 2000), "no delay, no waves: as given");
+        assertEquals(15, RunLength.wholePeriods(15, 10, 0));
+    }
+
+    @Test
+    void aDelayWhosePeriodsFitWholeSecondsOnlyPastAMinuteIsRefused() {
+        UsageException e = assertThrows(UsageException.class, () -> RunLength.wholePeriods(16, 10, 1234));
+        assertTrue(e.getMessage().startsWith("--delay-ms: a measured window must be a whole number of delay periods, and 1234 ms"
+                + " periods add up to whole seconds only every 617 s"), e.getMessage());
+    }
+
+    @Test
+    void everyDefaultWindowIsWholeDelayPeriods() {
+        for (RunLength length : List.of(RunLength.COMPARE, RunLength.COMPARE_QUICK, RunLength.SWEEP, RunLength.SWEEP_QUICK)) {
+            assertEquals(0, length.durationSeconds() * 1000 % 2000, length + ": whole 2 s periods");
+            assertEquals(0, length.rampupSeconds() * 1000 % 2000, length + ": connections opened over whole periods");
+        }
+    }
+
+    @Test
+    void plainCompareAndQuickJudgeWithThreeRoundsInTheirTime() {
+        assertEquals(3, RunLength.COMPARE.rounds());
+        assertEquals(3, RunLength.COMPARE_QUICK.rounds());
+        // CompareHeader's estimate for the default 2 servers x 2 concurrencies: each run its seconds plus 3, each start and stop 8
+        assertTrue(estimate(RunLength.COMPARE) <= 7 * 60, "under 7 minutes: " + estimate(RunLength.COMPARE));
+        assertTrue(estimate(RunLength.COMPARE_QUICK) <= 3.5 * 60, "about 3 minutes: " + estimate(RunLength.COMPARE_QUICK));
+    }
+
+    private static int estimate(RunLength length) {
+        int runs = length.rounds() * 2 * 2;
+        return runs * (length.rampupSeconds() + length.warmupSeconds() + length.durationSeconds() + 3) + length.rounds() * 2 * 8;
+    }
+
+    @Test
+    void theDefaultsAsCompareTakesThem() {
+        CompareSettings plain = settings("");
+        assertEquals(3, plain.rounds());
+        assertEquals(16, plain.timing().durationSeconds());
+        assertNull(plain.windowNote());
+        CompareSettings quick = settings("--quick");
+        assertEquals(3, quick.rounds());
+        assertEquals(4, quick.timing().durationSeconds());
+        assertEquals(1, settings("--repeat 1").rounds(), "one round stays possible");
+    }
+
+    @Test
+    void aDurationGivenIsRoundedUpWithOneLineSayingSo() {
+        CompareSettings given = settings("--duration 15");
+        assertEquals(16, given.timing().durationSeconds());
+        assertEquals("--duration 15 s rounded up to 16 s, 8 whole delay periods of 2 s: a closed loop's delayed answers come in"
+                + " waves one period apart, and a window of part of one catches a wave more or less", given.windowNote());
+        assertEquals(1, given.windowNote().lines().count());
+        assertNull(settings("--duration 20").windowNote(), "already whole");
+        assertEquals(6, settings("--duration 5 --delay-ms 1500").timing().durationSeconds());
+        assertEquals(5, settings("--duration 5 --delay-every 0").timing().durationSeconds(), "no delay: as given");
+        assertNull(settings("--iterations 100000").timing().durationSeconds(), "a counted run has no timed window");
+    }
+}
