@@ -182,7 +182,7 @@ final class Agent implements AutoCloseable {
         int length = result.latencyMicros().encodeIntoCompressedByteBuffer(buffer);
         Map<String, Long> failures = new LinkedHashMap<>();
         result.failures().forEach((cause, count) -> failures.put(cause.name(), count));
-        return new AgentReport(order.runId(), node.nodeId(), node.name(), hostOf(), order.connections(), result.requests(), result.successes(),
+        return new AgentReport(order.runId(), node.nodeId(), node.name(), node.host(), order.connections(), result.requests(), result.successes(),
                 failures, result.durationSeconds(), Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buffer.array(), length)),
                 result.sent(), result.answered(), result.connectionsOpened(), result.clientCpuSeconds(),
                 Runtime.getRuntime().availableProcessors(), result.transport(), result.firstOtherFailure(), result.open(), lateMs, null,
@@ -190,12 +190,8 @@ final class Agent implements AutoCloseable {
     }
 
     private AgentReport failed(RunOrder order, double lateMs, String error) {
-        return new AgentReport(order.runId(), node.nodeId(), node.name(), hostOf(), order.connections(), 0, 0, Map.of(), 0, null, 0, 0, 0, 0,
+        return new AgentReport(order.runId(), node.nodeId(), node.name(), node.host(), order.connections(), 0, 0, Map.of(), 0, null, 0, 0, 0, 0,
                 Runtime.getRuntime().availableProcessors(), null, null, null, lateMs, error, null);
-    }
-
-    private String hostOf() {
-        return node.host();
     }
 
     private synchronized void heard(String runId) {

@@ -203,13 +203,14 @@ public final class ClusterEngine implements Engine, AutoCloseable {
         long[] acceptedAt = new long[n];
         List<ClusterNode.Member> accepted = new ArrayList<>();
         List<Integer> shares = split(connections, n);
+        List<Integer> iterationShares = timing.iterations() == null ? null : split(timing.iterations(), n);
         try {
             List<CompletableFuture<Message<ClusterMessage>>> answers = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 pending[i] = new CompletableFuture<>();
                 reports.put(runId + "/" + team.get(i).nodeId(), pending[i]);
                 Timing share = timing.iterations() == null ? timing : new Timing(timing.rampupSeconds(), timing.warmupSeconds(),
-                        null, (long) split(timing.iterations(), n).get(i), timing.timeoutSeconds(), timing.eventLoops());
+                        null, (long) iterationShares.get(i), timing.timeoutSeconds(), timing.eventLoops());
                 RunOrder order = new RunOrder(runId, node.nodeId(), steps, shares.get(i),
                         rate == null ? null : rate * shares.get(i) / connections, share, START_IN_MILLIS);
                 sentAt[i] = System.nanoTime();
