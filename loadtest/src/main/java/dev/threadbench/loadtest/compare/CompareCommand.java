@@ -3,6 +3,7 @@ package dev.threadbench.loadtest.compare;
 import dev.threadbench.loadtest.cli.Console;
 import dev.threadbench.loadtest.cluster.ClusterEngine;
 import dev.threadbench.loadtest.engine.Engine;
+import dev.threadbench.loadtest.profile.ProfileMode;
 import dev.threadbench.loadtest.runner.Progress;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -28,14 +29,15 @@ public final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        ProfileMode profile = options.profileMode();
         CompareSettings settings = options.validate();
         if (settings.agents() != null) {
             try (ClusterEngine cluster = ClusterEngine.connect(settings.agents(), console.out(), "compare")) {
-                return new Comparison(settings, cluster, console.out(), console.err()).run();
+                return new Comparison(settings, cluster, console.out(), console.err()).profiled(profile).run();
             }
         }
         Engine engine = Engine.named(settings.engine(), console.err(), Progress.Sink.stderrIsTerminal());
         engine.checkWorkload(settings.delayEvery(), settings.delayMs());
-        return new Comparison(settings, engine, console.out(), console.err()).run();
+        return new Comparison(settings, engine, console.out(), console.err()).profiled(profile).run();
     }
 }

@@ -7,6 +7,7 @@ import dev.threadbench.loadtest.UsageException;
 import dev.threadbench.loadtest.cluster.AgentsOptions;
 import dev.threadbench.loadtest.compare.CompareSettings.Planned;
 import dev.threadbench.loadtest.engine.Engine;
+import dev.threadbench.loadtest.profile.ProfileMode;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -122,6 +123,12 @@ final class CompareOptions {
                     + " (default 3; --sweep 3, --sweep --quick 1)")
     private Integer repeatRounds;
 
+    @Option(names = "--profile", paramLabel = "cpu|wall|alloc",
+            description = "profile each server compare starts over each measured window (async-profiler): cpu (timer-based, no perf"
+                    + " events needed), wall (where threads wait) or alloc; flame graphs in DIR/profiles, each run's share per bucket"
+                    + " in the report; with --sweep: the runs at 2000 and at the largest concurrency (default: off)")
+    private String profile;
+
     @Mixin
     private PinningOptions pinningOptions;
 
@@ -208,6 +215,11 @@ final class CompareOptions {
         return new CompareSettings(planned, running, strategies, concurrencies, loads, repeat, engine, timing, delayEvery, delayMs,
                 words(jvmOptions), checkedServerArgs, jars, pinning, out.toAbsolutePath().normalize(), sweep, agents, serverHost,
                 windowNote);
+    }
+
+    /** --profile checked: null when off. Checked before the runs, so that a bad mode costs none. */
+    ProfileMode profileMode() {
+        return profile == null ? null : ProfileMode.parse(profile);
     }
 
     private void checkServers() {

@@ -6,6 +6,8 @@ import dev.threadbench.loadtest.cli.ExitCodes;
 import dev.threadbench.loadtest.compare.CompareSettings.Planned;
 import dev.threadbench.loadtest.engine.Engine;
 import dev.threadbench.loadtest.engine.Outcome;
+import dev.threadbench.loadtest.profile.ProfileMode;
+import dev.threadbench.loadtest.profile.Profiling;
 import dev.threadbench.loadtest.report.AboveBound;
 import dev.threadbench.loadtest.report.ConsoleTable;
 import dev.threadbench.loadtest.report.HtmlReport;
@@ -24,6 +26,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.Set;
 
 /**
  * A compare, run: each planned server started from its jar (or reached, with --targets) in turn, driven at
@@ -44,12 +47,22 @@ final class Comparison {
     private int points;
     private int pointsDone;
     private long startNanos;
+    private ProfileMode profileMode;
+    private Profiling profiling = Profiling.off();
+    /** The concurrencies --profile profiles: all, or with --sweep 2000 and the largest run. */
+    private Set<Integer> profiled = Set.of();
 
     Comparison(CompareSettings settings, Engine engine, PrintStream out, PrintStream err) {
         this.settings = settings;
         this.engine = engine;
         this.out = out;
         this.err = err;
+    }
+
+    /** --profile: null, off. */
+    Comparison profiled(ProfileMode mode) {
+        this.profileMode = mode;
+        return this;
     }
 
     int run() {
@@ -69,6 +82,7 @@ final class Comparison {
             throw new UsageException("--concurrency: this machine can hold none of " + settings.concurrencies() + " (see above)");
         }
         points = settings.rounds() * settings.planned().size() * loads.size();
+        planProfiles();
         startNanos = System.nanoTime();
         List<Results.Run> runs = new ArrayList<>();
         try (CpuPinning.Pinned pinned = settings.pinning().pinThisJvm()) {
@@ -106,7 +120,8 @@ final class Comparison {
             }
         }
         Results results = new Results(EnvironmentProbe.describe(versions, settings.running() ? null : settings.jvmOptions(),
-                settings.running() ? null : settings.serverArgs(), settings.pinning()), settings.results(engine.name()), runs, skipped);
+                settings.running() ? null : settings.serverArgs(), settings.pinning()), settings.results(engine.name()), runs, skipped,
+                profiling.profiles());
         Path json = settings.out().resolve("results.json");
         Path html = settings.out().resolve("report.html");
         ResultsJson.write(results, json);
@@ -114,11 +129,34 @@ final class Comparison {
         out.println();
         out.print(ConsoleTable.render(results));
         out.println();
+        ProfileLines.of(results.profiles()).forEach(out::println);
         out.println("results: " + json);
         out.println("report:  " + html);
         out.flush();
         problems.forEach(problem -> err.println("loadtest: " + problem));
         return problems.isEmpty() ? ExitCodes.OK : ExitCodes.FAILED;
+    }
+
+    /**
+     * --profile's runs: every one, or with --sweep those at 2000 and at the largest concurrency run (which one a pair
+     * still holds is known only once it has run). With --targets: a note, since compare cannot load anything into them.
+     */
+    private void planProfiles() {
+        if (profileMode == null) {
+            return;
+        }
+        if (settings.running()) {
+            out.println("profile: not with --targets: compare did not start these servers, so it cannot load the profiler into them;"
+                    + " no profiles");
+            return;
+        }
+        profiling = Profiling.of(profileMode, settings.out(), out);
+        Set<Integer> all = new java.util.TreeSet<>();
+        loads.forEach(load -> all.add(load.concurrency()));
+        profiled = !settings.sweep() ? all : all.contains(2000) ? Set.of(2000, ((java.util.TreeSet<Integer>) all).last())
+                : Set.of(((java.util.TreeSet<Integer>) all).last());
+        out.println("profile: " + profileMode.description() + "; C=" + profiled.stream().sorted().map(String::valueOf)
+                .collect(java.util.stream.Collectors.joining(",")) + ", measured windows only, into " + settings.out().resolve("profiles"));
     }
 
     /** "[12/108, 5 min 10 s so far, about 41 min left] ": where the compare is, as each point ends. */
@@ -196,6 +234,9 @@ final class Comparison {
     private StartedServer start(Planned planned, int round, Path log) {
         List<String> jvmOptions = new ArrayList<>(settings.pinning().serverJvmOptions());
         jvmOptions.addAll(settings.jvmOptions());
+        if (profiling.on()) {
+            jvmOptions.add("-XX:+EnableDynamicAgentLoading"); // --profile loads async-profiler through the attach API: no warning
+        }
         ServerProcess.Launch launch = ServerProcess.Launch.logged(planned.server(), settings.jars().get(planned.server()),
                 jvmOptions, log).through(settings.pinning().serverLauncher());
         List<String> options = new ArrayList<>(List.of("--delay-every", String.valueOf(settings.delayEvery()),
@@ -238,6 +279,10 @@ final class Comparison {
     private Results.Run measure(Target server, CompareSettings.Load load, int round) {
         Duration idleLimit = Duration.ofMillis(settings.delayMs()).plusSeconds(settings.timing().timeoutSeconds() + 5L);
         Target.Stats before = server.idleStats(idleLimit);
+        Profiling.Window profile = server instanceof StartedServer started && profiled.contains(load.concurrency())
+                ? profiling.window(started.pid(), server.name(), before.strategy(), load.concurrency(), round, Profiling.name(server.name(),
+                        before.strategy(), load.concurrency(), load.rate(), round, settings.rounds()))
+                : Profiling.Window.NONE;
         Outcome outcome;
         Results.ServerCost cost;
         List<Results.ServerSample> serverTimeline = null;
@@ -246,11 +291,13 @@ final class Comparison {
                 @Override
                 public void measureStarted() {
                     costs.start();
+                    profile.start();
                 }
 
                 @Override
                 public void measureEnded() {
                     costs.stop();
+                    profile.stop();
                 }
             };
             costs.begin();
@@ -267,6 +314,7 @@ final class Comparison {
             outcome = outcome.withTimeline(new Results.Timeline(generator.measureStartSecond(), generator.measureEndSecond(),
                     generator.generatorSeconds(), serverTimeline));
         }
+        profile.finish();
         Target.Stats after = server.idleStats(idleLimit);
         return RunAnalysis.analyse(new RunAnalysis.Measured(server, load.concurrency(), engine.name(), round, outcome, before, after,
                 cost), settings.delayEvery(), settings.delayMs(), settings.timing().rampupSeconds(), settings.pinning(), problems);

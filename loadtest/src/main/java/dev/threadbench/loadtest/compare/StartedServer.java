@@ -45,6 +45,11 @@ final class StartedServer implements Target {
         return base;
     }
 
+    /** The server JVM's process id (taskset, when pinned, runs java in its own process): for --profile's attach. */
+    long pid() {
+        return process.pid();
+    }
+
 
     /** "2.4.4.Final" from the server's startup line ("Undertow 2.4.4.Final listening on ..."), once it has logged it. */
     @Override

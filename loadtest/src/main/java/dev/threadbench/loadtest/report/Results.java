@@ -2,6 +2,7 @@ package dev.threadbench.loadtest.report;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import dev.threadbench.loadtest.profile.Profile;
 import dev.threadbench.loadtest.runner.LatencySummary;
 import java.util.List;
 import java.util.Locale;
@@ -9,13 +10,19 @@ import java.util.Locale;
 /**
  * What {@code compare} writes to results.json and {@code report} reads back. {@code skipped}: the concurrencies
  * compare did not run because this machine could not hold them (descriptor limit, memory); empty in older files.
+ * {@code profiles}: with --profile, each profiled run's flame graph and bucket shares; empty otherwise.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
-public record Results(Environment environment, Settings settings, List<Run> runs, List<Skipped> skipped) {
+public record Results(Environment environment, Settings settings, List<Run> runs, List<Skipped> skipped, List<Profile> profiles) {
 
     public Results {
         runs = List.copyOf(runs);
         skipped = skipped == null ? List.of() : List.copyOf(skipped);
+        profiles = profiles == null ? List.of() : List.copyOf(profiles);
+    }
+
+    public Results(Environment environment, Settings settings, List<Run> runs, List<Skipped> skipped) {
+        this(environment, settings, runs, skipped, List.of());
     }
 
     public Results(Environment environment, Settings settings, List<Run> runs) {
