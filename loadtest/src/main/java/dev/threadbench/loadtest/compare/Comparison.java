@@ -27,6 +27,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * A compare, run: each planned server started from its jar (or reached, with --targets) in turn, driven at
@@ -151,12 +153,11 @@ final class Comparison {
             return;
         }
         profiling = Profiling.of(profileMode, settings.out(), out);
-        Set<Integer> all = new java.util.TreeSet<>();
+        TreeSet<Integer> all = new TreeSet<>();
         loads.forEach(load -> all.add(load.concurrency()));
-        profiled = !settings.sweep() ? all : all.contains(2000) ? Set.of(2000, ((java.util.TreeSet<Integer>) all).last())
-                : Set.of(((java.util.TreeSet<Integer>) all).last());
+        profiled = !settings.sweep() ? all : all.contains(2000) ? Set.of(2000, all.last()) : Set.of(all.last());
         out.println("profile: " + profileMode.description() + "; C=" + profiled.stream().sorted().map(String::valueOf)
-                .collect(java.util.stream.Collectors.joining(",")) + ", measured windows only, into " + settings.out().resolve("profiles"));
+                .collect(Collectors.joining(",")) + ", measured windows only, into " + settings.out().resolve("profiles"));
     }
 
     /** "[12/108, 5 min 10 s so far, about 41 min left] ": where the compare is, as each point ends. */
