@@ -2,6 +2,7 @@ package dev.threadbench.loadtest.compare;
 
 import dev.threadbench.loadtest.UsageException;
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -37,6 +38,10 @@ import java.util.Locale;
 record RunLength(int rampupSeconds, int warmupSeconds, int durationSeconds, int rounds) {
 
     static final List<Integer> SWEEP_CONCURRENCIES = List.of(250, 500, 1000, 2000, 5000, 10000);
+    /** Where the sweep's grid ends when the machine's headroom is unknown (--sweep-max goes further). */
+    static final int SWEEP_MAX_UNKNOWN = 10000;
+    /** --resolution's default: narrow in until the first concurrency not held is within 10 % of the last held. */
+    static final double SWEEP_RESOLUTION = 0.10;
 
     static final RunLength COMPARE = new RunLength(2, 8, 16, 3);
     static final RunLength COMPARE_QUICK = new RunLength(2, 4, 4, 3);
@@ -45,6 +50,44 @@ record RunLength(int rampupSeconds, int warmupSeconds, int durationSeconds, int 
 
     /** The longest whole number of seconds a window may have to grow by to hold whole delay periods. */
     static final long MAX_STEP_SECONDS = 60;
+
+    /**
+     * The sweep's grid up to {@code max}: 250, 500, then 1, 2 and 5 x 10^k (1,000, 2,000, 5,000, 10,000, 20,000, 50,000,
+     * 100,000 ...), and {@code max} itself as the last point when it falls between two.
+     */
+    static List<Integer> sweepGrid(int max) {
+        List<Integer> grid = new ArrayList<>(List.of(250, 500));
+        for (long step = 1000; grid.getLast() <= max && grid.getLast() < Integer.MAX_VALUE; step *= 10) {
+            for (long n : new long[] {step, 2 * step, 5 * step}) {
+                grid.add((int) Math.min(Integer.MAX_VALUE, n));
+            }
+        }
+        return capped(grid, max);
+    }
+
+    /** The grid's first point above {@code max}: where the sweep would go next. */
+    static int nextGridPoint(int max) {
+        List<Integer> grid = sweepGrid(Integer.MAX_VALUE / 10);
+        return grid.stream().filter(c -> c > max).findFirst().orElse(Integer.MAX_VALUE);
+    }
+
+    /** {@code concurrencies} without those above {@code max}, and with {@code max} itself as the last when any was. */
+    static List<Integer> capped(List<Integer> concurrencies, int max) {
+        List<Integer> capped = new ArrayList<>(concurrencies.stream().filter(c -> c <= max).toList());
+        if (concurrencies.stream().anyMatch(c -> c > max) && !capped.contains(max)) {
+            capped.add(max);
+        }
+        return capped;
+    }
+
+    /** {@code n} rounded down to two significant digits: 19,488 -> 19,000, a readable most. */
+    static int roundDown(int n) {
+        int scale = 1;
+        while (n / scale >= 100) {
+            scale *= 10;
+        }
+        return n / scale * scale;
+    }
 
     static RunLength of(boolean sweep, boolean quick) {
         return sweep ? quick ? SWEEP_QUICK : SWEEP : quick ? COMPARE_QUICK : COMPARE;

@@ -13,7 +13,7 @@ final class SweepTable {
 
     private SweepTable() {}
 
-    static String render(List<SweepPair> pairs, List<Results.Skipped> skipped) {
+    static String render(List<SweepPair> pairs, List<Results.Skipped> skipped, Double resolution) {
         if (pairs.isEmpty()) {
             return "";
         }
@@ -26,15 +26,17 @@ final class SweepTable {
                     p.cpuUserMicrosPerRequest() == null || p.cpuSystemMicrosPerRequest() == null ? "n/a"
                             : String.format(Locale.ROOT, "%.1f / %.1f", p.cpuUserMicrosPerRequest().median(),
                             p.cpuSystemMicrosPerRequest().median()),
-                    p.breakingPoint() == null ? "below the lowest" : String.format(Locale.ROOT, "%,d", p.breakingPoint()),
-                    p.limit()});
+                    p.reading(), p.limit()});
         }
         StringBuilder text = new StringBuilder("\nsweep: memory per 1,000 connections (least-squares slope over the concurrencies),"
-                + " CPU per request, breaking point:\n").append(TextGrid.render(rows, Set.of(0, 1, 8)))
-                .append(String.format(Locale.ROOT, "breaking point: the largest concurrency still held: >= %.0f %% of the bound (median"
-                        + " of the rounds) and no failed request.%n", 100 * SweepPair.HOLDS))
-                .append("limit: what stopped it at the next concurrency: the server, the generator (generator-bound there),"
-                        + " the machine (not run), or none (it held at the largest swept).\n");
+                + " CPU per request, breaking point:\n").append(TextGrid.render(rows, Set.of(0, 1, 7, 8)))
+                .append(String.format(Locale.ROOT, "breaking point: between the largest concurrency still held (>= %.0f %% of the"
+                        + " bound, median of the rounds, and no failed request) and the first above it not held%s; a number only"
+                        + " where the server itself stopped it.%n", 100 * SweepPair.HOLDS, resolution == null ? ""
+                        : String.format(Locale.ROOT, ", narrowed in to within %s %% of it", ReadableNumber.percent(resolution))))
+                .append("limit: what stopped it at the first not held: the server, the generator (generator-bound there: not"
+                        + " found, the generator gave out first), the machine (not run: not found), or none (it held at the largest"
+                        + " swept).\n");
         for (SweepPair p : pairs) {
             text.append("  ").append(p.label()).append(": ").append(p.limitDetail())
                     .append(p.shortBelow() == null ? "" : "; short of the bound below it, at " + p.shortBelow()).append('\n');
