@@ -29,11 +29,16 @@ import java.util.Locale;
  * rounds, so only the first run meets its cold compiler.
  * --quick: 3 rounds too, so that its verdict judges: 2 + 4 + 4 s (2 periods): 12 x 13 s + 48 s = 204 s, about 3.5 min.
  *
- * <p>Sweep: 6 server x strategy pairs x 6 concurrencies = 36 points a round. Full: 3 rounds of 2 + 2 + 6 s:
- * 108 x 13 s + 18 x 8 s = 1,548 s, about 26 min, under 30. --quick: 3 rounds of even 2 + 1 + 2 s would be
- * 108 x 8 s + 144 s = 17 min, over 10, so one round of 2 + 2 + 4 s: 36 x 11 s + 6 x 8 s = 444 s, about 7.5 min, with no
- * spread to judge differences by. Short warm-ups are enough here: each server runs its concurrencies in one process,
- * lowest first, so only its first point meets a cold JIT.
+ * <p>Sweep: 6 server x strategy pairs over the grid, 250 ... 10,000 and on to what the machine holds (--sweep-max; 19,000
+ * here, 20,000 descriptors: 7 points), then narrowing in. Grid, full: 3 rounds of 2 + 2 + 6 s: 126 x 13 s + 18 x 8 s =
+ * 1,782 s, about 30 min. Narrowing in ({@link Bisection}): each step runs every pair still too wide once per round, each
+ * in a server started for it, 13 + 8 s; from a 2x gap to within 10 % takes 4 steps, at most 5 (middle-third midpoints).
+ * On 2026-11-30 all six pairs broke between 5,000 and 10,000, so 6 x 3 x 4 = 72 runs x 21 s = 1,512 s more: about 55 min
+ * in all, at most about 60 (CompareHeader prints the bound before the first run). --quick: one round of 2 + 2 + 4 s:
+ * 42 x 11 s + 6 x 8 s = 510 s for the grid, 6 x 4 x 19 s = 456 s narrowing in, about 16 min, with no spread to judge
+ * differences by. Short warm-ups are enough on the grid: each server runs its concurrencies in one process, lowest
+ * first, so only its first point meets a cold JIT; a narrowing-in run meets a cold JIT every time (its server is
+ * started for it, since the next midpoint depends on every round), which the JIT flag shows where it weighs.
  */
 record RunLength(int rampupSeconds, int warmupSeconds, int durationSeconds, int rounds) {
 

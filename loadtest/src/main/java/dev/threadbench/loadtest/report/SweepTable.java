@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.Set;
 
 /** The sweep's summary in the terminal: one row per server x strategy ({@link SweepPair}); empty for a plain compare. */
-final class SweepTable {
+public final class SweepTable {
 
     private static final String[] HEADER = {"server", "strategy", "heap MB/1k conn", "RSS MB/1k conn", "CPU us/req", "at C",
             "user / sys", "breaking point", "limit"};
@@ -42,6 +42,29 @@ final class SweepTable {
                     .append(p.shortBelow() == null ? "" : "; short of the bound below it, at " + p.shortBelow()).append('\n');
         }
         skipped.forEach(s -> text.append(String.format(Locale.ROOT, "not run: C=%,d: %s%n", s.concurrency(), s.reason())));
+        return text.toString();
+    }
+
+    /**
+     * The pairs as a Markdown table, the README's and docs/results.md's: breaking point (or why none was found), its
+     * interval, its limit, memory and CPU; empty without pairs.
+     */
+    public static String markdown(List<SweepPair> pairs) {
+        if (pairs.isEmpty()) {
+            return "";
+        }
+        StringBuilder text = new StringBuilder("| server, strategy | breaking point | held at | not held at | limit |"
+                + " peak RSS MB per 1,000 connections | server CPU µs/request (at C) |\n| --- | --- | --- | --- | --- | --- | --- |\n");
+        for (SweepPair p : pairs) {
+            String reading = p.reading();
+            text.append(String.format(Locale.ROOT, "| %s, %s | %s | %s | %s | %s | %s | %s (%,d) |%n", p.server(), p.strategy(),
+                    p.breakingPoint() != null ? String.format(Locale.ROOT, "%,d", p.breakingPoint())
+                            : reading.replaceFirst(" \\(.*", ""),
+                    p.heldAt() == null ? "-" : String.format(Locale.ROOT, "%,d", p.heldAt()),
+                    p.notHeldAt() == null ? "-" : String.format(Locale.ROOT, "%,d", p.notHeldAt()),
+                    p.limitDetail(), number(p.rssMbPer1000(), "%+.1f"), Spread.format(p.cpuMicrosPerRequest(), "%.1f")
+                            .replace('-', '–'), p.cpuConcurrency()));
+        }
         return text.toString();
     }
 

@@ -97,4 +97,16 @@ class SweepVerdictTest {
                         null, null, null))));
         assertEquals(null, SweepVerdict.breakingPoints(List.of(blocking)), "one pair: nothing to set it against");
     }
+
+    @Test
+    void theReadmesTableCarriesEachBreakingPointItsIntervalAndLimit() {
+        String table = SweepTable.markdown(SweepPair.of(SWEEP));
+        assertEquals("| server, strategy | breaking point | held at | not held at | limit | peak RSS MB per 1,000 connections |"
+                + " server CPU µs/request (at C) |", table.lines().findFirst().orElseThrow());
+        assertEquals("| undertow, blocking | 1,500 | 1,000 | 2,000 | the server's limit: at 2,000 80.0 % of the bound, 0 failed"
+                + " | +100.0 | 200.0 (198.0–202.0) (2,000) |", table.lines().toList().get(2));
+        assertTrue(table.lines().toList().get(4).startsWith("| vertx, timer | not found: generator limit at 2,000 | 1,000 | 2,000 |"
+                + " the generator's limit: "), table);
+        assertEquals("", SweepTable.markdown(List.of()));
+    }
 }
