@@ -1,6 +1,7 @@
 package dev.threadbench.loadtest.compare;
 
 import dev.threadbench.loadtest.engine.Engine;
+import dev.threadbench.loadtest.report.ReadableNumber;
 import java.io.PrintStream;
 import java.util.Locale;
 
@@ -8,6 +9,21 @@ import java.util.Locale;
 final class CompareHeader {
 
     private CompareHeader() {}
+
+    /**
+     * With --sweep: what narrowing in may add, at most (every pair breaking in the grid's widest gap), each of its runs in
+     * a server started for it.
+     */
+    private static String narrowing(CompareSettings settings, long perRun, long gridSeconds) {
+        int steps = Bisection.stepsLeftInGrid(settings.concurrencies(), settings.resolution());
+        long runs = (long) steps * settings.rounds() * settings.planned().size();
+        if (runs == 0) {
+            return "";
+        }
+        long most = gridSeconds + runs * (perRun + (settings.running() ? 0 : 6 + settings.delayMs() / 1000));
+        return String.format(Locale.ROOT, "; then, narrowing each pair in to within %s %%, at most %d runs more (%d steps a pair),"
+                + " up to %d min %02d s in all", ReadableNumber.percent(settings.resolution()), runs, steps, most / 60, most % 60);
+    }
 
     static void print(CompareSettings settings, PrintStream out) {
         Engine.Timing timing = settings.timing();
@@ -48,8 +64,9 @@ final class CompareHeader {
             long perRun = timing.rampupSeconds() + timing.warmupSeconds() + timing.durationSeconds() + delayMs / 1000 + 1;
             long startAndStop = settings.running() ? 0 : (long) settings.rounds() * settings.planned().size() * (6 + delayMs / 1000);
             long total = runsCount * perRun + startAndStop;
-            out.printf(Locale.ROOT, "each run: %d s ramp-up + %d s warm-up + %d s measured; %d runs%s, about %d min %02d s in all%n",
-                    timing.rampupSeconds(), timing.warmupSeconds(), timing.durationSeconds(), runsCount, rounds, total / 60, total % 60);
+            out.printf(Locale.ROOT, "each run: %d s ramp-up + %d s warm-up + %d s measured; %d runs%s, about %d min %02d s in all%s%n",
+                    timing.rampupSeconds(), timing.warmupSeconds(), timing.durationSeconds(), runsCount, rounds, total / 60, total % 60,
+                    settings.sweep() ? narrowing(settings, perRun, total) : "");
         } else {
             out.printf(Locale.ROOT, "each run: %d s ramp-up + %d s warm-up + %d measured requests; %d runs%s%n",
                     timing.rampupSeconds(), timing.warmupSeconds(), timing.iterations(), runsCount, rounds);

@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalInt;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -29,13 +30,22 @@ final class CompareOptions {
     private CommandSpec command;
 
     @Option(names = "--quick", description = "shorter runs: 3 rounds of 4 s warm-up + 4 s measured (default 8 + 16): about 3.5 minutes"
-            + " in all; with --sweep: one round of 2 + 4 s per point, under 10 minutes")
+            + " in all; with --sweep: one round of 2 + 4 s per point, about 16 minutes")
     private boolean quick;
 
-    @Option(names = "--sweep", description = "every server x strategy over concurrency 250,500,1000,2000,5000,10000 (--concurrency"
-            + " overrides), 3 rounds of 2 s ramp-up + 2 s warm-up + 6 s measured per point: about 26 minutes on 2 cores;"
-            + " report adds curves, memory per 1,000 connections and breaking points")
+    @Option(names = "--sweep", description = "every server x strategy over concurrency 250,500,1000,2000,5000,10000,20000,50000..."
+            + " up to --sweep-max (--concurrency overrides), 3 rounds of 2 s ramp-up + 2 s warm-up + 6 s measured per point, then"
+            + " each pair narrowed in between the last concurrency held and the first not held (--resolution): about 55 minutes"
+            + " on 2 cores; report adds curves, memory per 1,000 connections and breaking points")
     private boolean sweep;
+
+    @Option(names = "--sweep-max", paramLabel = "N", description = "with --sweep: the largest concurrency, the grid's last point"
+            + " (default: the most this machine's descriptors and memory allow, the next grid point shown as not run)")
+    private Integer sweepMax;
+
+    @Option(names = "--resolution", paramLabel = "PERCENT", description = "with --sweep: narrow each pair in until the first"
+            + " concurrency not held is within PERCENT of the last held, e.g. 10% or 10 (default 10%)")
+    private String resolution;
 
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "results",
             description = "where results.json, report.html and the server logs go (default ${DEFAULT-VALUE})")
@@ -150,8 +160,11 @@ final class CompareOptions {
             }
         }
         RunLength defaults = RunLength.of(sweep, quick);
-        if (sweep && !matched("--concurrency")) {
-            concurrencies = RunLength.SWEEP_CONCURRENCIES;
+        Double sweepResolution = sweepResolution();
+        if (sweep) {
+            concurrencies = sweepConcurrencies(!running.isEmpty(), agentsOptions.request() != null);
+        } else if (sweepMax != null) {
+            throw new UsageException("--sweep-max: only with --sweep");
         }
         if (sweep && running.isEmpty() && !matched("--strategies")) {
             strategies = "all";
@@ -214,7 +227,61 @@ final class CompareOptions {
                 eventLoops != null ? eventLoops : agents != null ? 0 : pinning.generatorCpuCount());
         return new CompareSettings(planned, running, strategies, concurrencies, loads, repeat, engine, timing, delayEvery, delayMs,
                 words(jvmOptions), checkedServerArgs, jars, pinning, out.toAbsolutePath().normalize(), sweep, agents, serverHost,
-                windowNote);
+                windowNote, sweepResolution);
+    }
+
+    /** --resolution as a fraction (10% or 10: 0.1); the default with --sweep; null without. */
+    private Double sweepResolution() {
+        if (resolution == null) {
+            return sweep ? RunLength.SWEEP_RESOLUTION : null;
+        }
+        if (!sweep) {
+            throw new UsageException("--resolution: only with --sweep");
+        }
+        String number = resolution.trim();
+        number = number.endsWith("%") ? number.substring(0, number.length() - 1).trim() : number;
+        double percent;
+        try {
+            percent = Double.parseDouble(number);
+        } catch (NumberFormatException e) {
+            throw new UsageException("--resolution: not a percentage: '" + resolution + "' (give e.g. 10% or 10)");
+        }
+        if (!(percent > 0 && percent < 100)) {
+            throw new UsageException("--resolution: must be more than 0 % and less than 100 %, got '" + resolution + "'");
+        }
+        return percent / 100;
+    }
+
+    /**
+     * The sweep's grid: --concurrency as given, or the default grid; capped at --sweep-max when given. By default it
+     * goes as far as this machine can hold (Headroom, checked as compare checks it before the first run), and the next
+     * grid point after that is planned too, so that compare skips it with the machine's reason and a pair that held
+     * at every point reads as the machine's limit, not as none.
+     */
+    private List<Integer> sweepConcurrencies(boolean targetsGiven, boolean agentsGiven) {
+        List<Integer> grid = matched("--concurrency") ? concurrencies : null;
+        int smallest = grid == null ? RunLength.SWEEP_CONCURRENCIES.getFirst() : grid.stream().min(Integer::compare).orElse(1);
+        if (sweepMax != null) {
+            atLeast("--sweep-max", sweepMax, 1, "");
+            if (sweepMax < smallest) {
+                throw new UsageException(String.format(Locale.ROOT, "--sweep-max: must be at least the sweep's smallest"
+                        + " concurrency, %d, got %d", smallest, sweepMax));
+            }
+            return grid == null ? RunLength.sweepGrid(sweepMax) : RunLength.capped(grid, sweepMax);
+        }
+        if (grid != null) {
+            return grid;
+        }
+        // with agents and running servers, neither the connections nor the servers are on this machine: nothing known
+        OptionalInt largest = agentsGiven && targetsGiven ? OptionalInt.empty()
+                : Headroom.largest(!targetsGiven, words(jvmOptions), Headroom.Machine.probe());
+        if (largest.isEmpty()) {
+            return RunLength.sweepGrid(RunLength.SWEEP_MAX_UNKNOWN);
+        }
+        int most = Math.max(RunLength.roundDown(largest.getAsInt()), smallest);
+        List<Integer> planned = new ArrayList<>(RunLength.sweepGrid(most));
+        planned.add(RunLength.nextGridPoint(most));
+        return planned;
     }
 
     /** --profile checked: null when off. Checked before the runs, so that a bad mode costs none. */

@@ -28,11 +28,12 @@ import java.util.Map;
  * @param agents      --agents: the load comes from agents in the cluster; null: from this JVM
  * @param serverHost  --server-host: the address the servers compare starts listen on (where agents reach them)
  * @param windowNote  the one line saying the measured window was rounded up to whole delay periods; null when it was not
+ * @param resolution  --resolution: with --sweep, how close each pair is narrowed in, (notHeld - held) / held; null without
  */
 record CompareSettings(List<Planned> planned, Map<String, URI> targets, String strategies, List<Integer> concurrencies,
                        List<Load> loads, int rounds, String engine, Engine.Timing timing, int delayEvery, long delayMs,
                        List<String> jvmOptions, List<String> serverArgs, Map<String, Path> jars, CpuPinning pinning, Path out,
-                       boolean sweep, AgentsOptions.Request agents, String serverHost, String windowNote) {
+                       boolean sweep, AgentsOptions.Request agents, String serverHost, String windowNote, Double resolution) {
 
     /** One server to start with a strategy (null: its own default), or to reach at its --targets URL. */
     record Planned(String server, String strategy) {}
@@ -110,6 +111,7 @@ record CompareSettings(List<Planned> planned, Map<String, URI> targets, String s
     Results.Settings results(String engineName) {
         return new Results.Settings(engineName, timing.rampupSeconds(), timing.warmupSeconds(), timing.durationSeconds(),
                 timing.iterations(), timing.timeoutSeconds(), delayEvery, delayMs,
-                timing.eventLoops() > 0 ? timing.eventLoops() : Runtime.getRuntime().availableProcessors(), rounds, sweep);
+                timing.eventLoops() > 0 ? timing.eventLoops() : Runtime.getRuntime().availableProcessors(), rounds, sweep,
+                resolution);
     }
 }

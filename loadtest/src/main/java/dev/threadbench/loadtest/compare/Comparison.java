@@ -9,10 +9,13 @@ import dev.threadbench.loadtest.engine.Outcome;
 import dev.threadbench.loadtest.profile.ProfileMode;
 import dev.threadbench.loadtest.profile.Profiling;
 import dev.threadbench.loadtest.report.AboveBound;
+import dev.threadbench.loadtest.report.Cell;
 import dev.threadbench.loadtest.report.ConsoleTable;
 import dev.threadbench.loadtest.report.HtmlReport;
+import dev.threadbench.loadtest.report.ReadableNumber;
 import dev.threadbench.loadtest.report.Results;
 import dev.threadbench.loadtest.report.ResultsJson;
+import dev.threadbench.loadtest.report.SweepPair;
 import dev.threadbench.loadtest.runner.LoadRunner;
 import dev.threadbench.process.ServerProcess;
 import java.io.IOException;
@@ -21,10 +24,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeSet;
@@ -44,8 +49,7 @@ final class Comparison {
     private final PrintStream err;
     private final List<String> problems = new ArrayList<>();
     private final Map<String, String> versions = new LinkedHashMap<>();
-    /** The runs each server gets per round: settings.loads() but those at concurrencies this machine cannot hold. */
-    private List<CompareSettings.Load> loads;
+    /** "About" the points in all: a sweep's narrowing in is counted at most until it is known. */
     private int points;
     private int pointsDone;
     private long startNanos;
@@ -78,41 +82,26 @@ final class Comparison {
         List<Results.Skipped> skipped = settings.agents() != null && settings.running() ? List.of()
                 : Headroom.skipped(settings.concurrencies(), !settings.running(), settings.jvmOptions(), Headroom.Machine.probe());
         skipped.forEach(s -> out.printf(Locale.ROOT, "skipped: C=%d: %s%n", s.concurrency(), s.reason()));
-        loads = settings.loads().stream()
+        List<CompareSettings.Load> loads = settings.loads().stream()
                 .filter(load -> skipped.stream().noneMatch(s -> s.concurrency() == load.concurrency())).toList();
         if (loads.isEmpty()) {
             throw new UsageException("--concurrency: this machine can hold none of " + settings.concurrencies() + " (see above)");
         }
         points = settings.rounds() * settings.planned().size() * loads.size();
-        planProfiles();
+        if (settings.sweep()) {
+            // at most: each pair breaking in the grid's widest gap; counted again, exactly, once the grid is run
+            points += settings.rounds() * settings.planned().size() * Bisection.stepsLeftInGrid(loads.stream()
+                    .map(CompareSettings.Load::concurrency).toList(), settings.resolution());
+        }
+        planProfiles(loads);
         startNanos = System.nanoTime();
         List<Results.Run> runs = new ArrayList<>();
         try (CpuPinning.Pinned pinned = settings.pinning().pinThisJvm()) {
             Map<String, RunningServer> running = connect();
-            rounds:
-            for (int round = 0; round < settings.rounds(); round++) {
-                for (Planned planned : settings.order(round)) {
-                    try {
-                        runsOf(planned, round, running.get(planned.server()), runs);
-                    } catch (Engine.CannotGoOn e) {
-                        if (runs.isEmpty()) {
-                            throw e;
-                        }
-                        problems.add("stopped" + roundLabel(round) + ": " + e.getMessage() + "; the runs already made are kept");
-                        out.println("  stopped: " + e.getMessage());
-                        out.flush();
-                        break rounds;
-                    } catch (RunFailure e) {
-                        if (runs.isEmpty()) {
-                            throw e; // nothing to keep: stop at once
-                        }
-                        // the runs already made are kept: a long sweep is not lost to one server that fails
-                        problems.add(planned.server() + " (" + (planned.strategy() == null ? "default" : planned.strategy()) + ")"
-                                + roundLabel(round) + ": " + e.getMessage() + "; its remaining runs in this round skipped");
-                        out.println("  failed: " + e.getMessage());
-                        out.flush();
-                    }
-                }
+            Map<Planned, List<CompareSettings.Load>> grid = new LinkedHashMap<>();
+            settings.planned().forEach(planned -> grid.put(planned, loads));
+            if (rounds(grid, running, runs, "") && settings.sweep()) {
+                narrowIn(running, runs, skipped);
             }
         }
         for (Results.Run run : runs) {
@@ -123,7 +112,7 @@ final class Comparison {
         }
         Results results = new Results(EnvironmentProbe.describe(versions, settings.running() ? null : settings.jvmOptions(),
                 settings.running() ? null : settings.serverArgs(), settings.pinning()), settings.results(engine.name()), runs, skipped,
-                profiling.profiles());
+                null, profiling.profiles()).withSweep();
         Path json = settings.out().resolve("results.json");
         Path html = settings.out().resolve("report.html");
         ResultsJson.write(results, json);
@@ -143,7 +132,7 @@ final class Comparison {
      * --profile's runs: every one, or with --sweep those at 2000 and at the largest concurrency run (which one a pair
      * still holds is known only once it has run). With --targets: a note, since compare cannot load anything into them.
      */
-    private void planProfiles() {
+    private void planProfiles(List<CompareSettings.Load> loads) {
         if (profileMode == null) {
             return;
         }
@@ -158,6 +147,72 @@ final class Comparison {
         profiled = !settings.sweep() ? all : all.contains(2000) ? Set.of(2000, all.last()) : Set.of(all.last());
         out.println("profile: " + profileMode.description() + "; C=" + profiled.stream().sorted().map(String::valueOf)
                 .collect(Collectors.joining(",")) + ", measured windows only, into " + settings.out().resolve("profiles"));
+    }
+
+    /**
+     * Every round of the planned servers' runs (those in {@code plan}, each with its loads), servers in turn in each round
+     * as {@link CompareSettings#order} says; false when the engine said no run can go on (the runs made are kept).
+     */
+    private boolean rounds(Map<Planned, List<CompareSettings.Load>> plan, Map<String, RunningServer> running,
+                           List<Results.Run> runs, String logSuffix) {
+        for (int round = 0; round < settings.rounds(); round++) {
+            for (Planned planned : settings.order(round)) {
+                if (!plan.containsKey(planned)) {
+                    continue;
+                }
+                try {
+                    runsOf(planned, round, running.get(planned.server()), plan.get(planned), logSuffix, runs);
+                } catch (Engine.CannotGoOn e) {
+                    if (runs.isEmpty()) {
+                        throw e;
+                    }
+                    problems.add("stopped" + roundLabel(round) + ": " + e.getMessage() + "; the runs already made are kept");
+                    out.println("  stopped: " + e.getMessage());
+                    out.flush();
+                    return false;
+                } catch (RunFailure e) {
+                    if (runs.isEmpty()) {
+                        throw e; // nothing to keep: stop at once
+                    }
+                    // the runs already made are kept: a long sweep is not lost to one server that fails
+                    problems.add(planned.server() + " (" + (planned.strategy() == null ? "default" : planned.strategy()) + ")"
+                            + roundLabel(round) + ": " + e.getMessage() + "; its remaining runs in this round skipped");
+                    out.println("  failed: " + e.getMessage());
+                    out.flush();
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * After the sweep's grid: step by step, every pair not yet narrow enough at its own midpoint, in every round with the
+     * servers in turn as in the grid ({@link Bisection}), until none is left.
+     */
+    private void narrowIn(Map<String, RunningServer> running, List<Results.Run> runs, List<Results.Skipped> skipped) {
+        Set<Bisection.Step> tried = new HashSet<>();
+        for (int step = 1; ; step++) {
+            List<SweepPair> pairs = SweepPair.of(Cell.of(runs), skipped);
+            List<Bisection.Step> next = Bisection.next(pairs, settings.resolution(), tried);
+            if (next.isEmpty()) {
+                return;
+            }
+            tried.addAll(next);
+            points = pointsDone + settings.rounds() * Bisection.stepsLeft(pairs.stream().filter(p -> next.stream()
+                    .anyMatch(n -> n.server().equals(p.server()) && Objects.equals(n.strategy(), p.strategy()))).toList(),
+                    settings.resolution());
+            out.printf(Locale.ROOT, "%nnarrowing in, step %d (until the first not held is within %s %% of the last held): %s%n",
+                    step, ReadableNumber.percent(settings.resolution()), String.join("; ", next.stream().map(Bisection.Step::describe).toList()));
+            out.flush();
+            Map<Planned, List<CompareSettings.Load>> plan = new LinkedHashMap<>();
+            for (Planned planned : settings.planned()) {
+                next.stream().filter(n -> n.of(planned)).findFirst()
+                        .ifPresent(n -> plan.put(planned, List.of(CompareSettings.Load.closed(n.concurrency()))));
+            }
+            if (!rounds(plan, running, runs, "-step" + step)) {
+                return;
+            }
+        }
     }
 
     /** "[12/108, 5 min 10 s so far, about 41 min left] ": where the compare is, as each point ends. */
@@ -182,10 +237,11 @@ final class Comparison {
      * One server's runs in one round, one per load (concurrency, or concurrency and rate), between its start and
      * its stop (or, already running, between connect and close), each added to {@code done} as it ends.
      */
-    private void runsOf(Planned planned, int round, RunningServer alreadyRunning, List<Results.Run> done) {
+    private void runsOf(Planned planned, int round, RunningServer alreadyRunning, List<CompareSettings.Load> loads,
+                        String logSuffix, List<Results.Run> done) {
         Path log = settings.out().resolve("logs").resolve(planned.server() + "-"
                 + (planned.strategy() == null ? "default" : planned.strategy())
-                + (settings.rounds() == 1 ? "" : "-round" + (round + 1)) + ".log");
+                + (settings.rounds() == 1 ? "" : "-round" + (round + 1)) + logSuffix + ".log");
         List<Results.Run> runs = new ArrayList<>();
         try (Target server = alreadyRunning != null ? alreadyRunning : start(planned, round, log)) {
             String version = server.frameworkVersion();

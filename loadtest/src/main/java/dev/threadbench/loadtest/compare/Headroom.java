@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -63,6 +64,27 @@ final class Headroom {
             }
         }
         return skipped;
+    }
+
+    /**
+     * The largest concurrency {@link #skipped} lets this machine hold (where --sweep goes by default); empty when its
+     * checks set no limit (the machine's limits unknown).
+     */
+    static OptionalInt largest(boolean startsServers, List<String> serverJvmOptions, Machine machine) {
+        int high = 100_000_000;
+        if (skipped(List.of(high), startsServers, serverJvmOptions, machine).isEmpty()) {
+            return OptionalInt.empty();
+        }
+        int low = 0;
+        while (high - low > 1) {
+            int mid = (low + high) >>> 1;
+            if (skipped(List.of(mid), startsServers, serverJvmOptions, machine).isEmpty()) {
+                low = mid;
+            } else {
+                high = mid;
+            }
+        }
+        return OptionalInt.of(low);
     }
 
     /** -Xmx as given (the last one wins, as in the JVM); else the JVM's default, a quarter of the machine. */

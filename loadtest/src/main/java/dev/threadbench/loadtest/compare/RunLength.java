@@ -2,6 +2,7 @@ package dev.threadbench.loadtest.compare;
 
 import dev.threadbench.loadtest.UsageException;
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -28,15 +29,24 @@ import java.util.Locale;
  * rounds, so only the first run meets its cold compiler.
  * --quick: 3 rounds too, so that its verdict judges: 2 + 4 + 4 s (2 periods): 12 x 13 s + 48 s = 204 s, about 3.5 min.
  *
- * <p>Sweep: 6 server x strategy pairs x 6 concurrencies = 36 points a round. Full: 3 rounds of 2 + 2 + 6 s:
- * 108 x 13 s + 18 x 8 s = 1,548 s, about 26 min, under 30. --quick: 3 rounds of even 2 + 1 + 2 s would be
- * 108 x 8 s + 144 s = 17 min, over 10, so one round of 2 + 2 + 4 s: 36 x 11 s + 6 x 8 s = 444 s, about 7.5 min, with no
- * spread to judge differences by. Short warm-ups are enough here: each server runs its concurrencies in one process,
- * lowest first, so only its first point meets a cold JIT.
+ * <p>Sweep: 6 server x strategy pairs over the grid, 250 ... 10,000 and on to what the machine holds (--sweep-max; 19,000
+ * here, 20,000 descriptors: 7 points), then narrowing in. Grid, full: 3 rounds of 2 + 2 + 6 s: 126 x 13 s + 18 x 8 s =
+ * 1,782 s, about 30 min. Narrowing in ({@link Bisection}): each step runs every pair still too wide once per round, each
+ * in a server started for it, 13 + 8 s; from a 2x gap to within 10 % takes 4 steps, at most 5 (middle-third midpoints).
+ * On 2026-11-30 all six pairs broke between 5,000 and 10,000, so 6 x 3 x 4 = 72 runs x 21 s = 1,512 s more: about 55 min
+ * in all, at most about 60 (CompareHeader prints the bound before the first run). --quick: one round of 2 + 2 + 4 s:
+ * 42 x 11 s + 6 x 8 s = 510 s for the grid, 6 x 4 x 19 s = 456 s narrowing in, about 16 min, with no spread to judge
+ * differences by. Short warm-ups are enough on the grid: each server runs its concurrencies in one process, lowest
+ * first, so only its first point meets a cold JIT; a narrowing-in run meets a cold JIT every time (its server is
+ * started for it, since the next midpoint depends on every round), which the JIT flag shows where it weighs.
  */
 record RunLength(int rampupSeconds, int warmupSeconds, int durationSeconds, int rounds) {
 
     static final List<Integer> SWEEP_CONCURRENCIES = List.of(250, 500, 1000, 2000, 5000, 10000);
+    /** Where the sweep's grid ends when the machine's headroom is unknown (--sweep-max goes further). */
+    static final int SWEEP_MAX_UNKNOWN = 10000;
+    /** --resolution's default: narrow in until the first concurrency not held is within 10 % of the last held. */
+    static final double SWEEP_RESOLUTION = 0.10;
 
     static final RunLength COMPARE = new RunLength(2, 8, 16, 3);
     static final RunLength COMPARE_QUICK = new RunLength(2, 4, 4, 3);
@@ -45,6 +55,44 @@ record RunLength(int rampupSeconds, int warmupSeconds, int durationSeconds, int 
 
     /** The longest whole number of seconds a window may have to grow by to hold whole delay periods. */
     static final long MAX_STEP_SECONDS = 60;
+
+    /**
+     * The sweep's grid up to {@code max}: 250, 500, then 1, 2 and 5 x 10^k (1,000, 2,000, 5,000, 10,000, 20,000, 50,000,
+     * 100,000 ...), and {@code max} itself as the last point when it falls between two.
+     */
+    static List<Integer> sweepGrid(int max) {
+        List<Integer> grid = new ArrayList<>(List.of(250, 500));
+        for (long step = 1000; grid.getLast() <= max && grid.getLast() < Integer.MAX_VALUE; step *= 10) {
+            for (long n : new long[] {step, 2 * step, 5 * step}) {
+                grid.add((int) Math.min(Integer.MAX_VALUE, n));
+            }
+        }
+        return capped(grid, max);
+    }
+
+    /** The grid's first point above {@code max}: where the sweep would go next. */
+    static int nextGridPoint(int max) {
+        List<Integer> grid = sweepGrid(Integer.MAX_VALUE / 10);
+        return grid.stream().filter(c -> c > max).findFirst().orElse(Integer.MAX_VALUE);
+    }
+
+    /** {@code concurrencies} without those above {@code max}, and with {@code max} itself as the last when any was. */
+    static List<Integer> capped(List<Integer> concurrencies, int max) {
+        List<Integer> capped = new ArrayList<>(concurrencies.stream().filter(c -> c <= max).toList());
+        if (concurrencies.stream().anyMatch(c -> c > max) && !capped.contains(max)) {
+            capped.add(max);
+        }
+        return capped;
+    }
+
+    /** {@code n} rounded down to two significant digits: 19,488 -> 19,000, a readable most. */
+    static int roundDown(int n) {
+        int scale = 1;
+        while (n / scale >= 100) {
+            scale *= 10;
+        }
+        return n / scale * scale;
+    }
 
     static RunLength of(boolean sweep, boolean quick) {
         return sweep ? quick ? SWEEP_QUICK : SWEEP : quick ? COMPARE_QUICK : COMPARE;

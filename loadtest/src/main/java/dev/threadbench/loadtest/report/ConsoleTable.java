@@ -58,8 +58,8 @@ public final class ConsoleTable {
                         cpu == null ? "" : String.format(Locale.ROOT, ", srv us/req %.1f %%", 100 * cpu.relativeRange()), c.rounds()));
             }
         }
-        text.append(SweepTable.render(results.settings() != null && results.settings().swept()
-                ? SweepPair.of(cells, results.skipped()) : List.of(), results.skipped()));
+        text.append(SweepTable.render(SweepPair.of(results), results.skipped(),
+                results.settings() == null ? null : results.settings().sweepResolution()));
         List<String> verdict = Verdict.lines(results);
         if (!verdict.isEmpty()) {
             text.append("verdict (a difference smaller than the spread of the rounds is not one):\n");

@@ -19,8 +19,11 @@ public final class HtmlReport {
 
     private static final String TEMPLATE = "/dev/threadbench/loadtest/report/report-template.html";
 
-    /** What the page draws besides the runs: the cells, the verdict's lines and the CPU sets in words. */
-    record View(List<Cell.Summary> cells, List<String> verdict, String pinning, List<SweepPair> pairs) {}
+    /**
+     * What the page draws besides the runs: the cells, the verdict's lines, the CPU sets in words, and with a sweep its
+     * pairs and each one's breaking point in words ({@link SweepPair#reading()}, in the pairs' order).
+     */
+    record View(List<Cell.Summary> cells, List<String> verdict, String pinning, List<SweepPair> pairs, List<String> readings) {}
 
     private HtmlReport() {}
 
@@ -42,10 +45,9 @@ public final class HtmlReport {
 
     static View view(Results results) {
         List<Cell> cells = Cell.of(results.runs());
-        List<SweepPair> pairs = results.settings() != null && results.settings().swept()
-                ? SweepPair.of(cells, results.skipped()) : List.of();
+        List<SweepPair> pairs = SweepPair.of(results);
         return new View(cells.stream().map(Cell::summary).toList(), Verdict.lines(results), ConsoleTable.pinning(results.environment()),
-                pairs);
+                pairs, pairs.stream().map(SweepPair::reading).toList());
     }
 
     /** The webjar's echarts.min.js, read from the classpath. */

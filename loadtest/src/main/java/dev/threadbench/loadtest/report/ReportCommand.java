@@ -23,9 +23,17 @@ public final class ReportCommand implements Callable<Integer> {
     @Option(names = "--html", paramLabel = "FILE", description = "where to write the page (default: report.html beside FILE.json)")
     private Path html;
 
+    @Option(names = "--markdown", description = "print only the sweep's pairs as a Markdown table (breaking points,"
+            + " their interval and limit), for the README and docs/results.md")
+    private boolean markdown;
+
     @Override
     public Integer call() {
         Results results = ResultsJson.read(resultsFile);
+        if (markdown) {
+            console.out().print(SweepTable.markdown(SweepPair.of(results)));
+            return ExitCodes.OK;
+        }
         Path page = html != null ? html : resultsFile.toAbsolutePath().resolveSibling("report.html");
         HtmlReport.write(results, page);
         console.out().print(ConsoleTable.render(results));

@@ -10,23 +10,33 @@ import java.util.Locale;
 /**
  * What {@code compare} writes to results.json and {@code report} reads back. {@code skipped}: the concurrencies
  * compare did not run because this machine could not hold them (descriptor limit, memory); empty in older files.
+ * {@code sweep}: with --sweep, one entry per server x strategy, its breaking point and what limited it
+ * ({@link SweepPair}); null for a plain compare, and in files from before it (report computes it from the runs).
  * {@code profiles}: with --profile, each profiled run's flame graph and bucket shares; empty otherwise.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
-public record Results(Environment environment, Settings settings, List<Run> runs, List<Skipped> skipped, List<Profile> profiles) {
+public record Results(Environment environment, Settings settings, List<Run> runs, List<Skipped> skipped, List<SweepPair> sweep,
+                      List<Profile> profiles) {
 
     public Results {
         runs = List.copyOf(runs);
         skipped = skipped == null ? List.of() : List.copyOf(skipped);
+        sweep = sweep == null ? null : List.copyOf(sweep);
         profiles = profiles == null ? List.of() : List.copyOf(profiles);
     }
 
     public Results(Environment environment, Settings settings, List<Run> runs, List<Skipped> skipped) {
-        this(environment, settings, runs, skipped, List.of());
+        this(environment, settings, runs, skipped, null, List.of());
     }
 
     public Results(Environment environment, Settings settings, List<Run> runs) {
-        this(environment, settings, runs, List.of());
+        this(environment, settings, runs, List.of(), null, List.of());
+    }
+
+    /** These results with their sweep section: the pairs computed from the runs (with --sweep; none otherwise). */
+    public Results withSweep() {
+        return new Results(environment, settings, runs, skipped, settings != null && settings.swept()
+                ? SweepPair.of(Cell.of(runs), skipped) : null, profiles);
     }
 
     /** A concurrency not run, and why: "the descriptor limit (ulimit -n) is 4,096; it needs 10,256", say. */
@@ -48,10 +58,19 @@ public record Results(Environment environment, Settings settings, List<Run> runs
 
     /**
      * How the runs were made; {@code iterations} null when each run was measured for a duration; {@code rounds}
-     * (--repeat) null in files from before rounds, which had one; {@code sweep}: --sweep (null in older files).
+     * (--repeat) null in files from before rounds, which had one; {@code sweep}: --sweep (null in older files);
+     * {@code sweepResolution}: --resolution, how close the sweep narrowed each pair's last concurrency held and first
+     * not held, (notHeld - held) / held (null without --sweep, and in files from before it narrowed in).
      */
     public record Settings(String engine, int rampupSeconds, int warmupSeconds, Integer durationSeconds, Long iterations,
-                           int timeoutSeconds, int delayEvery, long delayMs, int eventLoops, Integer rounds, Boolean sweep) {
+                           int timeoutSeconds, int delayEvery, long delayMs, int eventLoops, Integer rounds, Boolean sweep,
+                           Double sweepResolution) {
+
+        public Settings(String engine, int rampupSeconds, int warmupSeconds, Integer durationSeconds, Long iterations,
+                        int timeoutSeconds, int delayEvery, long delayMs, int eventLoops, Integer rounds, Boolean sweep) {
+            this(engine, rampupSeconds, warmupSeconds, durationSeconds, iterations, timeoutSeconds, delayEvery, delayMs, eventLoops,
+                    rounds, sweep, null);
+        }
 
         public boolean swept() {
             return Boolean.TRUE.equals(sweep);

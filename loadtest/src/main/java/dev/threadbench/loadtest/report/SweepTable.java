@@ -6,14 +6,14 @@ import java.util.Locale;
 import java.util.Set;
 
 /** The sweep's summary in the terminal: one row per server x strategy ({@link SweepPair}); empty for a plain compare. */
-final class SweepTable {
+public final class SweepTable {
 
     private static final String[] HEADER = {"server", "strategy", "heap MB/1k conn", "RSS MB/1k conn", "CPU us/req", "at C",
             "user / sys", "breaking point", "limit"};
 
     private SweepTable() {}
 
-    static String render(List<SweepPair> pairs, List<Results.Skipped> skipped) {
+    static String render(List<SweepPair> pairs, List<Results.Skipped> skipped, Double resolution) {
         if (pairs.isEmpty()) {
             return "";
         }
@@ -26,20 +26,45 @@ final class SweepTable {
                     p.cpuUserMicrosPerRequest() == null || p.cpuSystemMicrosPerRequest() == null ? "n/a"
                             : String.format(Locale.ROOT, "%.1f / %.1f", p.cpuUserMicrosPerRequest().median(),
                             p.cpuSystemMicrosPerRequest().median()),
-                    p.breakingPoint() == null ? "below the lowest" : String.format(Locale.ROOT, "%,d", p.breakingPoint()),
-                    p.limit()});
+                    p.reading(), p.limit()});
         }
         StringBuilder text = new StringBuilder("\nsweep: memory per 1,000 connections (least-squares slope over the concurrencies),"
-                + " CPU per request, breaking point:\n").append(TextGrid.render(rows, Set.of(0, 1, 8)))
-                .append(String.format(Locale.ROOT, "breaking point: the largest concurrency still held: >= %.0f %% of the bound (median"
-                        + " of the rounds) and no failed request.%n", 100 * SweepPair.HOLDS))
-                .append("limit: what stopped it at the next concurrency: the server, the generator (generator-bound there),"
-                        + " the machine (not run), or none (it held at the largest swept).\n");
+                + " CPU per request, breaking point:\n").append(TextGrid.render(rows, Set.of(0, 1, 7, 8)))
+                .append(String.format(Locale.ROOT, "breaking point: between the largest concurrency still held (>= %.0f %% of the"
+                        + " bound, median of the rounds, and no failed request) and the first above it not held%s; a number only"
+                        + " where the server itself stopped it.%n", 100 * SweepPair.HOLDS, resolution == null ? ""
+                        : String.format(Locale.ROOT, ", narrowed in to within %s %% of it", ReadableNumber.percent(resolution))))
+                .append("limit: what stopped it at the first not held: the server, the generator (generator-bound there: not"
+                        + " found, the generator gave out first), the machine (not run: not found), or none (it held at the largest"
+                        + " swept).\n");
         for (SweepPair p : pairs) {
             text.append("  ").append(p.label()).append(": ").append(p.limitDetail())
                     .append(p.shortBelow() == null ? "" : "; short of the bound below it, at " + p.shortBelow()).append('\n');
         }
         skipped.forEach(s -> text.append(String.format(Locale.ROOT, "not run: C=%,d: %s%n", s.concurrency(), s.reason())));
+        return text.toString();
+    }
+
+    /**
+     * The pairs as a Markdown table, the README's and docs/results.md's: breaking point (or why none was found), its
+     * interval, its limit, memory and CPU; empty without pairs.
+     */
+    public static String markdown(List<SweepPair> pairs) {
+        if (pairs.isEmpty()) {
+            return "";
+        }
+        StringBuilder text = new StringBuilder("| server, strategy | breaking point | held at | not held at | limit |"
+                + " peak RSS MB per 1,000 connections | server CPU µs/request (at C) |\n| --- | --- | --- | --- | --- | --- | --- |\n");
+        for (SweepPair p : pairs) {
+            String reading = p.reading();
+            text.append(String.format(Locale.ROOT, "| %s, %s | %s | %s | %s | %s | %s | %s (%,d) |%n", p.server(), p.strategy(),
+                    p.breakingPoint() != null ? String.format(Locale.ROOT, "%,d", p.breakingPoint())
+                            : reading.replaceFirst(" \\(.*", ""),
+                    p.heldAt() == null ? "-" : String.format(Locale.ROOT, "%,d", p.heldAt()),
+                    p.notHeldAt() == null ? "-" : String.format(Locale.ROOT, "%,d", p.notHeldAt()),
+                    p.limitDetail(), number(p.rssMbPer1000(), "%+.1f"), Spread.format(p.cpuMicrosPerRequest(), "%.1f")
+                            .replace('-', '–'), p.cpuConcurrency()));
+        }
         return text.toString();
     }
 

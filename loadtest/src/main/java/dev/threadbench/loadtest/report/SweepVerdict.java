@@ -9,7 +9,8 @@ import java.util.Map;
 
 /**
  * The sweep's sentences, each computed from the results with its figures beside it: where each server x
- * strategy holds the bound and what stops it, what each strategy costs in CPU per request against the
+ * strategy holds the bound and what stops it, the breaking points set against each other where the server is the limit
+ * of both, what each strategy costs in CPU per request against the
  * cheapest on the same server (no measurable difference when within the rounds' spread), and memory per
  * 1,000 connections.
  */
@@ -20,6 +21,10 @@ final class SweepVerdict {
     static List<String> lines(List<SweepPair> pairs) {
         List<String> lines = new ArrayList<>();
         pairs.forEach(p -> lines.add(holding(p)));
+        String breakingPoints = breakingPoints(pairs);
+        if (breakingPoints != null) {
+            lines.add(breakingPoints);
+        }
         Map<String, List<SweepPair>> byServer = new LinkedHashMap<>();
         pairs.forEach(p -> byServer.computeIfAbsent(p.server(), key -> new ArrayList<>()).add(p));
         byServer.values().forEach(onServer -> {
@@ -38,12 +43,51 @@ final class SweepVerdict {
     static String holding(SweepPair p) {
         String line = String.format(Locale.ROOT, "%s holds the bound (>= %.0f %%, no failures) ", p.label(), 100 * SweepPair.HOLDS);
         if ("none".equals(p.limit())) {
-            line += String.format(Locale.ROOT, "up to the largest swept concurrency, %,d", p.breakingPoint());
+            line += String.format(Locale.ROOT, "up to the largest swept concurrency, %,d", p.heldAt());
         } else {
-            line += (p.breakingPoint() == null ? "at none of the swept concurrencies"
-                    : String.format(Locale.ROOT, "up to %,d connections", p.breakingPoint())) + "; then " + p.limitDetail();
+            line += (p.heldAt() == null ? "at none of the swept concurrencies"
+                    : String.format(Locale.ROOT, "up to %,d connections", p.heldAt()))
+                    + (p.breakingPoint() == null ? "" : String.format(Locale.ROOT, ", not at %,d: breaking point %,d", p.notHeldAt(),
+                    p.breakingPoint()))
+                    + "; then " + (p.serverLimited() ? "" : "no breaking point of its own: ") + p.limitDetail();
         }
         return line + (p.shortBelow() == null ? "" : " (short of it below, at " + p.shortBelow() + ")") + ".";
+    }
+
+    /**
+     * The breaking points set against each other, only those where the server itself was the limit (a pair the generator
+     * or the machine stopped says nothing about its server), each against the lowest: a difference only where the
+     * intervals (last held, first not held) do not overlap.
+     */
+    static String breakingPoints(List<SweepPair> pairs) {
+        if (pairs.size() < 2) {
+            return null;
+        }
+        List<SweepPair> own = pairs.stream().filter(p -> p.serverLimited() && p.breakingPoint() != null)
+                .sorted(Comparator.comparingInt(SweepPair::breakingPoint)).toList();
+        List<SweepPair> others = pairs.stream().filter(p -> !own.contains(p)).toList();
+        StringBuilder line = new StringBuilder("Breaking points");
+        if (own.size() >= 2) {
+            line.append(" where the server itself is the limit: ").append(String.join(", ", own.stream()
+                    .map(p -> p.label() + " " + p.reading()).toList())).append(": ");
+            SweepPair lowest = own.getFirst();
+            List<String> parts = new ArrayList<>();
+            for (SweepPair p : own.subList(1, own.size())) {
+                parts.add(p.heldAt() >= lowest.notHeldAt()
+                        ? String.format(Locale.ROOT, "%s holds %.1fx the connections %s does", p.label(),
+                        p.breakingPoint() / (double) lowest.breakingPoint(), lowest.label())
+                        : String.format(Locale.ROOT, "%s and %s: not told apart (their intervals overlap)", p.label(), lowest.label()));
+            }
+            line.append(String.join("; ", parts));
+        } else {
+            line.append(": none set against another: ").append(own.isEmpty() ? "no pair has"
+                    : "only " + own.getFirst().label() + ", " + own.getFirst().reading() + ", has").append(" the server as its limit");
+        }
+        if (!others.isEmpty()) {
+            line.append(". Not compared, their limit not the server's: ").append(String.join("; ", others.stream()
+                    .map(p -> p.label() + ", " + p.reading()).toList()));
+        }
+        return line.append('.').toString();
     }
 
     /** On one server, each strategy's CPU per request against the cheapest's, at the same concurrency. */

@@ -31,7 +31,7 @@ public final class Verdict {
         if (results.settings() == null || !results.settings().swept()) {
             return lines(cells);
         }
-        List<SweepPair> pairs = SweepPair.of(cells, results.skipped());
+        List<SweepPair> pairs = SweepPair.of(results);
         List<String> lines = new ArrayList<>(SweepVerdict.lines(pairs));
         int nearest = SweepPair.nearestCpuConcurrency(cells);
         lines.addAll(lines(cells.stream().filter(c -> c.concurrency() == nearest).toList()));

@@ -18,7 +18,7 @@ class RoundOrderTest {
     private static CompareSettings settings(List<Planned> planned, int rounds) {
         return new CompareSettings(planned, Map.of(), "default", List.of(1000), List.of(CompareSettings.Load.closed(1000)), rounds, "embedded",
                 new Engine.Timing(2, 10, 15, null, 10, 0), 10, 2000, List.of(), List.of(), Map.of(),
-                CpuPinning.unpinned(CpuSet.of(0, 1), "--no-pin"), Path.of("results"), false, null, null, null);
+                CpuPinning.unpinned(CpuSet.of(0, 1), "--no-pin"), Path.of("results"), false, null, null, null, null);
     }
 
     @Test

@@ -26,7 +26,7 @@ class SweepIT {
                 "--servers", "undertow", "--strategies", "blocking,timer", "--concurrency", "10,20", "--repeat", "1",
                 "--rampup", "0", "--warmup", "1", "--duration", "2", "--delay-ms", "200", "--jvm-opts", "-Xmx256m", "--out", out.toString());
         assertEquals(0, ran.code(), ran.out() + ran.err());
-        assertTrue(ran.out().contains("  [4/4, "), "a progress line per point: " + ran.out());
+        assertTrue(ran.out().contains("  [4/12, "), "a progress line per point, the narrowing in counted at most until known: " + ran.out());
 
         JsonNode json = new ObjectMapper().readTree(out.resolve("results.json").toFile());
         ResultsJsonTest.assertShape(json);
@@ -52,5 +52,42 @@ class SweepIT {
         String html = Files.readString(out.resolve("report.html"));
         assertTrue(html.contains("\"pairs\":[{\"server\":\"undertow\",\"strategy\":\"blocking\""), "the pairs in the page");
         assertTrue(html.contains("curve('curve-threads', 'Peak threads'"), "the curves");
+    }
+
+    /**
+     * Vert.x's blocking strategy with 40 workers holds the bound while every connection's delayed request finds a worker
+     * (up to about 40 connections) and not past it: between the grid's 20 (held) and 80 (not held, half the bound)
+     * the sweep narrows in, each step a server started for it, until the first not held is within 25 % of the last held.
+     */
+    @Test
+    void aSweepNarrowsInBetweenTheLastConcurrencyHeldAndTheFirstNotHeld() throws Exception {
+        Path out = dir.resolve("narrowed");
+        MainTest.Ran ran = MainTest.run("compare", "--sweep", "--vertx-jar", ServersIT.jar("vertx").toString(),
+                "--servers", "vertx", "--strategies", "blocking", "--server-args", "--workers 40", "--concurrency", "20,80",
+                "--resolution", "25%", "--repeat", "1", "--rampup", "0", "--warmup", "1", "--duration", "2", "--delay-ms", "200",
+                "--jvm-opts", "-Xmx256m", "--out", out.toString());
+        assertEquals(0, ran.code(), ran.out() + ran.err());
+        assertTrue(ran.out().contains("\nnarrowing in, step 1 (until the first not held is within 25 % of the last held):"
+                + " vertx/blocking at 50 (held 20, not held 80)\n"), ran.out());
+
+        JsonNode json = new ObjectMapper().readTree(out.resolve("results.json").toFile());
+        List<Integer> concurrencies = json.get("runs").findValues("concurrency").stream().map(JsonNode::asInt).toList();
+        assertEquals(List.of(20, 80, 50), concurrencies.subList(0, 3), "the grid, then the first midpoint");
+        assertTrue(concurrencies.size() >= 4, "narrowed in further: " + concurrencies);
+        assertEquals(0.25, json.get("settings").get("sweepResolution").asDouble());
+        JsonNode sweep = json.get("sweep");
+        assertEquals(1, sweep.size(), sweep.toString());
+        JsonNode pair = sweep.get(0);
+        assertEquals("vertx", pair.get("server").asText());
+        assertEquals("blocking", pair.get("strategy").asText());
+        int heldAt = pair.get("heldAt").asInt();
+        int notHeldAt = pair.get("notHeldAt").asInt();
+        assertTrue(heldAt >= 20 && heldAt < notHeldAt && notHeldAt <= 80, pair.toString());
+        assertTrue(notHeldAt - heldAt <= 0.25 * heldAt, "within the resolution: " + pair);
+        assertEquals("server", pair.get("limit").asText(), "40 workers, not the generator: " + pair);
+        int breakingPoint = pair.get("breakingPoint").asInt();
+        assertTrue(heldAt <= breakingPoint && breakingPoint <= notHeldAt, pair.toString());
+        assertTrue(ran.out().matches(String.format("(?s).*\nvertx\\s+blocking\\s.*\\s%,d \\(held %,d, not held %,d\\)\\s+server\n.*",
+                breakingPoint, heldAt, notHeldAt)), ran.out());
     }
 }

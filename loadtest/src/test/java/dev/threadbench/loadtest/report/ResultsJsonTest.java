@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.threadbench.loadtest.UsageException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -143,6 +144,52 @@ public class ResultsJsonTest {
         assertTrue(table.split("\n")[2].matches("1000\\s+blocking\\s+undertow\\s+embedded\\s+1\\s+4,950\\s+5,000\\s+99\\.0%.*"),
                 table);
         assertTrue(HtmlReport.render(results).contains("\"rounds\":1"));
+    }
+
+    @Test
+    void aSweepsPairsGoIntoATopLevelSweepSectionAndComeBack() throws Exception {
+        Results results = SweepFixtures.sweep(List.of(new Results.Skipped(5000, "the descriptor limit (ulimit -n) is 4,096")))
+                .withSweep();
+        Path file = dir.resolve("results.json");
+        ResultsJson.write(results, file);
+        JsonNode sweep = new ObjectMapper().readTree(file.toFile()).get("sweep");
+        assertEquals(3, sweep.size());
+        for (JsonNode pair : sweep) {
+            for (String key : List.of("server", "strategy", "breakingPoint", "heldAt", "notHeldAt", "limit", "limitDetail")) {
+                assertTrue(pair.has(key), key + " in " + pair);
+            }
+        }
+        JsonNode blocking = sweep.get(0);
+        assertEquals(List.of("undertow", "blocking", "1500", "1000", "2000", "server"), List.of(blocking.get("server").asText(),
+                blocking.get("strategy").asText(), blocking.get("breakingPoint").asText(), blocking.get("heldAt").asText(),
+                blocking.get("notHeldAt").asText(), blocking.get("limit").asText()));
+        JsonNode timer = sweep.get(1);
+        assertTrue(timer.get("breakingPoint").isNull() && timer.get("notHeldAt").isNull(), timer.toString());
+        assertEquals("machine", timer.get("limit").asText());
+        assertEquals(5000, timer.get("limitAt").asInt());
+        JsonNode vertx = sweep.get(2);
+        assertTrue(vertx.get("breakingPoint").isNull(), "the generator's limit is not the server's breaking point: " + vertx);
+        assertEquals("generator", vertx.get("limit").asText());
+        assertEquals(results, ResultsJson.read(file), "and read back the same");
+        assertTrue(ConsoleTable.render(ResultsJson.read(file)).contains("1,500 (held 1,000, not held 2,000)"));
+        ResultsJson.write(ResultsFixtures.results().withSweep(), file);
+        assertTrue(new ObjectMapper().readTree(file.toFile()).get("sweep").isNull(), "a plain compare has none");
+    }
+
+    @Test
+    void aSweepFileFromBeforeTheSectionStillReadsItsPairsComputedFromItsRuns() throws Exception {
+        Results results = SweepFixtures.sweep(List.of());
+        ObjectNode json = (ObjectNode) new ObjectMapper().readTree(ResultsJson.toJson(results.withSweep()));
+        json.remove("sweep");
+        ((ObjectNode) json.get("settings")).remove("sweepResolution");
+        Path old = dir.resolve("results.json");
+        Files.writeString(old, json.toPrettyString());
+        Results read = ResultsJson.read(old);
+        assertEquals(null, read.sweep());
+        assertEquals(results.withSweep().sweep(), SweepPair.of(read), "computed from its runs as compare would");
+        String table = ConsoleTable.render(read);
+        assertTrue(table.contains("1,500 (held 1,000, not held 2,000)"), table);
+        assertTrue(HtmlReport.render(read).contains("\"readings\":[\"1,500 (held 1,000, not held 2,000)\""));
     }
 
     @Test

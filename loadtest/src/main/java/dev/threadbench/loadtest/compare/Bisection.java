@@ -1,0 +1,84 @@
+package dev.threadbench.loadtest.compare;
+
+import dev.threadbench.loadtest.report.ReadableNumber;
+import dev.threadbench.loadtest.report.SweepPair;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * How a sweep narrows in once its grid is run: each server x strategy between the last concurrency it held and the
+ * first it did not, at a readable midpoint ({@link ReadableNumber#between}), until the two are within the resolution,
+ * (notHeld - held) / held. Every pair that still needs a step takes it together, each at its own midpoint, so that
+ * the sweep takes about log2 steps whatever the number of pairs. A pair the generator stopped is narrowed in too (it
+ * says where the generator gives out), and labelled so by {@link SweepPair}; one the machine stopped, or that held
+ * throughout, has no interval to narrow.
+ */
+final class Bisection {
+
+    /** One pair's next run: {@code strategy} null for a running server's own. */
+    record Step(String server, String strategy, int concurrency, int heldAt, int notHeldAt, String limit) {
+
+        boolean of(CompareSettings.Planned planned) {
+            return server.equals(planned.server()) && Objects.equals(strategy, planned.strategy());
+        }
+
+        String describe() {
+            return String.format(Locale.ROOT, "%s/%s at %,d (held %,d, not held %,d%s)", server, strategy, concurrency, heldAt,
+                    notHeldAt, "generator".equals(limit) ? ", the generator's limit" : "");
+        }
+    }
+
+    private Bisection() {}
+
+    /**
+     * The next step of each pair whose interval is wider than {@code resolution}; none once all are narrow enough.
+     * A step already {@code tried} (its run lost, so the pair's interval did not move) is not taken again.
+     */
+    static List<Step> next(List<SweepPair> pairs, double resolution, Set<Step> tried) {
+        List<Step> steps = new ArrayList<>();
+        for (SweepPair p : pairs) {
+            if (p.heldAt() == null || p.notHeldAt() == null || narrowEnough(p.heldAt(), p.notHeldAt(), resolution)) {
+                continue;
+            }
+            Integer midpoint = ReadableNumber.between(p.heldAt(), p.notHeldAt());
+            Step step = midpoint == null ? null : new Step(p.server(), p.strategy(), midpoint, p.heldAt(), p.notHeldAt(), p.limit());
+            if (step != null && !tried.contains(step)) {
+                steps.add(step);
+            }
+        }
+        return steps;
+    }
+
+    /** Whether the last held and the first not held are within {@code resolution} of each other, or adjacent. */
+    static boolean narrowEnough(int heldAt, int notHeldAt, double resolution) {
+        return notHeldAt - heldAt <= resolution * heldAt + 1e-9 || ReadableNumber.between(heldAt, notHeldAt) == null;
+    }
+
+    /** The most steps narrowing from {@code heldAt} and {@code notHeldAt} can take, whichever way each midpoint falls. */
+    static int stepsLeft(int heldAt, int notHeldAt, double resolution) {
+        if (narrowEnough(heldAt, notHeldAt, resolution)) {
+            return 0;
+        }
+        int midpoint = ReadableNumber.between(heldAt, notHeldAt);
+        return 1 + Math.max(stepsLeft(heldAt, midpoint, resolution), stepsLeft(midpoint, notHeldAt, resolution));
+    }
+
+    /** The pairs' steps still to come, at most: one run per step in each round. */
+    static int stepsLeft(List<SweepPair> pairs, double resolution) {
+        return pairs.stream().filter(p -> p.heldAt() != null && p.notHeldAt() != null)
+                .mapToInt(p -> stepsLeft(p.heldAt(), p.notHeldAt(), resolution)).sum();
+    }
+
+    /** Before the grid: the most steps one pair may take, breaking in the widest gap between two of its concurrencies. */
+    static int stepsLeftInGrid(List<Integer> grid, double resolution) {
+        List<Integer> sorted = grid.stream().sorted().distinct().toList();
+        int most = 0;
+        for (int i = 1; i < sorted.size(); i++) {
+            most = Math.max(most, stepsLeft(sorted.get(i - 1), sorted.get(i), resolution));
+        }
+        return most;
+    }
+}
