@@ -27,6 +27,7 @@ public final class EmbeddedEngine implements Engine {
     private final GeneratorOptions.Setup setup;
     /** Whether the source addresses chosen on loopback were said: once is enough. */
     private boolean choiceSaid;
+    private String ranOn;
 
     EmbeddedEngine(PrintStream progressOut, boolean terminal, GeneratorOptions.Setup setup) {
         this.progressOut = progressOut;
@@ -40,9 +41,10 @@ public final class EmbeddedEngine implements Engine {
                 note -> {}).size());
     }
 
+    /** The transport the last run ran on (one that cannot start falls back); before any run, the one asked for. */
     @Override
     public String transport() {
-        return setup.transport().key();
+        return ranOn != null ? ranOn : setup.transport().key();
     }
 
     @Override
@@ -71,7 +73,9 @@ public final class EmbeddedEngine implements Engine {
                 .with(setup.transport(), SourceAddresses.forLoad(setup.sourceAddresses(), target.getHost(), concurrency,
                         SourceAddresses.EPHEMERAL_PORTS, this::sayChoice));
         Progress.Sink sink = progressOut == null ? Progress.Sink.NONE : Progress.Sink.forStream(progressOut, terminal);
-        return outcome(new LoadRunner(spec, phases, sink).run());
+        LoadResult result = new LoadRunner(spec, phases, sink).run();
+        ranOn = result.transport();
+        return outcome(result);
     }
 
     private void sayChoice(String line) {
