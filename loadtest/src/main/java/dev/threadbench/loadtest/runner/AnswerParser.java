@@ -21,7 +21,8 @@ final class AnswerParser {
 
     private static final int MAX_LINE = 16 * 1024;
 
-    private final byte[] line = new byte[MAX_LINE];
+    /** Grown as long lines need, up to MAX_LINE: 10,000 connections each holding 16 kB would be 160 MB. */
+    private byte[] line = new byte[256];
     private int lineLength;
     private State state = State.DONE;
     private boolean head;
@@ -140,6 +141,9 @@ final class AnswerParser {
         int n = to - in.readerIndex();
         if (lineLength + n > MAX_LINE) {
             throw new Malformed("an answer's line is longer than " + MAX_LINE + " bytes");
+        }
+        if (lineLength + n > line.length) {
+            line = java.util.Arrays.copyOf(line, Math.min(MAX_LINE, Math.max(line.length * 2, lineLength + n)));
         }
         in.readBytes(line, lineLength, n);
         lineLength += n;

@@ -123,7 +123,8 @@ final class SlotGroup {
     private void started() {
         if (thread == null) {
             thread = Thread.currentThread().getName();
-            long period = Math.max(TimeUnit.MILLISECONDS.toNanos(10), Math.min(TimeUnit.MILLISECONDS.toNanos(100), timeoutNanos / 10));
+            // a tenth of the timeout: an exchange fails between 1 and 1.1 timeouts after its last byte
+            long period = Math.max(TimeUnit.MILLISECONDS.toNanos(10), Math.min(TimeUnit.SECONDS.toNanos(1), timeoutNanos / 10));
             timeoutSweep = eventLoop.scheduleAtFixedRate(this::failTimedOut, period, period, TimeUnit.NANOSECONDS);
         }
     }
@@ -311,7 +312,7 @@ final class SlotGroup {
     private void failTimedOut() {
         long now = System.nanoTime();
         for (Slot slot : created) {
-            if (slot.exchanging && slot.channel != null && slot.channel.isActive() && now - slot.lastActivity >= timeoutNanos) {
+            if (slot.exchanging && now - slot.lastActivity >= timeoutNanos && slot.channel != null && slot.channel.isActive()) {
                 finish(slot, FailureCause.TIMEOUT, null, now);
             }
         }

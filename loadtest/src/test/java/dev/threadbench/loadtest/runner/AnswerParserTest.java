@@ -110,6 +110,16 @@ class AnswerParserTest {
     }
 
     @Test
+    void aLongHeaderLineIsReadWholeAndOneTooLongRefused() {
+        AnswerParser parser = new AnswerParser();
+        parser.expect(false);
+        assertTrue(feed(parser, "HTTP/1.1 200 OK\r\nSet-Cookie: " + "x".repeat(5000) + "\r\nContent-Length: 1\r\n\r\n!", 1000));
+        assertNull(parser.check());
+        parser.expect(false);
+        assertThrows(AnswerParser.Malformed.class, () -> parser.read(bytes("HTTP/1.1 200 OK\r\nX: " + "x".repeat(20_000))));
+    }
+
+    @Test
     void refusesWhatIsNotHttp() {
         AnswerParser parser = new AnswerParser();
         parser.expect(false);
