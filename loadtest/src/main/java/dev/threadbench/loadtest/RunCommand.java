@@ -5,6 +5,7 @@ import dev.threadbench.loadtest.cli.ExitCodes;
 import dev.threadbench.loadtest.cluster.AgentsOptions;
 import dev.threadbench.loadtest.cluster.ClusterEngine;
 import dev.threadbench.loadtest.engine.Engine;
+import dev.threadbench.loadtest.engine.GeneratorOptions;
 import dev.threadbench.loadtest.plan.Plan;
 import dev.threadbench.loadtest.plan.PlanParser;
 import dev.threadbench.loadtest.runner.DrillSummary;
@@ -13,11 +14,14 @@ import dev.threadbench.loadtest.runner.LoadRunner;
 import dev.threadbench.loadtest.runner.LoadShape;
 import dev.threadbench.loadtest.runner.LoadSpec;
 import dev.threadbench.loadtest.runner.Progress;
+import dev.threadbench.loadtest.runner.SourceAddresses;
 import java.io.PrintStream;
+import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -74,6 +78,9 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     private AgentsOptions agentsOptions;
 
+    @Mixin
+    private GeneratorOptions generatorOptions;
+
     @Override
     public Integer call() {
         Plan plan = PlanParser.parse(planFile).with(baseUrl(), concurrency, iterations, rampup);
@@ -101,8 +108,17 @@ public final class RunCommand implements Callable<Integer> {
                 ? new LoadShape.Timed(Duration.ofSeconds(warmupSeconds), Duration.ofSeconds(durationSeconds))
                 : new LoadShape.Counted(Duration.ofSeconds(warmupSeconds), plan.iterations());
         int loops = eventLoops != null ? eventLoops : LoadSpec.defaultEventLoops(plan.concurrency());
+        GeneratorOptions.Setup setup = generatorOptions.setup();
+        if (agents != null && !setup.equals(GeneratorOptions.Setup.DEFAULT)) {
+            throw new UsageException("--transport, --source-addresses: for the runner on this machine only (agents run it on their defaults)");
+        }
+        List<InetAddress> sources = setup.sourceAddresses();
+        for (Plan.Step step : plan.steps()) {
+            sources = SourceAddresses.forLoad(sources, step.url().getHost(), plan.concurrency(), SourceAddresses.EPHEMERAL_PORTS,
+                    console.err()::println);
+        }
         LoadSpec spec = new LoadSpec(plan.steps(), plan.concurrency(), Duration.ofSeconds(plan.rampupSeconds()),
-                Duration.ofSeconds(timeoutSeconds), shape, loops, perSecond);
+                Duration.ofSeconds(timeoutSeconds), shape, loops, perSecond).with(setup.transport(), sources);
 
         PrintStream out = console.out();
         out.println(String.format("%-25s %s", "Concurrency", plan.concurrency()));

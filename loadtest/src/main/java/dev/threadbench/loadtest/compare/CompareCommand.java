@@ -1,9 +1,11 @@
 package dev.threadbench.loadtest.compare;
 
+import dev.threadbench.loadtest.UsageException;
 import dev.threadbench.loadtest.cli.Console;
 import dev.threadbench.loadtest.cluster.ClusterEngine;
 import dev.threadbench.loadtest.engine.Engine;
 import dev.threadbench.loadtest.profile.ProfileMode;
+import dev.threadbench.loadtest.engine.GeneratorOptions;
 import dev.threadbench.loadtest.runner.Progress;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -27,16 +29,24 @@ public final class CompareCommand implements Callable<Integer> {
     @Mixin
     private CompareOptions options;
 
+    @Mixin
+    private GeneratorOptions generatorOptions;
+
     @Override
     public Integer call() {
         ProfileMode profile = options.profileMode();
         CompareSettings settings = options.validate();
+        GeneratorOptions.Setup setup = generatorOptions.setup();
+        if (!setup.equals(GeneratorOptions.Setup.DEFAULT) && (settings.agents() != null || !"embedded".equalsIgnoreCase(settings.engine()))) {
+            throw new UsageException("--transport, --source-addresses: for the embedded runner on this machine only (agents"
+                    + " run it on their defaults; wrk and drill have their own)");
+        }
         if (settings.agents() != null) {
             try (ClusterEngine cluster = ClusterEngine.connect(settings.agents(), console.out(), "compare")) {
                 return new Comparison(settings, cluster, console.out(), console.err()).profiled(profile).run();
             }
         }
-        Engine engine = Engine.named(settings.engine(), console.err(), Progress.Sink.stderrIsTerminal());
+        Engine engine = Engine.named(settings.engine(), console.err(), Progress.Sink.stderrIsTerminal(), setup);
         engine.checkWorkload(settings.delayEvery(), settings.delayMs());
         return new Comparison(settings, engine, console.out(), console.err()).profiled(profile).run();
     }

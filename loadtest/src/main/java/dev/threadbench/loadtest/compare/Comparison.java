@@ -17,9 +17,11 @@ import dev.threadbench.loadtest.report.Results;
 import dev.threadbench.loadtest.report.ResultsJson;
 import dev.threadbench.loadtest.report.SweepPair;
 import dev.threadbench.loadtest.runner.LoadRunner;
+import dev.threadbench.loadtest.runner.SourceAddresses;
 import dev.threadbench.process.ServerProcess;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -79,8 +81,12 @@ final class Comparison {
         }
         CompareHeader.print(settings, out);
         // with agents and running servers, neither the connections nor the servers are on this machine
-        List<Results.Skipped> skipped = settings.agents() != null && settings.running() ? List.of()
-                : Headroom.skipped(settings.concurrencies(), !settings.running(), settings.jvmOptions(), Headroom.Machine.probe());
+        List<Results.Skipped> skipped = Headroom.and(settings.agents() != null && settings.running() ? List.of()
+                : Headroom.skipped(settings.concurrencies(), !settings.running(), settings.jvmOptions(), Headroom.Machine.probe()),
+                settings.agents() != null ? List.of() : Headroom.portsSkipped(settings.concurrencies(), settings.running()
+                        ? settings.targets().values().stream().map(URI::getHost).distinct().toList()
+                        : List.of(settings.serverHost() != null ? settings.serverHost() : "127.0.0.1"), engine.name(),
+                        engine::sourceAddresses, SourceAddresses.EPHEMERAL_PORTS));
         skipped.forEach(s -> out.printf(Locale.ROOT, "skipped: C=%d: %s%n", s.concurrency(), s.reason()));
         List<CompareSettings.Load> loads = settings.loads().stream()
                 .filter(load -> skipped.stream().noneMatch(s -> s.concurrency() == load.concurrency())).toList();
@@ -111,8 +117,9 @@ final class Comparison {
             }
         }
         Results results = new Results(EnvironmentProbe.describe(versions, settings.running() ? null : settings.jvmOptions(),
-                settings.running() ? null : settings.serverArgs(), settings.pinning()), settings.results(engine.name()), runs, skipped,
-                null, profiling.profiles()).withSweep();
+                settings.running() ? null : settings.serverArgs(), settings.pinning()),
+                settings.results(engine.name()).withGeneratorTransport(engine.transport()), runs, skipped, null, profiling.profiles())
+                .withSweep();
         Path json = settings.out().resolve("results.json");
         Path html = settings.out().resolve("report.html");
         ResultsJson.write(results, json);

@@ -2,6 +2,7 @@ package dev.threadbench.loadtest.compare;
 
 import com.sun.management.UnixOperatingSystemMXBean;
 import dev.threadbench.loadtest.report.Results;
+import dev.threadbench.loadtest.runner.SourceAddresses;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalInt;
+import java.util.function.ToIntBiFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -17,7 +19,8 @@ import java.util.regex.Pattern;
  * Whether this machine can hold each concurrency, checked before the first run so that a point it cannot hold
  * is skipped with its reason rather than failing halfway: the load generator (this JVM) and a server compare
  * starts each need a descriptor per connection, and the server its heap plus, at worst, a thread stack's
- * touched pages for each connection (the blocking strategy holds a thread per delayed request).
+ * touched pages for each connection (the blocking strategy holds a thread per delayed request); and the
+ * generator an ephemeral port per connection on each of its source addresses.
  */
 final class Headroom {
 
@@ -85,6 +88,32 @@ final class Headroom {
             }
         }
         return OptionalInt.of(low);
+    }
+
+    /**
+     * The concurrencies whose connections the generator's local addresses cannot hold, each with what is missing: one
+     * source address opens as many connections to one server port as there are ephemeral ports ({@code ephemeralPorts},
+     * -1 unknown). {@code sourceAddresses}: how many the engine binds to for a target host and a concurrency.
+     */
+    static List<Results.Skipped> portsSkipped(List<Integer> concurrencies, List<String> targetHosts, String engine,
+                                              ToIntBiFunction<String, Integer> sourceAddresses, int ephemeralPorts) {
+        List<Results.Skipped> skipped = new ArrayList<>();
+        for (int c : concurrencies) {
+            int needed = SourceAddresses.needed(c, ephemeralPorts);
+            targetHosts.stream().filter(host -> sourceAddresses.applyAsInt(host, c) < needed).findFirst().ifPresent(host ->
+                    skipped.add(new Results.Skipped(c, String.format(Locale.ROOT, "%,d connections to %s need %d source addresses"
+                            + " (%,d ephemeral ports each per server port), the %s engine has %d: %s", c, host, needed, ephemeralPorts,
+                            engine, sourceAddresses.applyAsInt(host, c), "embedded".equals(engine) ? "give --source-addresses"
+                                    : "use --engine embedded with --source-addresses"))));
+        }
+        return skipped;
+    }
+
+    /** {@code first}, then those of {@code more} at concurrencies {@code first} does not skip already. */
+    static List<Results.Skipped> and(List<Results.Skipped> first, List<Results.Skipped> more) {
+        List<Results.Skipped> all = new ArrayList<>(first);
+        more.stream().filter(s -> first.stream().noneMatch(f -> f.concurrency() == s.concurrency())).forEach(all::add);
+        return all;
     }
 
     /** -Xmx as given (the last one wins, as in the JVM); else the JVM's default, a quarter of the machine. */

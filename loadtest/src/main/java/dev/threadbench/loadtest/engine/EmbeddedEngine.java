@@ -10,6 +10,7 @@ import dev.threadbench.loadtest.runner.LoadShape;
 import dev.threadbench.loadtest.runner.LoadSpec;
 import dev.threadbench.loadtest.runner.Progress;
 import dev.threadbench.loadtest.runner.SecondSeries;
+import dev.threadbench.loadtest.runner.SourceAddresses;
 import java.io.PrintStream;
 import java.net.URI;
 import java.time.Duration;
@@ -23,10 +24,27 @@ public final class EmbeddedEngine implements Engine {
 
     private final PrintStream progressOut;
     private final boolean terminal;
+    private final GeneratorOptions.Setup setup;
+    /** Whether the source addresses chosen on loopback were said: once is enough. */
+    private boolean choiceSaid;
+    private String ranOn;
 
-    EmbeddedEngine(PrintStream progressOut, boolean terminal) {
+    EmbeddedEngine(PrintStream progressOut, boolean terminal, GeneratorOptions.Setup setup) {
         this.progressOut = progressOut;
         this.terminal = terminal;
+        this.setup = setup;
+    }
+
+    @Override
+    public int sourceAddresses(String targetHost, int connections) {
+        return Math.max(1, SourceAddresses.forLoad(setup.sourceAddresses(), targetHost, connections, SourceAddresses.EPHEMERAL_PORTS,
+                note -> {}).size());
+    }
+
+    /** The transport the last run ran on (one that cannot start falls back); before any run, the one asked for. */
+    @Override
+    public String transport() {
+        return ranOn != null ? ranOn : setup.transport().key();
     }
 
     @Override
@@ -51,9 +69,20 @@ public final class EmbeddedEngine implements Engine {
                 : new LoadShape.Counted(warmup, timing.iterations());
         LoadSpec spec = new LoadSpec(List.of(new Plan.Step("GET /", "GET", target, Map.of())), concurrency,
                 Duration.ofSeconds(timing.rampupSeconds()), Duration.ofSeconds(timing.timeoutSeconds()), shape,
-                timing.eventLoops() > 0 ? timing.eventLoops() : LoadSpec.defaultEventLoops(concurrency), rate);
+                timing.eventLoops() > 0 ? timing.eventLoops() : LoadSpec.defaultEventLoops(concurrency), rate)
+                .with(setup.transport(), SourceAddresses.forLoad(setup.sourceAddresses(), target.getHost(), concurrency,
+                        SourceAddresses.EPHEMERAL_PORTS, this::sayChoice));
         Progress.Sink sink = progressOut == null ? Progress.Sink.NONE : Progress.Sink.forStream(progressOut, terminal);
-        return outcome(new LoadRunner(spec, phases, sink).run());
+        LoadResult result = new LoadRunner(spec, phases, sink).run();
+        ranOn = result.transport();
+        return outcome(result);
+    }
+
+    private void sayChoice(String line) {
+        if (!choiceSaid && progressOut != null) {
+            choiceSaid = true;
+            progressOut.println(line);
+        }
     }
 
     /** What the runner measured, in the shape compare keeps for every engine. */

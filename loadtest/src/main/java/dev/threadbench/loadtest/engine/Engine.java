@@ -57,9 +57,27 @@ public interface Engine {
     record Timing(int rampupSeconds, int warmupSeconds, Integer durationSeconds, Long iterations, int timeoutSeconds,
                   int eventLoops) {}
 
+    /**
+     * How many local addresses this engine's connections to {@code targetHost} come from: each has one ephemeral
+     * range of ports per server port (wrk and drill bind none of their own).
+     */
+    default int sourceAddresses(String targetHost, int connections) {
+        return 1;
+    }
+
+    /** The I/O the engine runs on, when it has a choice (the embedded runner's --transport); null otherwise. */
+    default String transport() {
+        return null;
+    }
+
     static Engine named(String name, PrintStream progressOut, boolean terminal) {
+        return named(name, progressOut, terminal, GeneratorOptions.Setup.DEFAULT);
+    }
+
+    /** {@code setup}: the embedded runner's transport and source addresses; ignored by wrk and drill. */
+    static Engine named(String name, PrintStream progressOut, boolean terminal, GeneratorOptions.Setup setup) {
         return switch (name.toLowerCase(Locale.ROOT)) {
-            case "embedded" -> new EmbeddedEngine(progressOut, terminal);
+            case "embedded" -> new EmbeddedEngine(progressOut, terminal, setup);
             case "wrk" -> new WrkEngine(requireOnPath("wrk", "apt-get install wrk"));
             case "drill" -> new DrillEngine(requireOnPath("drill", "cargo install drill"));
             default -> throw new UsageException("--engine: unknown engine '" + name + "' (expected embedded, wrk or drill)");

@@ -61,6 +61,12 @@ public record Cell(int concurrency, String strategy, String server, String engin
                 ? r.serverCpuMicrosPerRequest() : Double.valueOf(Math.round(r.serverCpuSeconds() * 1e7 / r.requests()) / 10.0));
     }
 
+    /** The generator's CPU time per request, from its CPU seconds over the window and the requests measured in it. */
+    public Spread generatorCpuMicrosPerRequest() {
+        return spread(r -> r.clientCpuSeconds() == null || r.requests() == 0 ? null
+                : Double.valueOf(Math.round(r.clientCpuSeconds() * 1e7 / r.requests()) / 10.0));
+    }
+
     /** One of the server's cost figures over the rounds; null when no round has it. */
     public Spread cost(Function<Results.ServerCost, Double> figure) {
         return spread(r -> r.cost() == null ? null : figure.apply(r.cost()));
@@ -134,7 +140,7 @@ public record Cell(int concurrency, String strategy, String server, String engin
                           Spread cpuUserMicrosPerRequest, Spread cpuSystemMicrosPerRequest, Spread peakThreads,
                           Spread contextSwitchesPerRequest,
                           Spread heapAfterGcMb, Spread gcPauseMsPerSecond, Spread jitMsPerSecond,
-                          Double targetRate, long aboveBoundRounds) {}
+                          Double targetRate, long aboveBoundRounds, Spread generatorCpuMicrosPerRequest) {}
 
     public Summary summary() {
         return new Summary(concurrency, strategy, server, engine, rounds(), bound(), requestsPerSecond(),
@@ -147,6 +153,6 @@ public record Cell(int concurrency, String strategy, String server, String engin
                 cost(c -> c.peakThreads() == null ? null : c.peakThreads().doubleValue()),
                 cost(Results.ServerCost::contextSwitchesPerRequest), cost(Results.ServerCost::heapAfterGcMb),
                 cost(Results.ServerCost::gcPauseMsPerSecond), cost(Results.ServerCost::jitMsPerSecond), targetRate(),
-                aboveBoundRounds());
+                aboveBoundRounds(), generatorCpuMicrosPerRequest());
     }
 }

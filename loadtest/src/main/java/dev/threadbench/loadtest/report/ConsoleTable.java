@@ -10,9 +10,9 @@ import java.util.Set;
 public final class ConsoleTable {
 
     private static final String[] HEADER = {"C", "strategy", "server", "engine", "rounds", "req/s", "bound", "of bound",
-            "p50 ms", "p99 ms", "p99.9 ms", "max ms", "srv us/req", "srv CPU", "gen CPU", "srv RSS MB", "failed", "counts", "note"};
+            "p50 ms", "p99 ms", "p99.9 ms", "max ms", "srv us/req", "gen us/req", "srv CPU", "gen CPU", "srv RSS MB", "failed", "counts", "note"};
     /** Left-aligned columns: the names, the counts and the note. */
-    private static final Set<Integer> LEFT = Set.of(1, 2, 3, 17, 18);
+    private static final Set<Integer> LEFT = Set.of(1, 2, 3, 18, 19);
 
     private ConsoleTable() {}
 
@@ -41,6 +41,7 @@ public final class ConsoleTable {
                     ms(c.spread(r -> r.latencyMs().p50()), false), ms(c.spread(r -> r.latencyMs().p99()), true),
                     ms(c.spread(r -> r.latencyMs().p999()), false), ms(c.spread(r -> r.latencyMs().max()), false),
                     serverFigure(c, c.serverCpuMicrosPerRequest() == null ? "-" : c.serverCpuMicrosPerRequest().format("%.1f")),
+                    c.generatorCpuMicrosPerRequest() == null ? "-" : c.generatorCpuMicrosPerRequest().format("%.1f"),
                     serverFigure(c, median(c.spread(Results.Run::serverCpuShare), 100, "%.0f%%")),
                     median(c.spread(Results.Run::generatorCpuShare), 100, "%.0f%%"),
                     serverFigure(c, median(c.spread(Results.Run::serverPeakRssMb), 1, "%.0f")),
@@ -72,12 +73,12 @@ public final class ConsoleTable {
         Results.Settings settings = results.settings();
         StringBuilder text = new StringBuilder();
         if (cells.stream().anyMatch(c -> c.rounds() > 1)) {
-            text.append("rounds: each cell's figures are the median of its rounds; req/s, p99 and srv us/req add (min-max).\n");
+            text.append("rounds: each cell's figures are the median of its rounds; req/s, p99, srv us/req and gen us/req add (min-max).\n");
         }
         text.append("bound: the most requests/s the workload allows (C closed-loop clients, every ")
                 .append(settings == null ? "10" : settings.delayEvery()).append("th request held ")
                 .append(settings == null ? "2000" : settings.delayMs()).append(" ms: 5 x C with the defaults).\n")
-                .append("srv us/req: the server's CPU time (user + system) per request; srv CPU, gen CPU: the server's and the"
+                .append("srv us/req, gen us/req: the server's and the generator's CPU time (user + system) per request; srv CPU, gen CPU: the server's and the"
                         + " generator's CPU use as a share of their own CPUs (").append(pinning(results.environment())).append(").\n")
                 .append("counts: the server's /stats count against the answers the client got (exact, explained by failed"
                         + " or abandoned requests, or MISMATCH).\n");

@@ -60,16 +60,23 @@ public record Results(Environment environment, Settings settings, List<Run> runs
      * How the runs were made; {@code iterations} null when each run was measured for a duration; {@code rounds}
      * (--repeat) null in files from before rounds, which had one; {@code sweep}: --sweep (null in older files);
      * {@code sweepResolution}: --resolution, how close the sweep narrowed each pair's last concurrency held and first
-     * not held, (notHeld - held) / held (null without --sweep, and in files from before it narrowed in).
+     * not held, (notHeld - held) / held (null without --sweep, and in files from before it narrowed in);
+     * {@code generatorTransport}: the I/O the embedded runner ran on (epoll, io_uring or nio; null for other engines and
+     * in older files).
      */
     public record Settings(String engine, int rampupSeconds, int warmupSeconds, Integer durationSeconds, Long iterations,
                            int timeoutSeconds, int delayEvery, long delayMs, int eventLoops, Integer rounds, Boolean sweep,
-                           Double sweepResolution) {
+                           Double sweepResolution, String generatorTransport) {
 
         public Settings(String engine, int rampupSeconds, int warmupSeconds, Integer durationSeconds, Long iterations,
                         int timeoutSeconds, int delayEvery, long delayMs, int eventLoops, Integer rounds, Boolean sweep) {
             this(engine, rampupSeconds, warmupSeconds, durationSeconds, iterations, timeoutSeconds, delayEvery, delayMs, eventLoops,
-                    rounds, sweep, null);
+                    rounds, sweep, null, null);
+        }
+
+        public Settings withGeneratorTransport(String transport) {
+            return new Settings(engine, rampupSeconds, warmupSeconds, durationSeconds, iterations, timeoutSeconds, delayEvery,
+                    delayMs, eventLoops, rounds, sweep, sweepResolution, transport);
         }
 
         public boolean swept() {

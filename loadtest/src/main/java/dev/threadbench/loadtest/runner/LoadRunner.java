@@ -1,10 +1,13 @@
 package dev.threadbench.loadtest.runner;
 
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFactory;
 import io.vertx.core.Context;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.internal.VertxInternal;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -13,11 +16,11 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The embedded load generator: closed-loop slots on the Vert.x HTTP client, or, given a rate, the open
+ * The embedded load generator: closed-loop slots, each on its own connection, or, given a rate, the open
  * model: plan runs started on a schedule ({@link ArrivalSchedule}) on whichever slot is free.
  *
  * <p>The slots are split over {@code eventLoops} groups ({@link SlotGroup}); each group lives on one
- * event loop with its own client, and each slot holds its own keep-alive connection (no pool, no
+ * event loop (Vert.x's, on the transport the spec asks for), and each slot holds its own keep-alive connection (no pool, no
  * pipelining), so a slot's connection, callbacks and counters all stay on one thread. The
  * {@link MeasuredWindow} says which requests count and marks its edges.
  */
@@ -52,18 +55,27 @@ public final class LoadRunner {
         if (aborted.isDone()) {
             awaitUnlessAborted(aborted);
         }
-        Vertx vertx = Vertx.vertx(new VertxOptions()
+        GeneratorTransport.Started transport = spec.transport().start(why -> {
+            synchronized (System.err) {
+                System.err.println(why);
+            }
+        });
+        Vertx vertx = Vertx.builder().with(new VertxOptions()
                 .setEventLoopPoolSize(spec.eventLoops())
-                .setPreferNativeTransport(true)
-                .setBlockedThreadCheckInterval(1).setBlockedThreadCheckIntervalUnit(TimeUnit.HOURS));
+                .setBlockedThreadCheckInterval(1).setBlockedThreadCheckIntervalUnit(TimeUnit.HOURS))
+                .withTransport(transport.vertx()).build();
+        List<StepExchange> steps = spec.steps().stream().map(StepExchange::of).toList();
         try {
             List<Context> contexts = eventLoopContexts(vertx, spec.eventLoops());
+            ChannelFactory<? extends Channel> channels = ((VertxInternal) vertx).transport().channelFactory(false);
             List<SlotGroup> groups = new ArrayList<>();
             try (MeasuredWindow window = new MeasuredWindow(spec.runShape(), spec.rampup(), phases)) {
+                int firstSlot = 0;
                 for (int g = 0; g < spec.eventLoops(); g++) {
                     int slots = spec.concurrency() / spec.eventLoops() + (g < spec.concurrency() % spec.eventLoops() ? 1 : 0);
                     if (slots > 0) {
-                        groups.add(new SlotGroup(vertx, contexts.get(g), slots, spec, window));
+                        groups.add(new SlotGroup(vertx, contexts.get(g), channels, slots, firstSlot, spec, steps, window));
+                        firstSlot += slots;
                     }
                 }
                 Tally total = new Tally();
@@ -96,13 +108,14 @@ public final class LoadRunner {
                 return new LoadResult(total.measuredRequests, total.measuredSuccesses, total.failures(), window.seconds(),
                         total.latencyMicros, total.sent, total.answered, total.connectionsOpened, window.cpuSeconds(),
                         (int) groups.stream().map(SlotGroup::thread).distinct().count(),
-                        vertx.isNativeTransportEnabled() ? "epoll" : "nio", total.firstOtherFailure,
+                        transport.transport().key(), total.firstOtherFailure,
                         spec.open() ? new LoadResult.Open(spec.rate(), spec.concurrency(), total.sentInWindow,
                                 total.completedInWindow, total.late, total.unsent, total.maxLateNanos / 1e6) : null,
                         SecondSeries.of(window.measureStartSecond(), window.measureEndSecond(), seconds));
             }
         } finally {
             vertx.close().toCompletionStage().toCompletableFuture().orTimeout(10, TimeUnit.SECONDS).exceptionally(e -> null).join();
+            steps.forEach(StepExchange::release);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.threadbench.loadtest.runner;
 
 import dev.threadbench.loadtest.plan.Plan;
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.List;
 
@@ -8,20 +9,36 @@ import java.util.List;
  * What to run: the plan's steps in order per plan run, {@code concurrency} slots each holding one
  * keep-alive connection and one request at a time, slot i starting at i x rampup / concurrency.
  *
- * @param rate null: closed loop (each slot sends its next plan run when the last is answered); else the open
- *             model: plan runs start at this many per second in all, each on a free slot, whatever the answers
+ * @param rate            null: closed loop (each slot sends its next plan run when the last is answered); else the open
+ *                        model: plan runs start at this many per second in all, each on a free slot, whatever the answers
+ * @param transport       the event loops' I/O: epoll, io_uring or nio (one that cannot start falls back, see {@link GeneratorTransport})
+ * @param sourceAddresses local addresses the connections bind to, round-robin over the slots; empty: the system's
+ *                        choice (see {@link SourceAddresses#forLoad} for the choice made on loopback)
  */
 public record LoadSpec(List<Plan.Step> steps, int concurrency, Duration rampup, Duration timeout,
-                       LoadShape shape, int eventLoops, Double rate) {
+                       LoadShape shape, int eventLoops, Double rate, GeneratorTransport transport,
+                       List<InetAddress> sourceAddresses) {
 
     public LoadSpec {
         steps = List.copyOf(steps);
+        sourceAddresses = List.copyOf(sourceAddresses);
         if (concurrency < 1 || eventLoops < 1 || steps.isEmpty()) {
             throw new IllegalArgumentException("concurrency, event loops and steps must be at least 1");
         }
         if (rate != null && !(rate > 0 && rate < Double.POSITIVE_INFINITY)) {
             throw new IllegalArgumentException("rate must be a positive number of requests/s, got " + rate);
         }
+    }
+
+    /** On the default transport, from the system's choice of local address. */
+    public LoadSpec(List<Plan.Step> steps, int concurrency, Duration rampup, Duration timeout, LoadShape shape, int eventLoops,
+                    Double rate) {
+        this(steps, concurrency, rampup, timeout, shape, eventLoops, rate, GeneratorTransport.DEFAULT, List.of());
+    }
+
+    /** The same load on {@code newTransport}, its connections bound to {@code sources} in turn. */
+    public LoadSpec with(GeneratorTransport newTransport, List<InetAddress> sources) {
+        return new LoadSpec(steps, concurrency, rampup, timeout, shape, eventLoops, rate, newTransport, sources);
     }
 
     /** A closed-loop load. */

@@ -37,7 +37,7 @@ final class OpenArrivals {
         this.tally = tally;
         this.timeoutNanos = timeoutNanos;
         for (int i = 0; i < slots; i++) {
-            free.add(new Slot());
+            free.add(group.newSlot());
         }
     }
 
@@ -73,7 +73,7 @@ final class OpenArrivals {
                 tally.sentInWindow++;
             }
             busy++;
-            group.send(slot, 0, ticket, intended);
+            group.send(slot, 0, ticket, intended, now);
         }
         if (schedule.finished()) {
             if (busy == 0) {

@@ -1,48 +1,59 @@
 package dev.threadbench.loadtest.runner;
 
 import dev.threadbench.loadtest.plan.Plan;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClientResponse;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.RequestOptions;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 
-/** What one plan step sends, and what counts as its answer, for the runner's slots. */
-final class StepExchange {
+/**
+ * What one plan step sends, encoded once: every slot writes the same bytes (a read-only view of them), so a
+ * request costs no encoding. {@code remote} is resolved once, when the load is set up.
+ */
+record StepExchange(InetSocketAddress remote, ByteBuf request, boolean head) {
 
-    private StepExchange() {}
+    /** Methods that carry a body: sent with an empty one, its length stated, as the Vert.x client did. */
+    private static final Set<String> WITH_BODY = Set.of("POST", "PUT", "PATCH");
 
-    /** A 2xx status and, when the answer states a Content-Length, a body of exactly that many bytes. */
-    static FailureCause check(HttpClientResponse response, Buffer body, boolean head) {
-        int status = response.statusCode();
-        if (status < 200 || status > 299) {
-            return FailureCause.NON_2XX;
-        }
-        String contentLength = response.getHeader("Content-Length");
-        if (!head && contentLength != null) {
-            try {
-                if (Long.parseLong(contentLength.trim()) != body.length()) {
-                    return FailureCause.SHORT_BODY;
-                }
-            } catch (NumberFormatException e) {
-                return FailureCause.OTHER;
-            }
-        }
-        return null;
-    }
-
-    /** The step's request: method, host, port, path and query, headers, and the timeout as the idle timeout. */
-    static RequestOptions options(Plan.Step step, int timeoutMillis) {
+    static StepExchange of(Plan.Step step) {
+        String host = step.url().getHost();
+        int port = step.url().getPort() > 0 ? step.url().getPort() : 80;
         String path = step.url().getRawPath() == null || step.url().getRawPath().isEmpty() ? "/" : step.url().getRawPath();
         if (step.url().getRawQuery() != null) {
             path += "?" + step.url().getRawQuery();
         }
-        RequestOptions options = new RequestOptions()
-                .setMethod(HttpMethod.valueOf(step.method()))
-                .setHost(step.url().getHost())
-                .setPort(step.url().getPort() > 0 ? step.url().getPort() : 80)
-                .setURI(path)
-                .setIdleTimeout(timeoutMillis);
-        step.headers().forEach(options::putHeader);
-        return options;
+        String method = step.method().toUpperCase(Locale.ROOT);
+        StringBuilder head = new StringBuilder(method).append(' ').append(path).append(" HTTP/1.1\r\n");
+        boolean hostGiven = false;
+        boolean lengthGiven = false;
+        for (Map.Entry<String, String> header : step.headers().entrySet()) {
+            hostGiven |= header.getKey().equalsIgnoreCase("host");
+            lengthGiven |= header.getKey().equalsIgnoreCase("content-length");
+            head.append(header.getKey()).append(": ").append(header.getValue()).append("\r\n");
+        }
+        if (!hostGiven) {
+            head.append("host: ").append(host.contains(":") ? "[" + host + "]" : host).append(port == 80 ? "" : ":" + port).append("\r\n");
+        }
+        if (!lengthGiven && WITH_BODY.contains(method)) {
+            head.append("content-length: 0\r\n");
+        }
+        head.append("\r\n");
+        byte[] bytes = head.toString().getBytes(StandardCharsets.ISO_8859_1);
+        ByteBuf request = Unpooled.unreleasableBuffer(Unpooled.directBuffer(bytes.length).writeBytes(bytes));
+        InetSocketAddress remote = new InetSocketAddress(host, port);
+        return new StepExchange(remote, request, method.equals("HEAD"));
+    }
+
+    /** Frees the encoded bytes, once no slot writes them any more. */
+    void release() {
+        request.unwrap().release();
+    }
+
+    /** The request's bytes, to write once: a view that leaves the encoded bytes as they are. */
+    ByteBuf bytes() {
+        return request.duplicate();
     }
 }

@@ -32,6 +32,27 @@ class HeadroomTest {
     }
 
     @Test
+    void portsNameTheSourceAddressesMissing() {
+        List<Results.Skipped> skipped = Headroom.portsSkipped(List.of(10_000, 30_000, 60_000), List.of("10.0.0.7"), "embedded",
+                (host, c) -> 2, 28_232);
+        assertEquals(List.of(60_000), skipped.stream().map(Results.Skipped::concurrency).toList(), "two addresses hold 56,464");
+        assertEquals("60,000 connections to 10.0.0.7 need 3 source addresses (28,232 ephemeral ports each per server port),"
+                + " the embedded engine has 2: give --source-addresses", skipped.getFirst().reason());
+        assertEquals("30,000 connections to 127.0.0.1 need 2 source addresses (28,232 ephemeral ports each per server port),"
+                + " the wrk engine has 1: use --engine embedded with --source-addresses",
+                Headroom.portsSkipped(List.of(30_000), List.of("127.0.0.1"), "wrk", (host, c) -> 1, 28_232).getFirst().reason());
+        assertEquals(List.of(), Headroom.portsSkipped(List.of(100_000), List.of("127.0.0.1"), "wrk", (host, c) -> 1, -1),
+                "the ephemeral range unknown: no claim");
+    }
+
+    @Test
+    void aPointSkippedForTwoReasonsIsSkippedOnce() {
+        List<Results.Skipped> both = Headroom.and(List.of(new Results.Skipped(30_000, "descriptors")),
+                List.of(new Results.Skipped(30_000, "ports"), new Results.Skipped(60_000, "ports")));
+        assertEquals(List.of("descriptors", "ports"), both.stream().map(Results.Skipped::reason).toList());
+    }
+
+    @Test
     void theHeapIsTheLastXmxOrAQuarterOfTheMachine() {
         assertEquals(512L << 20, Headroom.maxHeapBytes(List.of("-Xmx2g", "-Xmx512m"), 8L << 30));
         assertEquals(2L << 30, Headroom.maxHeapBytes(List.of("-XX:+UseG1GC"), 8L << 30));

@@ -26,10 +26,12 @@ class HtmlReportTest {
         assertTrue(html.contains("\"serverCpuSeconds\":null,\"serverCpuMicrosPerRequest\":null,\"serverCpuShare\":null,\"serverPeakRssMb\":null"), "nulls inlined");
         assertTrue(html.contains("\"serverJvmOptions\":null"));
         assertTrue(html.contains("'n/a'"), "the page shows n/a for them");
+        assertTrue(html.contains("\"generatorCpuMicrosPerRequest\":{\"median\":45.5"), "the generator's CPU per request is in");
 
         String table = ConsoleTable.render(results);
         String[] lines = table.split("\n");
-        assertTrue(lines[2].matches(".*\\s2100\\s+n/a\\s+n/a\\s+23%\\s+n/a\\s+0\\s+exact.*"), lines[2]);
+        assertTrue(lines[2].matches(".*\\s2100\\s+n/a\\s+45\\.5\\s+n/a\\s+23%\\s+n/a\\s+0\\s+exact.*"),
+                "the generator's CPU per request next to the server's: " + lines[2]);
         assertTrue(table.contains("n/a: the server reports no process figures on its /stats"), table);
         assertTrue(ConsoleTable.oneLine(results.runs().getFirst()).contains("server CPU n/a, peak RSS n/a, generator CPU 23% of its CPUs, counts exact"),
                 ConsoleTable.oneLine(results.runs().getFirst()));

@@ -1,9 +1,11 @@
 package dev.threadbench.loadtest.runner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.threadbench.loadtest.StandInServer;
+import dev.threadbench.loadtest.UsageException;
 import dev.threadbench.loadtest.plan.Plan;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -14,6 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The runner against a stand-in server: counts, one connection per slot, each failure cause. */
 class LoadRunnerTest {
@@ -90,6 +94,25 @@ class LoadRunnerTest {
         assertTrue(seconds.seconds().size() >= 4, "a bucket for each second of the load: " + seconds.seconds().size());
         assertTrue(seconds.seconds().get(2).requests() > 0 && seconds.seconds().get(2).p99Ms() >= 100,
                 "a measured second has its answers, the delayed ones among them: " + seconds.seconds().get(2));
+    }
+
+    @ParameterizedTest
+    @EnumSource(GeneratorTransport.class)
+    void runsOnTheTransportAskedForOrSaysWhichRan(GeneratorTransport transport) {
+        LoadSpec spec = counted(local(server.port(), "/"), 4, 40, 10).with(transport, List.of());
+        LoadResult result = new LoadRunner(spec, new LoadRunner.Phases() {}, Progress.Sink.NONE).run();
+        assertEquals(40, result.successes());
+        assertTrue(result.transport().equals(transport.key()) || transport != GeneratorTransport.NIO,
+                "asked for " + transport.key() + ", ran on " + result.transport());
+    }
+
+    @Test
+    void namesTheTransports() {
+        assertEquals(GeneratorTransport.IO_URING, GeneratorTransport.parse("io_uring"));
+        assertEquals(GeneratorTransport.IO_URING, GeneratorTransport.parse("IO-URING"));
+        assertEquals(GeneratorTransport.NIO, GeneratorTransport.parse("nio"));
+        assertTrue(assertThrows(UsageException.class, () -> GeneratorTransport.parse("kqueue")).getMessage()
+                .contains("expected epoll, io_uring, nio"));
     }
 
     @Test
