@@ -248,10 +248,34 @@ public final class ClusterEngine implements Engine, AutoCloseable {
         } catch (RuntimeException e) {
             accepted.forEach(agent -> node.vertx().eventBus().send(ClusterMessage.agentAddress(agent.nodeId()),
                     new StopRun(runId, "the run failed: " + e.getMessage()), MessageCodec.options()));
+            awaitStopped(team, accepted, pending);
             throw e;
         } finally {
             inRun = Map.of();
             team.forEach(agent -> reports.remove(runId + "/" + agent.nodeId()));
+        }
+    }
+
+    /**
+     * After a failed run, the stopped agents' last reports, for at most {@link #ANSWER_MILLIS}: an agent takes no new
+     * order while its load is still stopping, so the next run is not sent before they are free.
+     */
+    private void awaitStopped(List<ClusterNode.Member> team, List<ClusterNode.Member> accepted, CompletableFuture<AgentReport>[] pending) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ANSWER_MILLIS);
+        for (int i = 0; i < team.size(); i++) {
+            if (!accepted.contains(team.get(i))) {
+                continue;
+            }
+            while (!pending[i].isDone() && node.present(team.get(i).nodeId()) && System.nanoTime() < deadline) {
+                try {
+                    pending[i].get(50, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException | ExecutionException e) {
+                    // not yet, or gone: the loop's conditions decide
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
         }
     }
 

@@ -98,7 +98,12 @@ public final class LoadRunner {
                     }
                     CompletableFuture<Void> allDone = CompletableFuture.allOf(groups.stream().map(SlotGroup::done)
                             .toArray(CompletableFuture[]::new));
-                    awaitUnlessAborted(allDone);
+                    try {
+                        awaitUnlessAborted(allDone);
+                    } catch (Aborted e) {
+                        groups.forEach(SlotGroup::stop);
+                        throw e;
+                    }
                     for (SlotGroup group : groups) {
                         total.merge(group.done().join());
                         seconds.add(group.done().join().seconds);
@@ -114,8 +119,11 @@ public final class LoadRunner {
                         SecondSeries.of(window.measureStartSecond(), window.measureEndSecond(), seconds));
             }
         } finally {
-            vertx.close().toCompletionStage().toCompletableFuture().orTimeout(10, TimeUnit.SECONDS).exceptionally(e -> null).join();
-            steps.forEach(StepExchange::release);
+            CompletableFuture<Void> closed = vertx.close().toCompletionStage().toCompletableFuture().orTimeout(10, TimeUnit.SECONDS)
+                    .exceptionally(e -> null).thenRun(() -> steps.forEach(StepExchange::release));
+            if (!aborted.isDone()) {
+                closed.join();
+            } // aborted: its connections are closed already; the caller (an agent) is free for the next run at once
         }
     }
 

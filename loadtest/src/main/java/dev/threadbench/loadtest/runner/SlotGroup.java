@@ -50,6 +50,8 @@ final class SlotGroup {
     /** This group's first slot's index among all the runner's slots: the round-robin over sources spans the groups. */
     private final int firstSlotIndex;
     private final List<Slot> created = new ArrayList<>();
+    /** Set by {@link #stop}: the run was aborted. */
+    private boolean stopped;
     private final Tally tally = new Tally();
     private final CompletableFuture<Tally> done = new CompletableFuture<>();
     private final long timeoutNanos;
@@ -136,6 +138,20 @@ final class SlotGroup {
         return slot;
     }
 
+    /**
+     * An aborted run: every connection closed at once, on the group's loop, and nothing more sent (a slot's ramp-up
+     * timer or the open model's schedule may still fire). The group is never done then; the run throws instead.
+     */
+    void stop() {
+        context.runOnContext(v -> {
+            stopped = true;
+            created.forEach(Slot::closeConnection);
+            if (timeoutSweep != null) {
+                timeoutSweep.cancel(false);
+            }
+        });
+    }
+
     /** Every slot has stopped: the group is done. */
     void allStopped() {
         if (timeoutSweep != null) {
@@ -195,6 +211,9 @@ final class SlotGroup {
      * @param now   the time now
      */
     void send(Slot slot, int step, Ticket ticket, long start, long now) {
+        if (stopped) {
+            return;
+        }
         StepExchange exchange = steps.get(step);
         tally.sent++;
         slot.step = step;
