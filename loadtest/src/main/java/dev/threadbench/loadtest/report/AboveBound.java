@@ -1,6 +1,7 @@
 package dev.threadbench.loadtest.report;
 
 import java.math.BigDecimal;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -18,6 +19,16 @@ public final class AboveBound {
     /** Whether {@code run}, a closed loop, read above {@link #LIMIT} of its bound (the open model's bound is C's, not its own). */
     public static boolean of(Results.Run run) {
         return run.open() == null && run.ratioToBound() != null && run.ratioToBound() > LIMIT;
+    }
+
+    /**
+     * A sweep's points whose median over the rounds reads above {@link #LIMIT} of the bound, as the curves show them:
+     * "vertx/timer C=1,000: 101.2 % of the bound"; each is flagged beside the sweep's table, never shown unflagged.
+     */
+    static List<String> sweepPoints(List<Cell> cells) {
+        return cells.stream().filter(c -> c.spread(Results.Run::ratioToBound) != null && c.spread(Results.Run::ratioToBound).median() > LIMIT)
+                .map(c -> String.format(Locale.ROOT, "%s C=%,d: %.1f %% of the bound", c.label(), c.concurrency(),
+                        100 * c.spread(Results.Run::ratioToBound).median())).toList();
     }
 
     /**

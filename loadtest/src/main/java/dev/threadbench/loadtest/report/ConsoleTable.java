@@ -59,7 +59,7 @@ public final class ConsoleTable {
                         cpu == null ? "" : String.format(Locale.ROOT, ", srv us/req %.1f %%", 100 * cpu.relativeRange()), c.rounds()));
             }
         }
-        text.append(SweepTable.render(SweepPair.of(results), results.skipped(),
+        text.append(SweepTable.render(SweepPair.of(results), cells, results.skipped(),
                 results.settings() == null ? null : results.settings().sweepResolution()));
         List<String> verdict = Verdict.lines(results);
         if (!verdict.isEmpty()) {

@@ -13,7 +13,7 @@ public final class SweepTable {
 
     private SweepTable() {}
 
-    static String render(List<SweepPair> pairs, List<Results.Skipped> skipped, Double resolution) {
+    static String render(List<SweepPair> pairs, List<Cell> cells, List<Results.Skipped> skipped, Double resolution) {
         if (pairs.isEmpty()) {
             return "";
         }
@@ -41,6 +41,8 @@ public final class SweepTable {
             text.append("  ").append(p.label()).append(": ").append(p.limitDetail())
                     .append(p.shortBelow() == null ? "" : "; short of the bound below it, at " + p.shortBelow()).append('\n');
         }
+        AboveBound.sweepPoints(cells).forEach(point -> text.append("  ARTEFACT: ").append(point).append(", more than C closed-loop"
+                + " clients can get: a measurement artefact, not a result (its runs' notes give the cause)\n"));
         skipped.forEach(s -> text.append(String.format(Locale.ROOT, "not run: C=%,d: %s%n", s.concurrency(), s.reason())));
         return text.toString();
     }

@@ -63,4 +63,16 @@ class AboveBoundTest {
         assertFalse(ConsoleTable.oneLine(runs.get(0)).contains("ARTEFACT"));
         assertEquals(1, HtmlReport.view(results).cells().stream().mapToLong(Cell.Summary::aboveBoundRounds).sum());
     }
+
+    @Test
+    void aSweepPointWhoseRoundsReadAboveTheBoundIsFlaggedBesideTheSweepTable() {
+        Results sweep = SweepFixtures.sweep(List.of());
+        List<Results.Run> runs = new ArrayList<>(sweep.runs());
+        runs.replaceAll(run -> run.server().equals("undertow") && "timer".equals(run.strategy()) && run.concurrency() == 250
+                ? SweepFixtures.run("undertow", "timer", 250, run.round(), new SweepFixtures.Point(1.02, 0, 100, 40, 80, false)) : run);
+        String table = ConsoleTable.render(new Results(sweep.environment(), sweep.settings(), runs, List.of()));
+        assertTrue(table.contains("  ARTEFACT: undertow/timer C=250: 102.0 % of the bound, more than C closed-loop clients can get:"
+                + " a measurement artefact, not a result"), table);
+        assertFalse(ConsoleTable.render(sweep).contains("ARTEFACT:"), "no point above the bound");
+    }
 }
