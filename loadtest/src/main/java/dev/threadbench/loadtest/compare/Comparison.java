@@ -34,8 +34,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.stream.Collectors;
 
 /**
  * A compare, run: each planned server started from its jar (or reached, with --targets) in turn, driven at
@@ -57,8 +55,6 @@ final class Comparison {
     private long startNanos;
     private ProfileMode profileMode;
     private Profiling profiling = Profiling.off();
-    /** The concurrencies --profile profiles: all, or with --sweep 2000 and the largest run. */
-    private Set<Integer> profiled = Set.of();
 
     Comparison(CompareSettings settings, Engine engine, PrintStream out, PrintStream err) {
         this.settings = settings;
@@ -99,7 +95,7 @@ final class Comparison {
             points += settings.rounds() * settings.planned().size() * Bisection.stepsLeftInGrid(loads.stream()
                     .map(CompareSettings.Load::concurrency).toList(), settings.resolution());
         }
-        planProfiles(loads);
+        planProfiles();
         startNanos = System.nanoTime();
         List<Results.Run> runs = new ArrayList<>();
         try (CpuPinning.Pinned pinned = settings.pinning().pinThisJvm()) {
@@ -136,10 +132,11 @@ final class Comparison {
     }
 
     /**
-     * --profile's runs: every one, or with --sweep those at 2000 and at the largest concurrency run (which one a pair
-     * still holds is known only once it has run). With --targets: a note, since compare cannot load anything into them.
+     * --profile profiles every run. With --sweep that includes the narrowing in: which concurrency a pair still holds is
+     * known only once every round of it has run, so the report picks each pair's profiles at 2000 and at its largest
+     * concurrency held afterwards ({@code SweepProfiles}). With --targets: a note, since compare cannot load anything into them.
      */
-    private void planProfiles(List<CompareSettings.Load> loads) {
+    private void planProfiles() {
         if (profileMode == null) {
             return;
         }
@@ -149,11 +146,9 @@ final class Comparison {
             return;
         }
         profiling = Profiling.of(profileMode, settings.out(), out);
-        TreeSet<Integer> all = new TreeSet<>();
-        loads.forEach(load -> all.add(load.concurrency()));
-        profiled = !settings.sweep() ? all : all.contains(2000) ? Set.of(2000, all.last()) : Set.of(all.last());
-        out.println("profile: " + profileMode.description() + "; C=" + profiled.stream().sorted().map(String::valueOf)
-                .collect(Collectors.joining(",")) + ", measured windows only, into " + settings.out().resolve("profiles"));
+        out.println("profile: " + profileMode.description() + "; every run" + (settings.sweep()
+                ? " (the sweep's report sets each pair's at 2000 and at its largest concurrency held side by side)" : "")
+                + ", measured windows only, into " + settings.out().resolve("profiles"));
     }
 
     /**
@@ -343,7 +338,7 @@ final class Comparison {
     private Results.Run measure(Target server, CompareSettings.Load load, int round) {
         Duration idleLimit = Duration.ofMillis(settings.delayMs()).plusSeconds(settings.timing().timeoutSeconds() + 5L);
         Target.Stats before = server.idleStats(idleLimit);
-        Profiling.Window profile = server instanceof StartedServer started && profiled.contains(load.concurrency())
+        Profiling.Window profile = server instanceof StartedServer started
                 ? profiling.window(started.pid(), server.name(), before.strategy(), load.concurrency(), round, Profiling.name(server.name(),
                         before.strategy(), load.concurrency(), load.rate(), round, settings.rounds()))
                 : Profiling.Window.NONE;

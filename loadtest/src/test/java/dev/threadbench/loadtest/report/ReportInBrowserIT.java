@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.threadbench.loadtest.profile.Profile;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -53,6 +54,24 @@ class ReportInBrowserIT {
         }
         assertTrue(dom.contains("breaking point"), "the pairs table");
         assertTrue(dom.contains("id=\"runs-box\" style=\"display: none;\""), "#sweep hides the rest");
+    }
+
+    @Test
+    void aProfiledSweepSetsEachPairsBucketsAt2000AndAtItsLargestHeldSideBySide() throws Exception {
+        Results sweep = SweepFixtures.sweep(List.of());
+        List<Profile> profiles = new ArrayList<>();
+        for (int round = 0; round < 3; round++) {
+            for (int c : SweepFixtures.CONCURRENCIES) {
+                profiles.add(new Profile("undertow", "blocking", c, round, "cpu", "itimer", "profiles/undertow-blocking-" + c + "-round"
+                        + (round + 1) + ".html", 500, "samples", List.of(new Profile.Share("io", "the IO loop", 0.25),
+                        new Profile.Share("other", "the rest", 0.75))));
+            }
+        }
+        String dom = render(new Results(sweep.environment(), sweep.settings(), sweep.runs(), List.of(), null, profiles), "#sweep");
+        assertTrue(dom.contains("id=\"sweep-profiles\" style=\"\""), "the sweep's profile table is shown");
+        assertTrue(dom.contains("largest held"), "undertow/blocking held up to 1,000");
+        assertTrue(dom.contains("href=\"profiles/undertow-blocking-1000-round3.html\""), "each round's flame graph linked");
+        assertTrue(dom.contains("25.0%"), "the rounds' median share");
     }
 
     @Test
