@@ -136,7 +136,8 @@ final class CompareOptions {
     @Option(names = "--profile", paramLabel = "cpu|wall|alloc",
             description = "profile each server compare starts over each measured window (async-profiler): cpu (timer-based, no perf"
                     + " events needed), wall (where threads wait) or alloc; flame graphs in DIR/profiles, each run's share per bucket"
-                    + " in the report; with --sweep: the runs at 2000 and at the largest concurrency (default: off)")
+                    + " in the report; with --sweep every run too, and the report sets each pair's at 2000 and at its largest"
+                    + " concurrency held side by side (default: off)")
     private String profile;
 
     @Mixin
