@@ -12,7 +12,7 @@ final class CompareHeader {
 
     /**
      * With --sweep: what narrowing in may add, at most (every pair breaking in the grid's widest gap), each of its runs in
-     * a server started for it.
+     * a server started for it and warmed first ({@link RunLength#NARROWING_WARMUP_SECONDS}).
      */
     private static String narrowing(CompareSettings settings, long perRun, long gridSeconds) {
         int steps = Bisection.stepsLeftInGrid(settings.concurrencies(), settings.resolution());
@@ -20,7 +20,9 @@ final class CompareHeader {
         if (runs == 0) {
             return "";
         }
-        long most = gridSeconds + runs * (perRun + (settings.running() ? 0 : 6 + settings.delayMs() / 1000));
+        long startAndWarm = settings.running() ? 0
+                : 6 + settings.delayMs() / 1000 + settings.timing().rampupSeconds() + RunLength.NARROWING_WARMUP_SECONDS + 3;
+        long most = gridSeconds + runs * (perRun + startAndWarm);
         return String.format(Locale.ROOT, "; then, narrowing each pair in to within %s %%, at most %d runs more (%d steps a pair),"
                 + " up to %d min %02d s in all", ReadableNumber.percent(settings.resolution()), runs, steps, most / 60, most % 60);
     }

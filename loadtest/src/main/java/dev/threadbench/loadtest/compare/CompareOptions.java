@@ -30,12 +30,12 @@ final class CompareOptions {
     private CommandSpec command;
 
     @Option(names = "--quick", description = "shorter runs: 3 rounds of 4 s warm-up + 4 s measured (default 8 + 16): about 3.5 minutes"
-            + " in all; with --sweep: one round of 2 + 4 s per point, about 16 minutes")
+            + " in all; with --sweep: one round of 2 + 4 s per point, about 22 minutes")
     private boolean quick;
 
     @Option(names = "--sweep", description = "every server x strategy over concurrency 250,500,1000,2000,5000,10000,20000,50000..."
             + " up to --sweep-max (--concurrency overrides), 3 rounds of 2 s ramp-up + 2 s warm-up + 6 s measured per point, then"
-            + " each pair narrowed in between the last concurrency held and the first not held (--resolution): about 55 minutes"
+            + " each pair narrowed in between the last concurrency held and the first not held (--resolution): about 65 minutes"
             + " on 2 cores; report adds curves, memory per 1,000 connections and breaking points")
     private boolean sweep;
 

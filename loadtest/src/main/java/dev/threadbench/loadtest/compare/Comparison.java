@@ -157,13 +157,19 @@ final class Comparison {
      */
     private boolean rounds(Map<Planned, List<CompareSettings.Load>> plan, Map<String, RunningServer> running,
                            List<Results.Run> runs, String logSuffix) {
+        return rounds(plan, Map.of(), running, runs, logSuffix);
+    }
+
+    /** The same, each server compare starts first warmed, unmeasured, at the concurrency {@code warmUps} gives it, if any. */
+    private boolean rounds(Map<Planned, List<CompareSettings.Load>> plan, Map<Planned, Integer> warmUps,
+                           Map<String, RunningServer> running, List<Results.Run> runs, String logSuffix) {
         for (int round = 0; round < settings.rounds(); round++) {
             for (Planned planned : settings.order(round)) {
                 if (!plan.containsKey(planned)) {
                     continue;
                 }
                 try {
-                    runsOf(planned, round, running.get(planned.server()), plan.get(planned), logSuffix, runs);
+                    runsOf(planned, round, running.get(planned.server()), plan.get(planned), warmUps.get(planned), logSuffix, runs);
                 } catch (Engine.CannotGoOn e) {
                     if (runs.isEmpty()) {
                         throw e;
@@ -207,11 +213,14 @@ final class Comparison {
                     step, ReadableNumber.percent(settings.resolution()), String.join("; ", next.stream().map(Bisection.Step::describe).toList()));
             out.flush();
             Map<Planned, List<CompareSettings.Load>> plan = new LinkedHashMap<>();
+            Map<Planned, Integer> warmUps = new LinkedHashMap<>();
             for (Planned planned : settings.planned()) {
-                next.stream().filter(n -> n.of(planned)).findFirst()
-                        .ifPresent(n -> plan.put(planned, List.of(CompareSettings.Load.closed(n.concurrency()))));
+                next.stream().filter(n -> n.of(planned)).findFirst().ifPresent(n -> {
+                    plan.put(planned, List.of(CompareSettings.Load.closed(n.concurrency())));
+                    warmUps.put(planned, Math.min(n.heldAt(), RunLength.NARROWING_WARMUP_MAX_CONCURRENCY));
+                });
             }
-            if (!rounds(plan, running, runs, "-step" + step)) {
+            if (!rounds(plan, warmUps, running, runs, "-step" + step)) {
                 return;
             }
         }
@@ -240,7 +249,7 @@ final class Comparison {
      * its stop (or, already running, between connect and close), each added to {@code done} as it ends.
      */
     private void runsOf(Planned planned, int round, RunningServer alreadyRunning, List<CompareSettings.Load> loads,
-                        String logSuffix, List<Results.Run> done) {
+                        Integer warmUpConcurrency, String logSuffix, List<Results.Run> done) {
         Path log = settings.out().resolve("logs").resolve(planned.server() + "-"
                 + (planned.strategy() == null ? "default" : planned.strategy())
                 + (settings.rounds() == 1 ? "" : "-round" + (round + 1)) + logSuffix + ".log");
@@ -252,6 +261,8 @@ final class Comparison {
             }
             if (alreadyRunning != null) {
                 out.printf(Locale.ROOT, "%n%s at %s%s%n", planned.server(), server.base(), roundLabel(round));
+            } else if (warmUpConcurrency != null) {
+                warmUp(server, warmUpConcurrency);
             }
             for (CompareSettings.Load load : loads) {
                 Results.Run run;
@@ -287,6 +298,24 @@ final class Comparison {
                     done.set(i, done.get(i).withServerExitCode(exit));
                 }
             }
+        }
+    }
+
+    /**
+     * A narrowing-in server is started for its one run, so its JIT is cold, where a grid point's server had run every
+     * concurrency below it first: without this its run measured the compiler (JIT ms/s of 500-1,500 on 2 cores, the grid's
+     * 1-90) and broke well below the grid's own points. This load, unmeasured, gives it about the grid's requests first.
+     */
+    private void warmUp(Target server, int concurrency) {
+        out.printf(Locale.ROOT, "  warming its JIT first: %,d connections for %d s, not measured (a grid point's server ran the"
+                + " concurrencies below it first)%n", concurrency, RunLength.NARROWING_WARMUP_SECONDS);
+        out.flush();
+        Engine.Timing timing = settings.timing();
+        try {
+            engine.run(server.base().resolve("/"), concurrency, new Engine.Timing(timing.rampupSeconds(), 0,
+                    RunLength.NARROWING_WARMUP_SECONDS, null, timing.timeoutSeconds(), timing.eventLoops()), new LoadRunner.Phases() {});
+        } catch (Engine.RunLost e) {
+            out.println("  warm-up failed: " + e.getMessage() + "; the run goes on");
         }
     }
 

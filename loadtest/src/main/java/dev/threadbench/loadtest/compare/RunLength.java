@@ -32,10 +32,11 @@ import java.util.Locale;
  * <p>Sweep: 6 server x strategy pairs over the grid, 250 ... 10,000 and on to what the machine holds (--sweep-max; 19,000
  * here, 20,000 descriptors: 7 points), then narrowing in. Grid, full: 3 rounds of 2 + 2 + 6 s: 126 x 13 s + 18 x 8 s =
  * 1,782 s, about 30 min. Narrowing in ({@link Bisection}): each step runs every pair still too wide once per round, each
- * in a server started for it, 13 + 8 s; from a 2x gap to within 10 % takes 4 steps, at most 5 (middle-third midpoints).
- * On 2026-11-30 all six pairs broke between 5,000 and 10,000, so 6 x 3 x 4 = 72 runs x 21 s = 1,512 s more: about 55 min
- * in all, at most about 60 (CompareHeader prints the bound before the first run). --quick: one round of 2 + 2 + 4 s:
- * 42 x 11 s + 6 x 8 s = 510 s for the grid, 6 x 4 x 19 s = 456 s narrowing in, about 16 min, with no spread to judge
+ * in a server started for it and warmed first (2 + 12 s, {@link #NARROWING_WARMUP_SECONDS}), 13 + 8 + 14 s; from a 2x gap to
+ * within 10 % takes 4 steps, at most 5 (middle-third midpoints). With all six pairs breaking within one gap of the grid,
+ * 6 x 3 x 4 = 72 runs x 35 s = 2,520 s more: about 72 min in all, at most about 80 (CompareHeader prints the bound before
+ * the first run). --quick: one round of 2 + 2 + 4 s: 42 x 11 s + 6 x 8 s = 510 s for the grid, 6 x 4 x 33 s = 792 s
+ * narrowing in, about 22 min, with no spread to judge
  * differences by. Short warm-ups are enough on the grid: each server runs its concurrencies in one process, lowest
  * first, so only its first point meets a cold JIT; a narrowing-in run meets a cold JIT every time (its server is
  * started for it, since the next midpoint depends on every round), which the JIT flag shows where it weighs.
@@ -52,6 +53,16 @@ record RunLength(int rampupSeconds, int warmupSeconds, int durationSeconds, int 
     static final RunLength COMPARE_QUICK = new RunLength(2, 4, 4, 3);
     static final RunLength SWEEP = new RunLength(2, 2, 6, 3);
     static final RunLength SWEEP_QUICK = new RunLength(2, 2, 4, 1);
+
+    /**
+     * A narrowing-in run's server, started for it, first gets this many seconds of unmeasured load at its pair's largest
+     * concurrency held, at most {@link #NARROWING_WARMUP_MAX_CONCURRENCY}: about the requests a grid point's server has
+     * answered before its point (250 ... 2,000 connections, ~90,000 requests to 2,000). Without it, on 2026-12-01 (2 cores
+     * Intel Xeon) the narrowing-in runs' JIT compiled 500-1,500 ms a second of the window, the grid's 1-90, and every
+     * pair "broke" at its first midpoint below points the grid had held (Vert.x timer: 55.6 % at 5,500, 69.3 % at 10,000).
+     */
+    static final int NARROWING_WARMUP_SECONDS = 12;
+    static final int NARROWING_WARMUP_MAX_CONCURRENCY = 2000;
 
     /** The longest whole number of seconds a window may have to grow by to hold whole delay periods. */
     static final long MAX_STEP_SECONDS = 60;

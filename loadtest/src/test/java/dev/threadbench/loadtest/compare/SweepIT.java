@@ -57,7 +57,8 @@ class SweepIT {
     /**
      * Vert.x's blocking strategy with 40 workers holds the bound while every connection's delayed request finds a worker
      * (up to about 40 connections) and not past it: between the grid's 20 (held) and 80 (not held, half the bound)
-     * the sweep narrows in, each step a server started for it, until the first not held is within 25 % of the last held.
+     * the sweep narrows in, each step a server started for it and warmed first, until the first not held is within 25 % of
+     * the last held.
      */
     @Test
     void aSweepNarrowsInBetweenTheLastConcurrencyHeldAndTheFirstNotHeld() throws Exception {
@@ -69,6 +70,8 @@ class SweepIT {
         assertEquals(0, ran.code(), ran.out() + ran.err());
         assertTrue(ran.out().contains("\nnarrowing in, step 1 (until the first not held is within 25 % of the last held):"
                 + " vertx/blocking at 50 (held 20, not held 80)\n"), ran.out());
+        assertTrue(ran.out().contains("  warming its JIT first: 20 connections for 12 s, not measured"), "each step's fresh server is"
+                + " warmed at the concurrency its pair held: " + ran.out());
 
         JsonNode json = new ObjectMapper().readTree(out.resolve("results.json").toFile());
         List<Integer> concurrencies = json.get("runs").findValues("concurrency").stream().map(JsonNode::asInt).toList();
