@@ -140,6 +140,23 @@ class ClusterIT {
     }
 
     @Test
+    void fewerAgentsThanAskedWithinTheTimeoutIsOneLineNamingWhoJoinedAndExit2() throws Exception {
+        int port = ClusterProcesses.freePort();
+        try (ClusterProcesses processes = new ClusterProcesses(dir); ServerProcess server = server("vertx")) {
+            processes.agent("a1", List.of(), HOST, port, null);
+            List<String> args = new ArrayList<>(List.of("compare", "--agents", "2", "--agents-timeout", "5", "--targets",
+                    "vertx=" + server.baseUrl(), "--no-pin", "--repeat", "1", "--out", dir.resolve("none").toString()));
+            args.addAll(cluster(port));
+            Process compare = processes.start("compare", List.of(), args);
+            assertEquals(2, exit(compare, Duration.ofMinutes(2)), processes.output("compare"));
+            List<String> errors = processes.output("compare").lines().filter(line -> line.startsWith("loadtest:")).toList();
+            assertEquals(List.of("loadtest: --agents 2: only 1 agent(s) joined in time (a1 (127.0.0.1))"), errors,
+                    processes.output("compare"));
+            assertEquals(0, requests(server), "no run was made");
+        }
+    }
+
+    @Test
     void compareKilledMidRunStopsEveryAgentsLoadAndWhileItRunsASecondCompareIsRefused() throws Exception {
         int port = ClusterProcesses.freePort();
         try (ClusterProcesses processes = new ClusterProcesses(dir); ServerProcess server = server("undertow")) {
