@@ -1,7 +1,9 @@
 package dev.threadbench.loadtest.report;
 
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Locale;
 
 /**
@@ -24,11 +26,18 @@ public final class AboveBound {
     /**
      * A sweep's points whose median over the rounds reads above {@link #LIMIT} of the bound, as the curves show them:
      * "vertx/timer C=1,000: 101.2 % of the bound"; each is flagged beside the sweep's table, never shown unflagged.
+     * {@code pair}: only that pair's; null: every pair's.
      */
-    static List<String> sweepPoints(List<Cell> cells) {
-        return cells.stream().filter(c -> c.spread(Results.Run::ratioToBound) != null && c.spread(Results.Run::ratioToBound).median() > LIMIT)
-                .map(c -> String.format(Locale.ROOT, "%s C=%,d: %.1f %% of the bound", c.label(), c.concurrency(),
-                        100 * c.spread(Results.Run::ratioToBound).median())).toList();
+    static List<String> sweepPoints(List<Cell> cells, SweepPair pair) {
+        List<String> points = new ArrayList<>();
+        for (Cell c : cells) {
+            Spread ratio = c.spread(Results.Run::ratioToBound);
+            if (ratio != null && ratio.median() > LIMIT
+                    && (pair == null || c.server().equals(pair.server()) && Objects.equals(c.strategy(), pair.strategy()))) {
+                points.add(String.format(Locale.ROOT, "%s C=%,d: %.1f %% of the bound", c.label(), c.concurrency(), 100 * ratio.median()));
+            }
+        }
+        return points;
     }
 
     /**

@@ -21,11 +21,12 @@ public final class HtmlReport {
 
     /**
      * What the page draws besides the runs: the cells, the verdict's lines, the CPU sets in words, and with a sweep its
-     * pairs, each one's breaking point in words ({@link SweepPair#reading()}, in the pairs' order), and with --profile
-     * too each pair's profiles at 2000 and at its largest concurrency held ({@link SweepProfiles}).
+     * pairs, each one's breaking point in words ({@link SweepPair#reading()}, in the pairs' order) and its points read
+     * above the bound ({@link AboveBound#sweepPoints}, flagged), and with --profile too each pair's profiles at 2000 and
+     * at its largest concurrency held ({@link SweepProfiles}).
      */
     record View(List<Cell.Summary> cells, List<String> verdict, String pinning, List<SweepPair> pairs, List<String> readings,
-                List<SweepProfiles> sweepProfiles) {}
+                List<List<String>> aboveBound, List<SweepProfiles> sweepProfiles) {}
 
     private HtmlReport() {}
 
@@ -49,7 +50,9 @@ public final class HtmlReport {
         List<Cell> cells = Cell.of(results.runs());
         List<SweepPair> pairs = SweepPair.of(results);
         return new View(cells.stream().map(Cell::summary).toList(), Verdict.lines(results), ConsoleTable.pinning(results.environment()),
-                pairs, pairs.stream().map(SweepPair::reading).toList(), SweepProfiles.of(pairs, results.profiles()));
+                pairs, pairs.stream().map(SweepPair::reading).toList(),
+                pairs.stream().map(p -> AboveBound.sweepPoints(cells, p).stream().map(point -> "ARTEFACT: " + point + SweepTable.ARTEFACT)
+                        .toList()).toList(), SweepProfiles.of(pairs, results.profiles()));
     }
 
     /** The webjar's echarts.min.js, read from the classpath. */

@@ -11,6 +11,10 @@ public final class SweepTable {
     private static final String[] HEADER = {"server", "strategy", "heap MB/1k conn", "RSS MB/1k conn", "CPU us/req", "at C",
             "user / sys", "breaking point", "limit"};
 
+    /** What follows a sweep point read above the bound, in the console and the report. */
+    static final String ARTEFACT = ", more than C closed-loop clients can get: a measurement artefact, not a result (its runs'"
+            + " notes give the cause)";
+
     private SweepTable() {}
 
     static String render(List<SweepPair> pairs, List<Cell> cells, List<Results.Skipped> skipped, Double resolution) {
@@ -41,8 +45,7 @@ public final class SweepTable {
             text.append("  ").append(p.label()).append(": ").append(p.limitDetail())
                     .append(p.shortBelow() == null ? "" : "; short of the bound below it, at " + p.shortBelow()).append('\n');
         }
-        AboveBound.sweepPoints(cells).forEach(point -> text.append("  ARTEFACT: ").append(point).append(", more than C closed-loop"
-                + " clients can get: a measurement artefact, not a result (its runs' notes give the cause)\n"));
+        AboveBound.sweepPoints(cells, null).forEach(point -> text.append("  ARTEFACT: ").append(point).append(ARTEFACT).append('\n'));
         skipped.forEach(s -> text.append(String.format(Locale.ROOT, "not run: C=%,d: %s%n", s.concurrency(), s.reason())));
         return text.toString();
     }

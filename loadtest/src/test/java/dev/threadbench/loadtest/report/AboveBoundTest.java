@@ -70,9 +70,15 @@ class AboveBoundTest {
         List<Results.Run> runs = new ArrayList<>(sweep.runs());
         runs.replaceAll(run -> run.server().equals("undertow") && "timer".equals(run.strategy()) && run.concurrency() == 250
                 ? SweepFixtures.run("undertow", "timer", 250, run.round(), new SweepFixtures.Point(1.02, 0, 100, 40, 80, false)) : run);
-        String table = ConsoleTable.render(new Results(sweep.environment(), sweep.settings(), runs, List.of()));
+        Results flagged = new Results(sweep.environment(), sweep.settings(), runs, List.of());
+        String table = ConsoleTable.render(flagged);
         assertTrue(table.contains("  ARTEFACT: undertow/timer C=250: 102.0 % of the bound, more than C closed-loop clients can get:"
                 + " a measurement artefact, not a result"), table);
+        HtmlReport.View view = HtmlReport.view(flagged);
+        int undertowTimer = view.pairs().indexOf(view.pairs().stream().filter(p -> p.label().equals("undertow/timer")).findFirst().orElseThrow());
+        assertEquals(List.of("ARTEFACT: undertow/timer C=250: 102.0 % of the bound" + SweepTable.ARTEFACT), view.aboveBound().get(undertowTimer),
+                "the report's pairs table flags it beside its pair");
+        assertEquals(1, view.aboveBound().stream().mapToInt(List::size).sum(), "and no other pair");
         assertFalse(ConsoleTable.render(sweep).contains("ARTEFACT:"), "no point above the bound");
     }
 }
