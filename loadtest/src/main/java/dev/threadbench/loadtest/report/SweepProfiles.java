@@ -55,10 +55,8 @@ public record SweepProfiles(String server, String strategy, int concurrency, Str
     private static List<Profile.Share> medianShares(List<Profile> found) {
         List<Profile.Share> shares = new ArrayList<>();
         for (Profile.Share bucket : found.getFirst().buckets()) {
-            double[] values = found.stream().flatMap(p -> p.buckets().stream()).filter(s -> s.bucket().equals(bucket.bucket()))
-                    .mapToDouble(Profile.Share::share).sorted().toArray();
-            double median = values.length % 2 == 1 ? values[values.length / 2]
-                    : (values[values.length / 2 - 1] + values[values.length / 2]) / 2;
+            double median = Spread.of(found.stream().flatMap(p -> p.buckets().stream()).filter(s -> s.bucket().equals(bucket.bucket()))
+                    .map(Profile.Share::share).toList()).median();
             shares.add(new Profile.Share(bucket.bucket(), bucket.title(), Math.round(1000 * median) / 1000.0));
         }
         return shares;
