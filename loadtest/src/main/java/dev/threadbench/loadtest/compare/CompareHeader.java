@@ -21,10 +21,15 @@ final class CompareHeader {
             return "";
         }
         long startAndWarm = settings.running() ? 0
-                : 6 + settings.delayMs() / 1000 + settings.timing().rampupSeconds() + RunLength.NARROWING_WARMUP_SECONDS + 3;
+                : startAndStopSeconds(settings) + settings.timing().rampupSeconds() + RunLength.NARROWING_WARMUP_SECONDS + 3;
         long most = gridSeconds + runs * (perRun + startAndWarm);
         return String.format(Locale.ROOT, "; then, narrowing each pair in to within %s %%, at most %d runs more (%d steps a pair),"
                 + " up to %d min %02d s in all", ReadableNumber.percent(settings.resolution()), runs, steps, most / 60, most % 60);
+    }
+
+    /** A server's start (to /health) and its stop (SIGTERM, the delayed answers drained), about. */
+    private static long startAndStopSeconds(CompareSettings settings) {
+        return 6 + settings.delayMs() / 1000;
     }
 
     static void print(CompareSettings settings, PrintStream out) {
@@ -64,7 +69,7 @@ final class CompareHeader {
                 : String.format(Locale.ROOT, " in %d rounds (servers in turn, their order reversed each round)", settings.rounds());
         if (timing.durationSeconds() != null) {
             long perRun = timing.rampupSeconds() + timing.warmupSeconds() + timing.durationSeconds() + delayMs / 1000 + 1;
-            long startAndStop = settings.running() ? 0 : (long) settings.rounds() * settings.planned().size() * (6 + delayMs / 1000);
+            long startAndStop = settings.running() ? 0 : (long) settings.rounds() * settings.planned().size() * startAndStopSeconds(settings);
             long total = runsCount * perRun + startAndStop;
             out.printf(Locale.ROOT, "each run: %d s ramp-up + %d s warm-up + %d s measured; %d runs%s, about %d min %02d s in all%s%n",
                     timing.rampupSeconds(), timing.warmupSeconds(), timing.durationSeconds(), runsCount, rounds, total / 60, total % 60,

@@ -102,7 +102,7 @@ final class Comparison {
             Map<String, RunningServer> running = connect();
             Map<Planned, List<CompareSettings.Load>> grid = new LinkedHashMap<>();
             settings.planned().forEach(planned -> grid.put(planned, loads));
-            if (rounds(grid, running, runs, "") && settings.sweep()) {
+            if (rounds(grid, Map.of(), running, runs, "") && settings.sweep()) {
                 narrowIn(running, runs, skipped);
             }
         }
@@ -153,14 +153,9 @@ final class Comparison {
 
     /**
      * Every round of the planned servers' runs (those in {@code plan}, each with its loads), servers in turn in each round
-     * as {@link CompareSettings#order} says; false when the engine said no run can go on (the runs made are kept).
+     * as {@link CompareSettings#order} says, each server compare starts first warmed, unmeasured, at the concurrency
+     * {@code warmUps} gives it, if any; false when the engine said no run can go on (the runs made are kept).
      */
-    private boolean rounds(Map<Planned, List<CompareSettings.Load>> plan, Map<String, RunningServer> running,
-                           List<Results.Run> runs, String logSuffix) {
-        return rounds(plan, Map.of(), running, runs, logSuffix);
-    }
-
-    /** The same, each server compare starts first warmed, unmeasured, at the concurrency {@code warmUps} gives it, if any. */
     private boolean rounds(Map<Planned, List<CompareSettings.Load>> plan, Map<Planned, Integer> warmUps,
                            Map<String, RunningServer> running, List<Results.Run> runs, String logSuffix) {
         for (int round = 0; round < settings.rounds(); round++) {
