@@ -19,6 +19,7 @@ import io.vertx.core.eventbus.Message;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -183,7 +184,7 @@ final class Agent implements AutoCloseable {
         Map<String, Long> failures = new LinkedHashMap<>();
         result.failures().forEach((cause, count) -> failures.put(cause.name(), count));
         return new AgentReport(order.runId(), node.nodeId(), node.name(), node.host(), order.connections(), result.requests(), result.successes(),
-                failures, result.durationSeconds(), Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buffer.array(), length)),
+                failures, result.durationSeconds(), Base64.getEncoder().encodeToString(Arrays.copyOf(buffer.array(), length)),
                 result.sent(), result.answered(), result.connectionsOpened(), result.clientCpuSeconds(),
                 Runtime.getRuntime().availableProcessors(), result.transport(), result.firstOtherFailure(), result.open(), lateMs, null,
                 result.seconds());

@@ -32,6 +32,8 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
@@ -399,8 +401,7 @@ public final class ClusterEngine implements Engine, AutoCloseable {
         private final LoadRunner.Phases phases;
         private final long measureStartNanos;
         private final Timing timing;
-        private final java.util.concurrent.ScheduledExecutorService timer =
-                java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+        private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
                     Thread thread = new Thread(r, "cluster-window");
                     thread.setDaemon(true);
                     return thread;

@@ -1,6 +1,8 @@
 package dev.threadbench.loadtest.runner;
 
 import io.netty.buffer.ByteBuf;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * One connection's HTTP/1.1 answers, read as they arrive and never kept: the status, the few headers that say
@@ -143,7 +145,7 @@ final class AnswerParser {
             throw new Malformed("an answer's line is longer than " + MAX_LINE + " bytes");
         }
         if (lineLength + n > line.length) {
-            line = java.util.Arrays.copyOf(line, Math.min(MAX_LINE, Math.max(line.length * 2, lineLength + n)));
+            line = Arrays.copyOf(line, Math.min(MAX_LINE, Math.max(line.length * 2, lineLength + n)));
         }
         in.readBytes(line, lineLength, n);
         lineLength += n;
@@ -340,6 +342,6 @@ final class AnswerParser {
     }
 
     private String text(int from, int length) {
-        return new String(line, from, length, java.nio.charset.StandardCharsets.ISO_8859_1);
+        return new String(line, from, length, StandardCharsets.ISO_8859_1);
     }
 }

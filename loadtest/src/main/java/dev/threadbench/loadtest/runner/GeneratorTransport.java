@@ -4,6 +4,7 @@ import dev.threadbench.loadtest.UsageException;
 import io.vertx.core.transport.Transport;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
@@ -43,7 +44,7 @@ public enum GeneratorTransport {
      *
      * @param why receives one line saying why the transport asked for cannot start, when it cannot
      */
-    Started start(java.util.function.Consumer<String> why) {
+    Started start(Consumer<String> why) {
         if (vertx.available()) {
             return new Started(this, vertx);
         }
