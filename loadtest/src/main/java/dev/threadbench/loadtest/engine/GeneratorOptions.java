@@ -17,8 +17,8 @@ public final class GeneratorOptions {
     @Option(names = "--source-addresses", paramLabel = "LIST",
             description = "local IPv4 addresses the embedded runner's connections bind to in turn, a range or a list, e.g."
                     + " 127.0.0.2-127.0.0.9: one address opens at most as many connections to a server port as there are"
-                    + " ephemeral ports (about 28,000); default: the system's choice, or, on loopback when the concurrency needs"
-                    + " more, 127.0.0.2 onwards")
+                    + " ephemeral ports (about 28,000), and its connect() slows down past half of them; default: the system's"
+                    + " choice, or, on loopback past a quarter of one address's ports, 127.0.0.2 onwards")
     private String sourceAddresses;
 
     /** What was asked for, checked. */

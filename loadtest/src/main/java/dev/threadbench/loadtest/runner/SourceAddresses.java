@@ -17,14 +17,24 @@ import java.util.function.Consumer;
 
 /**
  * The local addresses the runner's connections bind to. One source address can open only as many connections to
- * one server port as there are ephemeral ports (about 28,000 on Linux): past that, the connections are spread
- * round-robin over several addresses, given ({@code --source-addresses 127.0.0.2-127.0.0.9}) or, on loopback,
- * chosen from 127.0.0.0/8, where every address is this host's.
+ * one server port as there are ephemeral ports (about 28,000 on Linux), and its connect() slows down long before
+ * that (see {@link #PORT_SHARE}): past a share of the range the connections are spread round-robin over several
+ * addresses, given ({@code --source-addresses 127.0.0.2-127.0.0.9}) or, on loopback, chosen from 127.0.0.0/8, where
+ * every address is this host's.
  */
 public final class SourceAddresses {
 
     /** The ephemeral range of this machine's kernel, read once. */
     public static final int EPHEMERAL_PORTS = ephemeralPorts(Path.of("/proc/sys/net/ipv4/ip_local_port_range"));
+    /**
+     * The share of an address's ephemeral ports the runner fills when it chooses the addresses itself: a quarter.
+     * Linux's connect() looks for a free port among the even ones first and scans all of them before it tries an odd
+     * one, so past half the range every connect() walks thousands of ports. Measured 2026-12-02 (2 cores Intel Xeon,
+     * Linux 6.18): 19,000 connections from one address spent half of the generator's core in connect() for 8 s, far
+     * past the 2 s ramp-up, and the run read 7-9 % of the bound, generator-bound; from four addresses, 23-29 %,
+     * server-bound.
+     */
+    static final int PORT_SHARE = 4;
     /** Addresses in one range at most: more is surely a typo. */
     static final int MAX_ADDRESSES = 4096;
 
@@ -71,23 +81,37 @@ public final class SourceAddresses {
         return ports <= 0 ? 1 : Math.max(1, (connections + ports - 1) / ports);
     }
 
+    /** Source addresses that keep {@code connections} to one server port within a {@link #PORT_SHARE} of their ports. */
+    static int comfortable(int connections, int ports) {
+        return ports <= 0 ? 1 : needed(connections, Math.max(1, ports / PORT_SHARE));
+    }
+
     /**
      * The addresses a load binds to: those given; else, when {@code target} is on (IPv4) loopback and {@code connections}
-     * need more than one address's ephemeral ports, 127.0.0.2 onwards, said in one line to {@code note}; else none.
+     * fill more than a {@link #PORT_SHARE} of one address's ephemeral ports, 127.0.0.2 onwards, said in one line to
+     * {@code note}; else none (said too when connect() will slow down for it).
      */
     public static List<InetAddress> forLoad(List<InetAddress> given, String targetHost, int connections, int ports,
                                             Consumer<String> note) {
-        int needed = needed(connections, ports);
-        if (!given.isEmpty() || needed == 1 || !ipv4Loopback(targetHost)) {
+        int comfortable = comfortable(connections, ports);
+        if (!given.isEmpty() || comfortable == 1) {
+            return given;
+        }
+        if (!ipv4Loopback(targetHost)) {
+            if (needed(connections, ports) == 1) {
+                note.accept(String.format(Locale.ROOT, "source addresses: %,d connections from one address fill more than a"
+                        + " quarter of its %,d ephemeral ports, and connect() slows down past half: give --source-addresses"
+                        + " (%d addresses)", connections, ports, comfortable));
+            }
             return given;
         }
         List<InetAddress> chosen = new ArrayList<>();
-        for (int i = 0; i < needed; i++) {
+        for (int i = 0; i < comfortable; i++) {
             chosen.add(fromLong(toLong(address("127.0.0.2")) + i));
         }
-        note.accept(String.format(Locale.ROOT, "source addresses: %,d connections need more than one address's %,d ephemeral"
-                + " ports; binding them round-robin to %s-%s", connections, ports, chosen.getFirst().getHostAddress(),
-                chosen.getLast().getHostAddress()));
+        note.accept(String.format(Locale.ROOT, "source addresses: %,d connections would fill more than a quarter of one"
+                + " address's %,d ephemeral ports; binding them round-robin to %s-%s", connections, ports,
+                chosen.getFirst().getHostAddress(), chosen.getLast().getHostAddress()));
         return chosen;
     }
 
@@ -103,7 +127,8 @@ public final class SourceAddresses {
 
     static int ephemeralPorts(Path range) {
         try {
-            String[] bounds = Files.readString(range).trim().split("\\s+");
+            // not Files.readString: a /proc/sys file reports size 0 and gives it only its first byte ("3")
+            String[] bounds = Files.readAllLines(range).getFirst().trim().split("\\s+");
             return Integer.parseInt(bounds[1]) - Integer.parseInt(bounds[0]) + 1;
         } catch (IOException | RuntimeException e) {
             return -1;

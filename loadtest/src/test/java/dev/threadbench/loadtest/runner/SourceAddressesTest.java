@@ -56,17 +56,29 @@ class SourceAddressesTest {
     }
 
     @Test
-    void choosesLoopbackAddressesOnlyWhenOneAddressHasTooFewPorts() {
+    void choosesLoopbackAddressesPastAQuarterOfOneAddresssPorts() {
         List<String> said = new ArrayList<>();
-        assertEquals(List.of(), SourceAddresses.forLoad(List.of(), "127.0.0.1", 28_000, 28_232, said::add));
+        assertEquals(List.of(), SourceAddresses.forLoad(List.of(), "127.0.0.1", 7_058, 28_232, said::add), "a quarter: one address");
         assertEquals(List.of("127.0.0.2", "127.0.0.3"),
-                names(SourceAddresses.forLoad(List.of(), "127.0.0.1", 30_000, 28_232, said::add)));
+                names(SourceAddresses.forLoad(List.of(), "127.0.0.1", 7_059, 28_232, said::add)));
         assertEquals(1, said.size());
         assertTrue(said.getFirst().contains("127.0.0.2-127.0.0.3"), said.getFirst());
-        assertEquals(List.of(), SourceAddresses.forLoad(List.of(), "10.1.2.3", 30_000, 28_232, said::add), "not on loopback");
+        assertEquals(3, SourceAddresses.forLoad(List.of(), "127.0.0.1", 19_000, 28_232, said::add).size());
+        assertEquals(List.of(), SourceAddresses.forLoad(List.of(), "10.1.2.3", 30_000, 28_232, said::add),
+                "not on loopback: the headroom check says what is missing");
         List<InetAddress> given = SourceAddresses.parse("127.0.0.5");
         assertEquals(given, SourceAddresses.forLoad(given, "127.0.0.1", 100_000, 28_232, said::add), "given: kept as given");
+        assertEquals(2, said.size());
+    }
+
+    @Test
+    void saysWhenOneRemoteAddressWillConnectSlowly() {
+        List<String> said = new ArrayList<>();
+        assertEquals(List.of(), SourceAddresses.forLoad(List.of(), "198.18.0.2", 19_000, 28_232, said::add));
         assertEquals(1, said.size());
+        assertTrue(said.getFirst().contains("give --source-addresses (3 addresses)"), said.getFirst());
+        assertEquals(List.of(), SourceAddresses.forLoad(List.of(), "198.18.0.2", 5_000, 28_232, said::add));
+        assertEquals(1, said.size(), "a quarter of the range or less: nothing to say");
     }
 
     @Test
@@ -82,5 +94,14 @@ class SourceAddressesTest {
         Path range = Files.writeString(dir.resolve("ip_local_port_range"), "32768\t60999\n");
         assertEquals(28_232, SourceAddresses.ephemeralPorts(range));
         assertEquals(-1, SourceAddresses.ephemeralPorts(dir.resolve("absent")));
+    }
+
+    @Test
+    void readsThisMachinesWholeRange() {
+        Path range = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+        if (Files.exists(range)) {
+            // a /proc/sys file read as Files.readString reads gives only its first byte: "3", which parses as no range
+            assertTrue(SourceAddresses.EPHEMERAL_PORTS > 1_000, "ephemeral ports read: " + SourceAddresses.EPHEMERAL_PORTS);
+        }
     }
 }
