@@ -78,6 +78,9 @@ final class SlotGroup {
         this.timeoutNanos = spec.timeout().toNanos();
         this.bootstrap = new Bootstrap().group(eventLoop).channelFactory(channels)
                 .option(ChannelOption.TCP_NODELAY, true)
+                // a close resets the connection: no TIME_WAIT holds the port for a minute, which the next run's
+                // connect() would have to search past (a sweep's points follow each other within seconds)
+                .option(ChannelOption.SO_LINGER, 0)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, spec.timeout().toMillis()))
                 .handler(new ChannelInitializer<>() {
                     @Override
