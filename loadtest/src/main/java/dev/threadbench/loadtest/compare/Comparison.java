@@ -84,6 +84,11 @@ final class Comparison {
                         : List.of(settings.serverHost() != null ? settings.serverHost() : "127.0.0.1"), engine.name(),
                         engine::sourceAddresses, SourceAddresses.EPHEMERAL_PORTS));
         skipped.forEach(s -> out.printf(Locale.ROOT, "skipped: C=%d: %s%n", s.concurrency(), s.reason()));
+        String backlog = settings.running() ? null : ListenDrops.cutBacklog(
+                settings.concurrencies().stream().mapToInt(Integer::intValue).max().orElse(0), ListenDrops.somaxconn());
+        if (backlog != null) {
+            out.println("note: " + backlog);
+        }
         List<CompareSettings.Load> loads = settings.loads().stream()
                 .filter(load -> skipped.stream().noneMatch(s -> s.concurrency() == load.concurrency())).toList();
         if (loads.isEmpty()) {
@@ -277,6 +282,7 @@ final class Comparison {
                     out.println("      " + AboveBound.note(run.ratioToBound(), run.durationSeconds(),
                             settings.timing().rampupSeconds(), settings.delayMs()));
                 }
+                run.notes().stream().filter(note -> note.startsWith("kernel:")).forEach(note -> out.println("      " + note));
                 ConsoleTable.agentLines(run).forEach(line -> out.println("      " + line));
                 out.flush();
             }
@@ -384,10 +390,16 @@ final class Comparison {
                 }
             };
             costs.begin();
+            Long dropsBefore = server instanceof StartedServer ? ListenDrops.read() : null;
             outcome = load.rate() == null
                     ? engine.run(server.base().resolve("/"), load.concurrency(), settings.timing(), phases)
                     : engine.runAtRate(server.base().resolve("/"), load.connections(), load.rate(), settings.timing(), phases);
             cost = costs.cost(outcome.requestsPerSecond());
+            Long dropsAfter = dropsBefore == null ? null : ListenDrops.read();
+            String drops = dropsAfter == null ? null : ListenDrops.note(dropsAfter - dropsBefore, ListenDrops.somaxconn());
+            if (drops != null) {
+                outcome = outcome.withNote(drops);
+            }
             if (outcome.timeline() != null) {
                 serverTimeline = costs.timeline(outcome.timeline().measureStartSecond(), settings.pinning().serverShareCpus());
             }

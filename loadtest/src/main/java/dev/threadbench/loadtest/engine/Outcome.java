@@ -2,6 +2,7 @@ package dev.threadbench.loadtest.engine;
 
 import dev.threadbench.loadtest.report.Results;
 import dev.threadbench.loadtest.runner.LatencySummary;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -43,6 +44,14 @@ public record Outcome(long requests, Results.Failed failed, double durationSecon
     public Outcome inCluster(List<Results.AgentRun> perAgent, Results.Coordination cost) {
         return new Outcome(requests, failed, durationSeconds, requestsPerSecond, latency, percentiles, clientCpuSeconds, answered,
                 unansweredAllowance, connectionsOpened, notes, open, perAgent, cost, timeline);
+    }
+
+    /** The same, with one more note. */
+    public Outcome withNote(String note) {
+        List<String> more = new ArrayList<>(notes);
+        more.add(note);
+        return new Outcome(requests, failed, durationSeconds, requestsPerSecond, latency, percentiles, clientCpuSeconds, answered,
+                unansweredAllowance, connectionsOpened, more, open, agents, coordination, timeline);
     }
 
     /** The same, with the generator's side of the run second by second. */
