@@ -1,6 +1,7 @@
 package dev.threadbench.loadtest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -97,6 +98,24 @@ public class MainTest {
         Ran ran = run("--help");
         assertEquals(0, ran.code());
         assertTrue(ran.out().contains("run") && ran.out().contains("compare") && ran.out().contains("report"), ran.out());
+    }
+
+    @ParameterizedTest
+    @CsvSource({"run", "compare", "report", "agent"})
+    void everyCommandsHelpRendersWithoutAPicocliWarning(String command) {
+        PrintStream systemErr = System.err;
+        ByteArrayOutputStream warnings = new ByteArrayOutputStream();
+        Ran ran;
+        try {
+            // picocli writes a description it cannot format (a lone %) to System.err, not to the command's streams
+            System.setErr(new PrintStream(warnings, true, StandardCharsets.UTF_8));
+            ran = run(command, "--help");
+        } finally {
+            System.setErr(systemErr);
+        }
+        assertEquals(0, ran.code(), ran.err());
+        assertEquals("", warnings.toString(StandardCharsets.UTF_8));
+        assertFalse(ran.out().contains("%n"), ran.out());
     }
 
     @Test

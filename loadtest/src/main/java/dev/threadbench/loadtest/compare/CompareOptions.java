@@ -44,7 +44,7 @@ final class CompareOptions {
     private Integer sweepMax;
 
     @Option(names = "--resolution", paramLabel = "PERCENT", description = "with --sweep: narrow each pair in until the first"
-            + " concurrency not held is within PERCENT of the last held, e.g. 10% or 10 (default 10%)")
+            + " concurrency not held is within PERCENT of the last held, e.g. 10%% or 10 (default 10%%)")
     private String resolution;
 
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "results",
