@@ -17,6 +17,8 @@ final class ListenDrops {
 
     static final Path NETSTAT = Path.of("/proc/net/netstat");
     static final Path SOMAXCONN = Path.of("/proc/sys/net/core/somaxconn");
+    /** How a run's note on drops begins, so that the console can print it under the run's line. */
+    static final String NOTE_PREFIX = "kernel: ";
 
     private ListenDrops() {}
 
@@ -57,7 +59,7 @@ final class ListenDrops {
             return null;
         }
         int queue = somaxconn == null ? HttpLimits.ACCEPT_BACKLOG : Math.min(somaxconn, HttpLimits.ACCEPT_BACKLOG);
-        return String.format(Locale.ROOT, "kernel: %,d connection attempts dropped at the server's full accept queue (%,d long%s),"
+        return String.format(Locale.ROOT, NOTE_PREFIX + "%,d connection attempts dropped at the server's full accept queue (%,d long%s),"
                 + " each retried by its client after 1 s or more", drops, queue,
                 somaxconn != null && somaxconn < HttpLimits.ACCEPT_BACKLOG
                         ? String.format(Locale.ROOT, ": net.core.somaxconn %,d cuts the servers' %,d", somaxconn, HttpLimits.ACCEPT_BACKLOG)
