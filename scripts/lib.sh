@@ -1,4 +1,27 @@
-# Sourced by the project's scripts: free loopback ports, and a server jar started and waited for.
+# Sourced by the project's scripts: jars rebuilt when stale, free loopback ports, and a server jar started and
+# waited for.
+
+# ensure_jars MODULE...: builds MODULE's jar (MODULE/target/MODULE.jar) when it is missing or older than any source
+# it is built from (pom.xml, hello.html, its module and the modules it depends on, outside target/), so that no
+# script measures an old build. Needs the JDK set up (scripts/jdk.sh).
+ensure_jars() {
+  local module stale=()
+  declare -A sources=([undertow-server]="common undertow-server" [vertx-server]="common vertx-server"
+    [loadtest]="common server-process undertow-server vertx-server loadtest")
+  for module in "$@"; do
+    local jar="$module/target/$module.jar"
+    # shellcheck disable=SC2086 # the module list splits on purpose
+    if [ ! -f "$jar" ] || [ -n "$(find pom.xml hello.html ${sources[$module]:-$module} -newer "$jar" \
+        -not -path '*/target/*' -type f -print -quit)" ]; then
+      stale+=("$module")
+    fi
+  done
+  [ ${#stale[@]} -gt 0 ] || return 0
+  local modules
+  modules=$(IFS=,; echo "${stale[*]}")
+  echo "$(basename "$0"): building ${stale[*]} (sources newer than the jar, or no jar)..." >&2
+  ./mvnw -B -q -pl "$modules" -am package -DskipTests
+}
 
 # Prints N (default 1) distinct free loopback ports on one line.
 free_ports() {

@@ -1,4 +1,3 @@
-import io.netty.buffer.Unpooled;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
@@ -9,7 +8,6 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.internal.buffer.BufferInternal;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.concurrent.atomic.AtomicLong;
@@ -37,7 +35,7 @@ public final class BareVertx extends VerticleBase {
     private BareVertx(int port, int delayEvery, byte[] page) {
         this.port = port;
         this.delayEvery = delayEvery;
-        this.page = BufferInternal.buffer(Unpooled.unreleasableBuffer(Unpooled.directBuffer(page.length).writeBytes(page)));
+        this.page = Buffer.buffer(page); // public API only: this file is the framework as a user writes it
         this.headers = HttpHeaders.headers()
                 .add(HttpHeaders.CONTENT_TYPE, HttpHeaders.createOptimized("text/html; charset=utf-8"))
                 .add(HttpHeaders.CONTENT_LENGTH, HttpHeaders.createOptimized(String.valueOf(page.length)))
