@@ -50,10 +50,6 @@ public final class Profiling {
         return mode != null && !unavailable;
     }
 
-    public ProfileMode mode() {
-        return mode;
-    }
-
     /** The profiles made so far, in run order. */
     public List<Profile> profiles() {
         return List.copyOf(profiles);

@@ -60,9 +60,4 @@ final class ArrivalSchedule {
     boolean finished() {
         return peek() >= endNanos;
     }
-
-    /** Requests taken so far. */
-    long taken() {
-        return next;
-    }
 }
