@@ -186,6 +186,20 @@ class DocsTest {
         assertEquals(List.of(), undated, "figure lines in a section without a date");
     }
 
+    /** Words of the workshop the docs were written in, which mean nothing to a reader elsewhere. */
+    private static final Pattern WORKSHOP = Pattern.compile("(?i)this session|this machine|\\bissue \\d+|the issue\\b|\\.\\./shared/|bench\\.lock");
+
+    @Test
+    void theDocsSpeakToTheirReaderNotOfTheWorkshop() throws IOException {
+        List<String> found = new ArrayList<>();
+        for (Path doc : docs()) {
+            String name = ROOT.relativize(doc).toString();
+            Files.readString(doc, StandardCharsets.UTF_8).lines().filter(line -> WORKSHOP.matcher(line).find())
+                    .forEach(line -> found.add(name + ": " + line));
+        }
+        assertEquals(List.of(), found, "lines that speak of the machine or the tracker they were written on");
+    }
+
     @Test
     void theCheckCatchesAWrongOptionAndAnUndatedFigure() {
         Map<String, Set<String>> commands = commandOptions();
