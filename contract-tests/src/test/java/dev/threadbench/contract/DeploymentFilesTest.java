@@ -168,8 +168,22 @@ class DeploymentFilesTest {
         }
         assertTrue(contractArgs.contains("-Dcontract.delayEvery=10") && contractArgs.contains("-Dcontract.delayMs=2000"),
                 "the suite is told the servers' delay settings: " + contractArgs);
-        assertEquals("service_completed_successfully", map(map(service("loadtest"), "depends_on"), "drill").get("condition"),
-                "the comparison starts after drill, so that the two loads never overlap");
+        assertEquals(List.of("compare"), strings(service("loadtest").get("profiles")), "loadtest: profiles");
+        assertFalse(map(service("loadtest"), "depends_on").containsKey("drill"),
+                "the comparison waits for nothing but the servers (drill's image is untested)");
+    }
+
+    /**
+     * The servers share one CPU set (only one is loaded at a time) and the comparison's generator gets another, so that
+     * the two sides do not take each other's CPU time; by default CPU 0 and CPU 1, as scripts/compare splits 2 cores.
+     */
+    @Test
+    void theServersAndTheComparisonsGeneratorArePinnedToSeparateCpus() {
+        String serverCpus = resolve(String.valueOf(service("undertow").get("cpuset")));
+        assertEquals(service("undertow").get("cpuset"), service("vertx").get("cpuset"), "both servers on SERVER_CPUSET");
+        assertEquals("${SERVER_CPUSET:-0}", service("undertow").get("cpuset"));
+        assertEquals("${GENERATOR_CPUSET:-1}", service("loadtest").get("cpuset"));
+        assertNotEquals(serverCpus, resolve(String.valueOf(service("loadtest").get("cpuset"))), "separate CPUs by default");
     }
 
     /**
@@ -191,8 +205,8 @@ class DeploymentFilesTest {
 
     /**
      * Profile agents: {@code --scale agent=N} needs a service without a fixed name or host port; every agent joins
-     * compare by its service name, and compare, which runs the loadtest image as the bench profile does, waits for
-     * as many agents as AGENTS says and writes where the bench profile's comparison does.
+     * compare by its service name, and compare, which runs the loadtest image as the compare profile does, waits for
+     * as many agents as AGENTS says and writes where the compare profile's comparison does.
      */
     @Test
     void theAgentsProfileScalesItsAgentsAndJoinsThemAtCompare() {
@@ -216,7 +230,7 @@ class DeploymentFilesTest {
         assertEquals("${AGENTS:-3}", optionValue(command, "--agents"), "compare: --agents");
         assertEquals("compare", optionValue(command, "--join"), "compare: joins its own service name, as the agents do");
         assertEquals(optionValue(strings(service("loadtest").get("command")), "--targets"), optionValue(command, "--targets"),
-                "compare: --targets as the bench profile's comparison");
+                "compare: --targets as the compare profile's comparison");
         assertEquals("/results", optionValue(command, "--out"), "compare: --out");
         assertTrue(strings(compare.get("volumes")).contains("./results:/results"), "compare: ./results mounted at /results");
         assertEquals(service("loadtest").get("user"), compare.get("user"), "compare: user (to write into ./results)");
@@ -230,7 +244,7 @@ class DeploymentFilesTest {
         List<String> profiles = map(COMPOSE, "services").keySet().stream()
                 .flatMap(name -> service(name).containsKey("profiles") ? strings(service(name).get("profiles")).stream() : Stream.<String>empty())
                 .distinct().toList();
-        assertTrue(profiles.containsAll(List.of("bench", "contract", "agents")), "profiles " + profiles);
+        assertTrue(profiles.containsAll(List.of("compare", "contract", "agents", "drill")), "profiles " + profiles);
         for (String profile : profiles) {
             assertTrue(header.contains("--profile " + profile + " "), "docker-compose.yml's header does not show --profile " + profile);
         }

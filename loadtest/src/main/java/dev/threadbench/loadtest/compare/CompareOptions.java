@@ -53,7 +53,8 @@ final class CompareOptions {
 
     @Option(names = "--targets", paramLabel = "NAME=URL[,NAME=URL...]",
             description = "compare servers already running instead of starting the jars, e.g. undertow=http://undertow:8080,"
-                    + "vertx=http://vertx:8081: never stopped, their own options and strategies apply, server CPU and RSS not measured")
+                    + "vertx=http://vertx:8081: never stopped, their own options and strategies apply; their CPU, threads and RSS"
+                    + " are read from their /stats")
     private String targets;
 
     @Option(names = "--servers", paramLabel = "LIST", split = ",", defaultValue = "undertow,vertx",

@@ -100,7 +100,7 @@ public final class ConsoleTable {
         }
         if (cells.stream().anyMatch(c -> c.compilingRounds() > 0)) {
             text.append("JIT: the server's JIT compiled for a tenth or more of its CPU in the window; its us/req counts the"
-                    + " compiler too (how much varies from run to run: docs/results.md).\n");
+                    + " compiler too (how much varies from run to run: docs/troubleshooting.md).\n");
         }
         if (results.runs().stream().anyMatch(Results.Run::generatorBound)) {
             text.append("GENERATOR-BOUND: the load generator used 90 % or more of its CPUs; that figure is the generator's"

@@ -24,7 +24,7 @@ public final class ReportCommand implements Callable<Integer> {
     private Path html;
 
     @Option(names = "--markdown", description = "print only the sweep's pairs as a Markdown table (breaking points,"
-            + " their interval and limit), for the README and docs/results.md")
+            + " their interval and limit), for the README and docs/sweep.md")
     private boolean markdown;
 
     @Override

@@ -51,7 +51,7 @@ public final class SweepTable {
     }
 
     /**
-     * The pairs as a Markdown table, the README's and docs/results.md's: breaking point (or why none was found), its
+     * The pairs as a Markdown table, the README's and docs/sweep.md's: breaking point (or why none was found), its
      * interval, its limit, memory and CPU; empty without pairs.
      */
     public static String markdown(List<SweepPair> pairs) {

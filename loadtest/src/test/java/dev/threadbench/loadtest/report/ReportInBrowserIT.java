@@ -56,6 +56,39 @@ class ReportInBrowserIT {
         assertTrue(dom.contains("id=\"runs-box\" style=\"display: none;\""), "#sweep hides the rest");
     }
 
+    /**
+     * All six pairs, as a full sweep has them: each curve's legend shows all six names on the page (wrapped, never
+     * paged behind an arrow), and at scripts/sweep-figures' window (1340 px) the pairs table is not cut at the right.
+     */
+    @Test
+    void aSixPairSweepShowsEveryLegendAndItsWholeTableAtSweep() throws Exception {
+        Results three = SweepFixtures.sweep(List.of());
+        List<Results.Run> runs = new ArrayList<>(three.runs());
+        for (String strategy : List.of("virtual")) {
+            runs.addAll(SweepFixtures.pair("undertow", strategy, c -> new SweepFixtures.Point(0.99, 0, 150, 45, 90 + 0.09 * c, false)));
+        }
+        for (String strategy : List.of("blocking", "virtual")) {
+            runs.addAll(SweepFixtures.pair("vertx", strategy, c -> new SweepFixtures.Point(c < 1000 ? 0.99 : 0.85, 0, 180, 35, 95 + 0.04 * c, false)));
+        }
+        Results six = new Results(three.environment(), three.settings(), runs, List.of());
+        String measure = "<script>{ const box = document.getElementById('pairs').parentElement;"
+                + " document.title = 'pairs ' + box.scrollWidth + ' ' + box.clientWidth + ' ' + document.documentElement.scrollWidth; }</script>";
+        String dom = render(six, "#sweep", "--window-size=1340,1600", html -> html.replace("</body>", measure + "</body>"));
+        for (String curve : List.of("curve-ratio", "curve-p999", "curve-cpu", "curve-threads", "curve-heap", "curve-rss")) {
+            Matcher svg = Pattern.compile("id=\"" + curve + "\"[^>]*>(.*?)</svg>", Pattern.DOTALL).matcher(dom);
+            assertTrue(svg.find(), curve + " is drawn");
+            for (String pair : List.of("undertow/blocking", "undertow/timer", "undertow/virtual", "vertx/blocking", "vertx/timer", "vertx/virtual")) {
+                assertTrue(svg.group(1).contains(">" + pair + "<"), curve + "'s legend shows " + pair);
+            }
+            assertTrue(!Pattern.compile(">\\s*\\d+/\\d+\\s*<").matcher(svg.group(1)).find(), curve + "'s legend is not paged");
+        }
+        Matcher widths = Pattern.compile("<title>pairs (\\d+) (\\d+) (\\d+)</title>").matcher(dom);
+        assertTrue(widths.find(), "the page measured its pairs table");
+        assertTrue(Integer.parseInt(widths.group(1)) <= Integer.parseInt(widths.group(2)),
+                "the pairs table fits its box, nothing cut at the right: " + widths.group());
+        assertTrue(Integer.parseInt(widths.group(3)) <= 1340, "the page fits 1340 px: " + widths.group());
+    }
+
     @Test
     void aProfiledSweepSetsEachPairsBucketsAt2000AndAtItsLargestHeldSideBySide() throws Exception {
         Results sweep = SweepFixtures.sweep(List.of());
