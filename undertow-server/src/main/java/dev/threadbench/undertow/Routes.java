@@ -110,12 +110,13 @@ final class Routes {
 
     /**
      * Answered on the IO thread, like every route but a delayed page: the process figures it adds are a few
-     * bean reads, a getrusage call and two tiny /proc/self files, which are kernel memory, not disk.
+     * bean reads, a getrusage call and two tiny /proc/self files, which are kernel memory, not disk; with
+     * {@code ?threads}, the bill by thread class too (three /proc files per thread, asked at a window's edges).
      */
     static HttpHandler stats(ServerStats stats) {
         return exchange -> {
             exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, FixedResponse.Type.JSON);
-            exchange.getResponseSender().send(stats.toJson());
+            exchange.getResponseSender().send(stats.toJson(exchange.getQueryParameters().containsKey("threads")));
         };
     }
 
