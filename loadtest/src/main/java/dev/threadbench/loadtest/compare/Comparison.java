@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.compare;
 
+import dev.threadbench.common.ThreadClasses;
 import dev.threadbench.loadtest.RunFailure;
 import dev.threadbench.loadtest.UsageException;
 import dev.threadbench.loadtest.cli.ExitCodes;
@@ -26,6 +27,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -375,18 +377,28 @@ final class Comparison {
         Outcome outcome;
         Results.ServerCost cost;
         List<Results.ServerSample> serverTimeline = null;
+        // the embedded generator runs in this JVM: its own bill by thread class at the window's edges, for its run-queue wait
+        ThreadClasses generatorClasses = settings.agents() == null && "embedded".equals(engine.name())
+                ? ThreadClasses.ofThisProcess(ThreadClasses.VERTX) : null;
+        List<Map<String, ThreadClasses.Cost>> generatorEdges = Collections.synchronizedList(new ArrayList<>(2));
         try (CostSampler costs = new CostSampler(server)) {
             LoadRunner.Phases phases = new LoadRunner.Phases() {
                 @Override
                 public void measureStarted() {
                     costs.start();
                     profile.start();
+                    if (generatorClasses != null) {
+                        generatorEdges.add(generatorClasses.read());
+                    }
                 }
 
                 @Override
                 public void measureEnded() {
                     costs.stop();
                     profile.stop();
+                    if (generatorClasses != null) {
+                        generatorEdges.add(generatorClasses.read());
+                    }
                 }
             };
             costs.begin();
@@ -411,7 +423,14 @@ final class Comparison {
         }
         profile.finish();
         Target.Stats after = server.idleStats(idleLimit);
+        Map<String, Results.ThreadClassCost> generatorThreads;
+        synchronized (generatorEdges) {
+            generatorThreads = generatorEdges.size() != 2 ? null : CostSampler.threads(
+                    ProcessFigures.ClassFigures.of(generatorEdges.get(0)), ProcessFigures.ClassFigures.of(generatorEdges.get(1)),
+                    outcome.requests());
+        }
         return RunAnalysis.analyse(new RunAnalysis.Measured(server, load.concurrency(), engine.name(), round, outcome, before, after,
-                cost), settings.delayEvery(), settings.delayMs(), settings.timing().rampupSeconds(), settings.pinning(), problems);
+                cost, generatorThreads), settings.delayEvery(), settings.delayMs(), settings.timing().rampupSeconds(),
+                settings.pinning(), problems);
     }
 }

@@ -74,4 +74,40 @@ class ProcessFiguresTest {
         assertNull(cost.contextSwitchesPerRequest());
         assertEquals(20L, cost.peakThreads());
     }
+
+    @Test
+    void theBillByThreadClassIsReadAndAWindowsIsItsDeltasPerRequest() throws Exception {
+        ProcessFigures start = ProcessFigures.of(JSON.readTree("""
+                {"process":{"cpuMs":1000,"threadClasses":{
+                 "io":{"cpuMs":400.5,"userMs":300,"systemMs":100,"runQueueWaitMs":20.0,"voluntaryContextSwitches":50,
+                       "involuntaryContextSwitches":5,"threads":2},
+                 "jit":{"cpuMs":300.0,"userMs":300,"systemMs":0,"runQueueWaitMs":1.0,"voluntaryContextSwitches":9,
+                        "involuntaryContextSwitches":1,"threads":2},
+                 "exited":{"cpuMs":10.0,"userMs":10,"systemMs":0,"runQueueWaitMs":null,"voluntaryContextSwitches":3,
+                           "involuntaryContextSwitches":0,"threads":0}}}}
+                """));
+        ProcessFigures end = ProcessFigures.of(JSON.readTree("""
+                {"process":{"cpuMs":2000,"threadClasses":{
+                 "io":{"cpuMs":1200.5,"userMs":900,"systemMs":300,"runQueueWaitMs":120.0,"voluntaryContextSwitches":850,
+                       "involuntaryContextSwitches":45,"threads":2},
+                 "jit":{"cpuMs":350.0,"userMs":350,"systemMs":0,"runQueueWaitMs":1.5,"voluntaryContextSwitches":19,
+                        "involuntaryContextSwitches":1,"threads":3},
+                 "exited":{"cpuMs":20.0,"userMs":20,"systemMs":0,"runQueueWaitMs":null,"voluntaryContextSwitches":4,
+                           "involuntaryContextSwitches":0,"threads":0}}}}
+                """));
+        assertEquals(400.5, start.threadClasses().get("io").cpuMs());
+        assertNull(start.threadClasses().get("exited").runQueueWaitMs());
+        assertNull(figures(1, 1, 1, 1, 1, 1, 1).threadClasses(), "no bill unless asked for (/stats?threads)");
+        // 10,000 requests in the window: io ran 800 ms (80 us each) and waited 100 ms (10 us each)
+        var bill = CostSampler.threads(start.threadClasses(), end.threadClasses(), 10_000);
+        assertEquals(80.0, bill.get("io").cpuMicrosPerRequest());
+        assertEquals(10.0, bill.get("io").runQueueWaitMicrosPerRequest());
+        assertEquals(600.0, bill.get("io").userMs());
+        assertEquals(800L, bill.get("io").voluntaryContextSwitches());
+        assertEquals(2L, bill.get("io").threads(), "the live threads at the window's end");
+        assertEquals(5.0, bill.get("jit").cpuMicrosPerRequest());
+        assertEquals(1.0, bill.get("exited").cpuMicrosPerRequest());
+        assertNull(bill.get("exited").runQueueWaitMicrosPerRequest(), "unknown for threads that ended");
+        assertNull(CostSampler.threads(null, end.threadClasses(), 10_000), "an edge without the bill");
+    }
 }
