@@ -150,6 +150,31 @@ final class CostSampler implements AutoCloseable {
         return samples;
     }
 
+    /**
+     * The server's JIT compile time per second over the last {@code seconds} of its 500 ms reads (the newest read against the
+     * newest one at least that much older); null before there are such reads, or when the server gives no JIT figure.
+     */
+    Double recentJitMsPerSecond(double seconds) {
+        List<Read> copy;
+        synchronized (reads) {
+            copy = reads.stream().filter(r -> r.figures() != null && r.figures().jitMs() != null)
+                    .sorted(Comparator.comparingLong(Read::nanos)).toList();
+        }
+        if (copy.isEmpty()) {
+            return null;
+        }
+        Read last = copy.getLast();
+        long span = (long) (seconds * 1e9);
+        for (int i = copy.size() - 2; i >= 0; i--) {
+            Read earlier = copy.get(i);
+            long elapsed = last.nanos() - earlier.nanos();
+            if (elapsed >= span - INTERVAL_MS * 1_000_000 / 5) { // a read a little late still counts as 2 s apart
+                return (last.figures().jitMs() - earlier.figures().jitMs()) * 1e9 / elapsed;
+            }
+        }
+        return null;
+    }
+
     @Override
     public void close() {
         timer.shutdownNow();

@@ -118,7 +118,9 @@ final class RunAnalysis {
                 microsPerRequest, serverShare, peakRss,
                 round(outcome.clientCpuSeconds(), 2), generatorShare, serverBound, generatorBound,
                 reconciliation, outcome.connectionsOpened(), null, outcome.percentiles(), notes, cost, outcome.open(),
-                outcome.agents(), outcome.coordination(), outcome.timeline(), run.generatorThreads());
+                outcome.agents(), outcome.coordination(), outcome.timeline(), run.generatorThreads(),
+                outcome.timeline() == null || rampupSeconds == null ? null
+                        : round(Math.max(0, outcome.timeline().measureStartSecond() - rampupSeconds), 1));
     }
 
     /**

@@ -87,6 +87,13 @@ public final class ConsoleTable {
                 .append(pinning(results.environment())).append(").\n")
                 .append("counts: the server's /stats count against the answers the client got (exact, explained by failed"
                         + " or abandoned requests, or MISMATCH).\n");
+        if (settings != null && settings.autoWarmup()) {
+            Spread warmups = Spread.of(results.runs().stream().map(Results.Run::warmupSeconds).toList());
+            text.append("warm-up: auto, each run's ended on a whole delay period once the server's JIT had settled, at most ")
+                    .append(settings.warmupSeconds()).append(" s").append(warmups == null ? "" : String.format(Locale.ROOT,
+                            ": %.0f s median, %.0f-%.0f s (each run's in results.json)", warmups.median(), warmups.min(),
+                            warmups.max())).append(".\n");
+        }
         if (results.runs().stream().anyMatch(r -> r.open() != null)) {
             text.append("C @R/s: the open model, R requests/s scheduled whatever the answers (C sets the bound); req/s: answered per"
                     + " second; latencies from each request's intended send time, so a server that falls behind shows it.\n");

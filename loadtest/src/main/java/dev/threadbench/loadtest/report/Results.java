@@ -64,11 +64,19 @@ public record Results(Environment environment, Settings settings, List<Run> runs
      * {@code sweepResolution}: --resolution, how close the sweep narrowed each pair's last concurrency held and first
      * not held, (notHeld - held) / held (null without --sweep, and in files from before it narrowed in);
      * {@code generatorTransport}: the I/O the embedded runner ran on (epoll, io_uring or nio; null for other engines and
-     * in older files).
+     * in older files). {@code warmupAuto}: --warmup auto, each run's warm-up ended once the server's JIT had settled, at
+     * most {@code warmupSeconds} (each run's own in its {@code warmupSeconds}); null in older files.
      */
     public record Settings(String engine, int rampupSeconds, int warmupSeconds, Integer durationSeconds, Long iterations,
                            int timeoutSeconds, int delayEvery, long delayMs, int eventLoops, Integer rounds, Boolean sweep,
-                           Double sweepResolution, String generatorTransport) {
+                           Double sweepResolution, String generatorTransport, Boolean warmupAuto) {
+
+        public Settings(String engine, int rampupSeconds, int warmupSeconds, Integer durationSeconds, Long iterations,
+                        int timeoutSeconds, int delayEvery, long delayMs, int eventLoops, Integer rounds, Boolean sweep,
+                        Double sweepResolution, String generatorTransport) {
+            this(engine, rampupSeconds, warmupSeconds, durationSeconds, iterations, timeoutSeconds, delayEvery, delayMs, eventLoops,
+                    rounds, sweep, sweepResolution, generatorTransport, null);
+        }
 
         public Settings(String engine, int rampupSeconds, int warmupSeconds, Integer durationSeconds, Long iterations,
                         int timeoutSeconds, int delayEvery, long delayMs, int eventLoops, Integer rounds, Boolean sweep) {
@@ -78,7 +86,11 @@ public record Results(Environment environment, Settings settings, List<Run> runs
 
         public Settings withGeneratorTransport(String transport) {
             return new Settings(engine, rampupSeconds, warmupSeconds, durationSeconds, iterations, timeoutSeconds, delayEvery,
-                    delayMs, eventLoops, rounds, sweep, sweepResolution, transport);
+                    delayMs, eventLoops, rounds, sweep, sweepResolution, transport, warmupAuto);
+        }
+
+        public boolean autoWarmup() {
+            return Boolean.TRUE.equals(warmupAuto);
         }
 
         public boolean swept() {
@@ -102,7 +114,8 @@ public record Results(Environment environment, Settings settings, List<Run> runs
      * {@code cost}: what the server reported of its own process over the window; null when it reports nothing.
      * {@code timeline}: the run second by second (null in older files, and from wrk and drill, which give no intervals).
      * {@code generatorThreads}: the embedded generator's own JVM (compare's) over the window by thread class, for its
-     * run-queue wait ({@link ThreadClassCost}); null from wrk, drill and agents, and in older files.
+     * run-queue wait ({@link ThreadClassCost}); null from wrk, drill and agents, and in older files. {@code warmupSeconds}:
+     * how long its warm-up took, from the ramp-up's end to the window's start (null without a timeline, and in older files).
      */
     @JsonPropertyOrder({"server", "strategy", "concurrency", "engine", "round", "requests", "failed", "durationSeconds",
             "requestsPerSecond", "bound", "ratioToBound", "latencyMs", "serverCpuSeconds", "serverCpuMicrosPerRequest",
@@ -115,7 +128,7 @@ public record Results(Environment environment, Settings settings, List<Run> runs
                       boolean generatorBound, Reconciliation reconciliation, Long connectionsOpened,
                       Integer serverExitCode, List<LatencySummary.Point> percentiles, List<String> notes, ServerCost cost,
                       OpenModel open, List<AgentRun> agents, Coordination coordination, Timeline timeline,
-                      Map<String, ThreadClassCost> generatorThreads) {
+                      Map<String, ThreadClassCost> generatorThreads, Double warmupSeconds) {
 
         public Run {
             percentiles = percentiles == null ? List.of() : List.copyOf(percentiles);
@@ -133,7 +146,7 @@ public record Results(Environment environment, Settings settings, List<Run> runs
             this(server, strategy, concurrency, engine, round, requests, failed, durationSeconds, requestsPerSecond, bound,
                     ratioToBound, latencyMs, serverCpuSeconds, serverCpuMicrosPerRequest, serverCpuShare, serverPeakRssMb,
                     clientCpuSeconds, generatorCpuShare, serverBound, generatorBound, reconciliation, connectionsOpened,
-                    serverExitCode, percentiles, notes, cost, open, agents, coordination, timeline, null);
+                    serverExitCode, percentiles, notes, cost, open, agents, coordination, timeline, null, null);
         }
 
         public String label() {
@@ -150,7 +163,7 @@ public record Results(Environment environment, Settings settings, List<Run> runs
             return new Run(server, strategy, concurrency, engine, round, requests, failed, durationSeconds, requestsPerSecond,
                     bound, ratioToBound, latencyMs, serverCpuSeconds, serverCpuMicrosPerRequest, serverCpuShare, serverPeakRssMb,
                     clientCpuSeconds, generatorCpuShare, serverBound, generatorBound, reconciliation, connectionsOpened, code,
-                    percentiles, notes, cost, open, agents, coordination, timeline, generatorThreads);
+                    percentiles, notes, cost, open, agents, coordination, timeline, generatorThreads, warmupSeconds);
         }
     }
 
