@@ -155,21 +155,26 @@ final class CostSampler implements AutoCloseable {
      * newest one at least that much older); null before there are such reads, or when the server gives no JIT figure.
      */
     Double recentJitMsPerSecond(double seconds) {
-        List<Read> copy;
+        List<long[]> jit;
         synchronized (reads) {
-            copy = reads.stream().filter(r -> r.figures() != null && r.figures().jitMs() != null)
-                    .sorted(Comparator.comparingLong(Read::nanos)).toList();
+            jit = reads.stream().filter(r -> r.figures() != null && r.figures().jitMs() != null)
+                    .map(r -> new long[] {r.nanos(), r.figures().jitMs()}).toList();
         }
-        if (copy.isEmpty()) {
+        return jitMsPerSecond(jit, seconds);
+    }
+
+    /** Over {@code (nanoTime, jitMs)} reads in any order: see {@link #recentJitMsPerSecond}. */
+    static Double jitMsPerSecond(List<long[]> jit, double seconds) {
+        List<long[]> sorted = jit.stream().sorted(Comparator.comparingLong(r -> r[0])).toList();
+        if (sorted.isEmpty()) {
             return null;
         }
-        Read last = copy.getLast();
+        long[] last = sorted.getLast();
         long span = (long) (seconds * 1e9);
-        for (int i = copy.size() - 2; i >= 0; i--) {
-            Read earlier = copy.get(i);
-            long elapsed = last.nanos() - earlier.nanos();
+        for (int i = sorted.size() - 2; i >= 0; i--) {
+            long elapsed = last[0] - sorted.get(i)[0];
             if (elapsed >= span - INTERVAL_MS * 1_000_000 / 5) { // a read a little late still counts as 2 s apart
-                return (last.figures().jitMs() - earlier.figures().jitMs()) * 1e9 / elapsed;
+                return (last[1] - sorted.get(i)[1]) * 1e9 / elapsed;
             }
         }
         return null;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.threadbench.loadtest.report.Results;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The /stats "process" object read, absent or partial; and a window's cost computed from two of them. */
@@ -110,4 +111,19 @@ class ProcessFiguresTest {
         assertNull(bill.get("exited").runQueueWaitMicrosPerRequest(), "unknown for threads that ended");
         assertNull(CostSampler.threads(null, end.threadClasses(), 10_000), "an edge without the bill");
     }
+
+    @Test
+    void theJitsRecentRateIsOverTheLastTwoSecondsOfReads() {
+        long s = 1_000_000_000L;
+        // reads every 500 ms: 300 ms compiled in the first second, then 10 ms in each 500 ms
+        List<long[]> reads = List.of(new long[] {0, 1000}, new long[] {s / 2, 1150}, new long[] {s, 1300},
+                new long[] {3 * s / 2, 1310}, new long[] {2 * s, 1320}, new long[] {5 * s / 2, 1330}, new long[] {3 * s, 1340});
+        assertEquals(20.0, CostSampler.jitMsPerSecond(reads, 2), 1e-9, "(1340 - 1300) ms over 2 s");
+        assertEquals(160.0, CostSampler.jitMsPerSecond(reads.subList(0, 5), 2), 1e-9, "over the first 2 s: 320 ms");
+        assertNull(CostSampler.jitMsPerSecond(reads.subList(0, 3), 2), "1 s of reads: not yet");
+        assertNull(CostSampler.jitMsPerSecond(List.of(), 2));
+        assertEquals(20.0, CostSampler.jitMsPerSecond(List.of(new long[] {s + 1_950_000_000L, 1340}, new long[] {s, 1301}), 2),
+                1e-9, "a read 50 ms late still counts as 2 s apart");
+    }
 }
+
