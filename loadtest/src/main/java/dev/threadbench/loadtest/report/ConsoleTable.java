@@ -111,8 +111,11 @@ public final class ConsoleTable {
             text.append("SERVER-BOUND: the server used 90 % or more of its CPUs: it, not the workload, set the pace.\n");
         }
         if (cells.stream().anyMatch(c -> c.compilingRounds() > 0)) {
-            text.append("JIT: the server's JIT compiled for a tenth or more of its CPU in the window; its us/req counts the"
-                    + " compiler too (how much varies from run to run: docs/results.md).\n");
+            text.append(cells.stream().allMatch(Cell::billed)
+                    ? "JIT: the server's JIT compiled for a tenth or more of its CPU in the window: apart from srv us/req (its"
+                            + " request threads'), but its code was still changing (the class table shows the JIT's share).\n"
+                    : "JIT: the server's JIT compiled for a tenth or more of its CPU in the window; its us/req counts the"
+                            + " compiler too (how much varies from run to run: docs/results.md).\n");
         }
         if (results.runs().stream().anyMatch(Results.Run::generatorBound)) {
             text.append("GENERATOR-BOUND: the load generator used 90 % or more of its CPUs; that figure is the generator's"

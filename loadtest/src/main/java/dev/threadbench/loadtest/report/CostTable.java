@@ -36,7 +36,8 @@ final class CostTable {
                 + " reported):\n" + TextGrid.render(rows, Set.of(1, 2))
                 + "threads: the most live threads in the window; ctx sw: voluntary + involuntary context switches; heap after GC:"
                 + " live data at the window's end;\nGC ms/s: collection pauses per second of the window; JIT ms/s: compilation"
-                + " per second of the window (CPU the server spent on itself, part of us/req).\n" + classTable(cells);
+                + " per second of the window (CPU the server spent on itself: in us/req user and sys, not in the request"
+                + " CPU).\n" + classTable(cells);
     }
 
     private static final String[] CLASS_HEADER = {"C", "strategy", "server", "io", "worker", "carrier", "request", "gc", "jit",
