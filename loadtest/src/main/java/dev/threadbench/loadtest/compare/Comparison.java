@@ -299,7 +299,8 @@ final class Comparison {
                     out.println("      " + AboveBound.note(run.ratioToBound(), run.durationSeconds(),
                             settings.timing().rampupSeconds(), settings.delayMs()));
                 }
-                run.notes().stream().filter(note -> note.startsWith(ListenDrops.NOTE_PREFIX)).forEach(note -> out.println("      " + note));
+                run.notes().stream().filter(note -> note.startsWith(ListenDrops.NOTE_PREFIX) || Cell.starvedNote(note))
+                        .forEach(note -> out.println("      " + note));
                 ConsoleTable.agentLines(run).forEach(line -> out.println("      " + line));
                 out.flush();
             }

@@ -123,6 +123,16 @@ public record Cell(int concurrency, String strategy, String server, String engin
         return runs.stream().filter(r -> r.cost() != null && r.cost().compiling(r.requestsPerSecond())).count();
     }
 
+    /** Whether a run's note says its server's or its generator's threads were starved of CPU (RunAnalysis.starved). */
+    public static boolean starvedNote(String note) {
+        return note.startsWith("server starved: ") || note.startsWith("generator starved: ");
+    }
+
+    /** Rounds with a note that the server's or the generator's threads waited on the run queue as long as they ran. */
+    public long starvedRounds() {
+        return runs.stream().filter(r -> r.notes().stream().anyMatch(Cell::starvedNote)).count();
+    }
+
     /** Closed-loop rounds that read above the bound: measurement artefacts ({@link AboveBound}). */
     public long aboveBoundRounds() {
         return runs.stream().filter(AboveBound::of).count();

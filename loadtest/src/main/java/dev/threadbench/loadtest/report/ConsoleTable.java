@@ -117,6 +117,10 @@ public final class ConsoleTable {
                     : "JIT: the server's JIT compiled for a tenth or more of its CPU in the window; its us/req counts the"
                             + " compiler too (how much varies from run to run: docs/results.md).\n");
         }
+        if (cells.stream().anyMatch(c -> c.starvedRounds() > 0)) {
+            text.append("STARVED: the server's request threads or the generator's event loops waited on the run queue at least as"
+                    + " long as they ran (which side: the run's note).\n");
+        }
         if (results.runs().stream().anyMatch(Results.Run::generatorBound)) {
             text.append("GENERATOR-BOUND: the load generator used 90 % or more of its CPUs; that figure is the generator's"
                     + " limit as much as the server's.\n");
@@ -150,6 +154,9 @@ public final class ConsoleTable {
         }
         if (c.compilingRounds() > 0) {
             flags.add("JIT" + (c.rounds() > 1 ? " " + c.compilingRounds() + "/" + c.rounds() : ""));
+        }
+        if (c.starvedRounds() > 0) {
+            flags.add("STARVED" + (c.rounds() > 1 ? " " + c.starvedRounds() + "/" + c.rounds() : ""));
         }
         return String.join(", ", flags);
     }

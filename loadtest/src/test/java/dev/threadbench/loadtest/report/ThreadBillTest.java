@@ -72,4 +72,23 @@ class ThreadBillTest {
         assertTrue(page.contains("id=\"thread-class-bars\""));
         assertTrue(page.contains("\"threads\":{\"io\":{\"cpuMs\""), "each run's bill inlined for the bars");
     }
+
+    @Test
+    void aStarvedRunIsFlaggedInTheTable() {
+        Results billed = ResultsFixtures.billed();
+        java.util.List<Results.Run> runs = new java.util.ArrayList<>(billed.runs());
+        Results.Run first = runs.getFirst();
+        runs.set(0, new Results.Run(first.server(), first.strategy(), first.concurrency(), first.engine(), first.round(),
+                first.requests(), first.failed(), first.durationSeconds(), first.requestsPerSecond(), first.bound(),
+                first.ratioToBound(), first.latencyMs(), first.serverCpuSeconds(), first.serverCpuMicrosPerRequest(),
+                first.serverCpuShare(), first.serverPeakRssMb(), first.clientCpuSeconds(), first.generatorCpuShare(),
+                first.serverBound(), first.generatorBound(), first.reconciliation(), first.connectionsOpened(),
+                first.serverExitCode(), first.percentiles(), List.of("server starved: its request threads ..."), first.cost(),
+                first.open(), first.agents(), first.coordination(), first.timeline(), first.generatorThreads(), 4.0));
+        String table = ConsoleTable.render(new Results(billed.environment(), billed.settings(), runs));
+        assertTrue(table.contains("STARVED 1/3"), table);
+        assertTrue(table.contains("STARVED: the server's request threads or the generator's event loops waited"), table);
+        assertFalse(ConsoleTable.render(billed).contains("STARVED"));
+    }
 }
+
