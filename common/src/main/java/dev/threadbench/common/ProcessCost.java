@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * What this server process has cost so far, as {@code GET /stats} reports it under {@code "process"}: CPU
@@ -71,6 +72,14 @@ public final class ProcessCost {
 
     /** The figures now, as the JSON object {@code /stats} nests under {@code "process"}. */
     public String toJson() {
+        return toJson(null);
+    }
+
+    /**
+     * The figures now, with {@code threadClasses}, the bill by thread class ({@link ThreadClasses}), when {@code classes}
+     * is given (it costs three procfs files per thread: asked for at a window's edges only).
+     */
+    public String toJson(ThreadClasses classes) {
         long[] cpuTicks = read(stat) instanceof String text ? userAndSystemTicks(text) : null;
         Resident resident = read(status) instanceof String text ? Resident.parse(text) : Resident.NONE;
         ContextSwitches contextSwitches = ContextSwitches.ofThisProcess();
@@ -98,7 +107,13 @@ public final class ProcessCost {
                 .append(",\"rssPeakBytes\":").append(resident.peakBytes())
                 .append(",\"voluntaryContextSwitches\":").append(contextSwitches.voluntary())
                 .append(",\"involuntaryContextSwitches\":").append(contextSwitches.involuntary())
+                .append(classes == null ? "" : ",\"threadClasses\":" + classesJson(classes))
                 .append('}').toString();
+    }
+
+    private static String classesJson(ThreadClasses classes) {
+        Map<String, ThreadClasses.Cost> bill = classes.read();
+        return bill == null ? "null" : ThreadClasses.toJson(bill);
     }
 
     /** Heap in use right after the last collection of each heap pool (0 for a pool not yet collected). */

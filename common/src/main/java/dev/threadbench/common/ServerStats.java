@@ -16,6 +16,7 @@ public final class ServerStats {
     private final Strategy strategy;
     private final RequestCounter counter;
     private final AtomicLong inFlight = new AtomicLong();
+    private ThreadClasses classes;
 
     public ServerStats(String server, Strategy strategy, RequestCounter counter) {
         this.server = server;
@@ -46,9 +47,26 @@ public final class ServerStats {
     }
 
     public String toJson() {
+        return toJson(false);
+    }
+
+    /**
+     * With {@code threadClasses} (GET /stats?threads), the process figures add the CPU bill by thread class
+     * ({@link ThreadClasses}, by this server's prefix table): three procfs files per thread, so compare asks at a
+     * measured window's edges only.
+     */
+    public String toJson(boolean threadClasses) {
         long requests = counter.requests();
+        ThreadClasses classes = threadClasses ? threadClasses() : null;
         return "{\"server\":\"" + server + "\",\"strategy\":\"" + strategy.id()
                 + "\",\"requests\":" + requests + ",\"delayed\":" + counter.delayedAmong(requests)
-                + ",\"inFlight\":" + inFlight() + ",\"process\":" + ProcessCost.ofThisProcess().toJson() + "}";
+                + ",\"inFlight\":" + inFlight() + ",\"process\":" + ProcessCost.ofThisProcess().toJson(classes) + "}";
+    }
+
+    private synchronized ThreadClasses threadClasses() {
+        if (classes == null) {
+            classes = ThreadClasses.ofThisProcess(ThreadClasses.table(server));
+        }
+        return classes;
     }
 }

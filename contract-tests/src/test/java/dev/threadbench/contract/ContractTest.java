@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.threadbench.process.ServerProcess;
 import io.restassured.response.Response;
@@ -169,6 +171,27 @@ class ContractTest {
                 assertTrue(process.get(linuxOnly) instanceof Number, linuxOnly + " in " + process);
             }
         }
+    }
+
+    /** /stats?threads adds the bill by thread class, Linux only: each class of the server's table, then exited. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("targets")
+    void statsWithThreadsBillTheThreadClasses(Target target) {
+        assumeTrue(System.getProperty("os.name").toLowerCase(Locale.ROOT).startsWith("linux"), "/proc is Linux's");
+        target.get("/").then().statusCode(200);
+        Map<String, Object> process = target.get("/stats?threads").then().statusCode(200).extract().jsonPath().getMap("process");
+        assertFalse(target.stats().getMap("process").containsKey("threadClasses"), "only when asked");
+        @SuppressWarnings("unchecked")
+        Map<String, Map<String, Object>> classes = (Map<String, Map<String, Object>>) process.get("threadClasses");
+        assertNotNull(classes, process.toString());
+        assertEquals(List.of("io", "worker", "carrier", "gc", "jit", "other", "exited"), List.copyOf(classes.keySet()));
+        assertAll(classes.toString(),
+                () -> assertTrue(((Number) classes.get("io").get("threads")).intValue() >= 2, "an I/O thread and the acceptor"),
+                () -> assertTrue(((Number) classes.get("io").get("cpuMs")).doubleValue() > 0, "it answered"),
+                () -> assertTrue(((Number) classes.get("jit").get("threads")).intValue() >= 1, "the JIT's compilers"),
+                () -> assertTrue(((Number) classes.get("gc").get("threads")).intValue() >= 1, "the collector's threads"),
+                () -> assertEquals(Set.of("cpuMs", "userMs", "systemMs", "runQueueWaitMs", "voluntaryContextSwitches",
+                        "involuntaryContextSwitches", "threads"), classes.get("worker").keySet()));
     }
 
     @ParameterizedTest(name = "{0}")

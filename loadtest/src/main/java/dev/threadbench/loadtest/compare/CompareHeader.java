@@ -67,7 +67,23 @@ final class CompareHeader {
                 settings.delayEvery(), delayMs / 1000.0);
         String rounds = settings.rounds() == 1 ? ""
                 : String.format(Locale.ROOT, " in %d rounds (servers in turn, their order reversed each round)", settings.rounds());
-        if (timing.durationSeconds() != null) {
+        if (timing.durationSeconds() != null && timing.autoWarmup()) {
+            // a server's first run in a round warms its JIT for up to the cap (2-10 s on 2026-12-03, 2 cores AMD EPYC: the
+            // fixed warm-up's 8 s taken), the runs after it in the same process for about one delay period (2 periods taken)
+            long delaySeconds = Math.max(1, delayMs / 1000);
+            long base = timing.rampupSeconds() + timing.durationSeconds() + delayMs / 1000 + 1;
+            long starts = settings.running() ? 0 : (long) settings.rounds() * settings.planned().size();
+            long firsts = (long) settings.rounds() * settings.planned().size();
+            long typical = runsCount * base + firsts * Math.min(timing.warmupSeconds(), RunLength.FIXED_WARMUP_SECONDS)
+                    + (runsCount - firsts) * 2 * delaySeconds
+                    + starts * startAndStopSeconds(settings);
+            long most = runsCount * (base + timing.warmupSeconds()) + starts * startAndStopSeconds(settings);
+            out.printf(Locale.ROOT, "each run: %d s ramp-up + warm-up until the server's JIT compiles under %d ms a second over %d s"
+                    + " (%d-%d s, on a whole delay period) + %d s measured; %d runs%s, about %d min %02d s in all, at most %d min %02d s%n",
+                    timing.rampupSeconds(), RunLength.AUTO_WARMUP_JIT_MS_PER_SECOND, RunLength.AUTO_WARMUP_JIT_SECONDS, delaySeconds,
+                    timing.warmupSeconds(), timing.durationSeconds(), runsCount, rounds, typical / 60, typical % 60, most / 60,
+                    most % 60);
+        } else if (timing.durationSeconds() != null) {
             long perRun = timing.rampupSeconds() + timing.warmupSeconds() + timing.durationSeconds() + delayMs / 1000 + 1;
             long startAndStop = settings.running() ? 0 : (long) settings.rounds() * settings.planned().size() * startAndStopSeconds(settings);
             long total = runsCount * perRun + startAndStop;

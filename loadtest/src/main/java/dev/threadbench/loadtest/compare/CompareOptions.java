@@ -79,8 +79,11 @@ final class CompareOptions {
             description = "embedded (this runner), wrk or drill (when installed) (default ${DEFAULT-VALUE})")
     private String engine;
 
-    @Option(names = "--warmup", paramLabel = "S", description = "unmeasured seconds after the ramp-up (default 8; --quick 4)")
-    private Integer warmupSeconds;
+    @Option(names = "--warmup", paramLabel = "auto|S", description = "unmeasured load after the ramp-up: auto ends it once the"
+            + " server's JIT compiled under " + RunLength.AUTO_WARMUP_JIT_MS_PER_SECOND + " ms a second over the last 2 s, at"
+            + " most " + RunLength.AUTO_WARMUP_CAP_SECONDS + " s, on a whole delay period (embedded engine, closed loop); S: a"
+            + " fixed number of seconds (default auto; --quick 4; --sweep 2; another engine, --agents or --rate 8)")
+    private String warmup;
 
     @Option(names = "--duration", paramLabel = "S", description = "measured seconds per run, rounded up to whole delay periods"
             + " (default 16; --quick 4)")
@@ -174,7 +177,20 @@ final class CompareOptions {
         checkServers();
         List<String> strategyList = strategyList();
         checkLoad();
-        int warmup = warmupSeconds != null ? warmupSeconds : defaults.warmupSeconds();
+        Integer fixedWarmup = fixedWarmup();
+        boolean autoWarmupPossible = "embedded".equalsIgnoreCase(engine) && agentsOptions.request() == null && rates == null
+                && iterations == null && delayEvery > 0 && delayMs > 0;
+        if (fixedWarmup == null && warmup != null && !autoWarmupPossible) {
+            throw new UsageException("--warmup auto: only on the embedded engine, in a closed loop (not --rate), timed (not"
+                    + " --iterations), with a delay, and not with --agents; give seconds instead");
+        }
+        if (fixedWarmup == null && warmup != null && sweep) {
+            throw new UsageException("--warmup auto: not with --sweep, whose grid keeps a fixed warm-up (each server runs its"
+                    + " concurrencies lowest first); give seconds instead");
+        }
+        boolean autoWarmup = fixedWarmup == null && autoWarmupPossible && (warmup != null || defaults.autoWarmup());
+        int warmupSeconds = autoWarmup ? RunLength.AUTO_WARMUP_CAP_SECONDS : fixedWarmup != null ? fixedWarmup
+                : defaults.autoWarmup() ? RunLength.FIXED_WARMUP_SECONDS : defaults.warmupSeconds();
         Integer duration = iterations != null ? null : durationSeconds != null ? durationSeconds : defaults.durationSeconds();
         String windowNote = null;
         if (duration != null && duration >= 1 && delayEvery >= 0 && delayMs >= 0) {
@@ -184,7 +200,7 @@ final class CompareOptions {
         }
         int rampup = rampupSeconds != null ? rampupSeconds : defaults.rampupSeconds();
         int repeat = repeatRounds != null ? repeatRounds : defaults.rounds();
-        atLeast("--warmup", warmup, 0, " seconds");
+        atLeast("--warmup", warmupSeconds, 0, " seconds");
         atLeast("--duration", duration != null ? duration : 1, 1, " second");
         atLeast("--rampup", rampup, 0, " seconds");
         atLeast("--timeout", timeoutSeconds, 1, " second");
@@ -225,11 +241,23 @@ final class CompareOptions {
         } else {
             running.keySet().forEach(server -> planned.add(new Planned(server, null)));
         }
-        Engine.Timing timing = new Engine.Timing(rampup, warmup, duration, iterations, timeoutSeconds,
-                eventLoops != null ? eventLoops : agents != null ? 0 : pinning.generatorCpuCount());
+        Engine.Timing timing = new Engine.Timing(rampup, warmupSeconds, duration, iterations, timeoutSeconds,
+                eventLoops != null ? eventLoops : agents != null ? 0 : pinning.generatorCpuCount(), autoWarmup ? delayMs : 0);
         return new CompareSettings(planned, running, strategies, concurrencies, loads, repeat, engine, timing, delayEvery, delayMs,
                 words(jvmOptions), checkedServerArgs, jars, pinning, out.toAbsolutePath().normalize(), sweep, agents, serverHost,
                 windowNote, sweepResolution);
+    }
+
+    /** --warmup's seconds; null for auto or not given. */
+    private Integer fixedWarmup() {
+        if (warmup == null || warmup.trim().equalsIgnoreCase("auto")) {
+            return null;
+        }
+        try {
+            return Integer.parseInt(warmup.trim());
+        } catch (NumberFormatException e) {
+            throw new UsageException("--warmup: expected auto or a number of seconds, got '" + warmup + "'");
+        }
     }
 
     /** --resolution as a fraction (10% or 10: 0.1); the default with --sweep; null without. */

@@ -112,6 +112,6 @@ record CompareSettings(List<Planned> planned, Map<String, URI> targets, String s
         return new Results.Settings(engineName, timing.rampupSeconds(), timing.warmupSeconds(), timing.durationSeconds(),
                 timing.iterations(), timing.timeoutSeconds(), delayEvery, delayMs,
                 timing.eventLoops() > 0 ? timing.eventLoops() : Runtime.getRuntime().availableProcessors(), rounds, sweep,
-                resolution, null);
+                resolution, null, timing.autoWarmup() ? Boolean.TRUE : null);
     }
 }

@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.compare;
 
+import dev.threadbench.common.ThreadClasses;
 import dev.threadbench.loadtest.RunFailure;
 import dev.threadbench.loadtest.UsageException;
 import dev.threadbench.loadtest.cli.ExitCodes;
@@ -26,6 +27,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,6 +56,8 @@ final class Comparison {
     private int pointsDone;
     private long startNanos;
     private ProfileMode profileMode;
+    /** The server's JIT ms/s over the last 2 s when the last run's auto warm-up ended (null: not read). */
+    private Double lastWarmUpJit;
     private Profiling profiling = Profiling.off();
 
     Comparison(CompareSettings settings, Engine engine, PrintStream out, PrintStream err) {
@@ -226,6 +230,16 @@ final class Comparison {
         }
     }
 
+    /** "warm-up 6 s: the server's JIT compiled 4 ms a second over the last 2 s", or that the cap ended it. */
+    static String warmUpLine(double seconds, Double jit) {
+        String compiled = jit == null ? "its JIT not read" : String.format(Locale.ROOT, "the server's JIT compiled %.0f ms a second"
+                + " over the last %d s", jit, RunLength.AUTO_WARMUP_JIT_SECONDS);
+        return jit != null && jit >= RunLength.AUTO_WARMUP_JIT_MS_PER_SECOND
+                ? String.format(Locale.ROOT, "warm-up %.0f s, the cap: %s (still %d or more)", seconds, compiled,
+                        RunLength.AUTO_WARMUP_JIT_MS_PER_SECOND)
+                : String.format(Locale.ROOT, "warm-up %.0f s: %s (under %d)", seconds, compiled, RunLength.AUTO_WARMUP_JIT_MS_PER_SECOND);
+    }
+
     /** "[12/108, 5 min 10 s so far, about 41 min left] ": where the compare is, as each point ends. */
     private String progress() {
         pointsDone++;
@@ -278,11 +292,15 @@ final class Comparison {
                 runs.add(run);
                 done.add(run);
                 out.println("  " + progress() + ConsoleTable.oneLine(run));
+                if (settings.timing().autoWarmup() && run.warmupSeconds() != null) {
+                    out.println("      " + warmUpLine(run.warmupSeconds(), lastWarmUpJit));
+                }
                 if (AboveBound.of(run)) {
                     out.println("      " + AboveBound.note(run.ratioToBound(), run.durationSeconds(),
                             settings.timing().rampupSeconds(), settings.delayMs()));
                 }
-                run.notes().stream().filter(note -> note.startsWith(ListenDrops.NOTE_PREFIX)).forEach(note -> out.println("      " + note));
+                run.notes().stream().filter(note -> note.startsWith(ListenDrops.NOTE_PREFIX) || Cell.starvedNote(note))
+                        .forEach(note -> out.println("      " + note));
                 ConsoleTable.agentLines(run).forEach(line -> out.println("      " + line));
                 out.flush();
             }
@@ -375,18 +393,37 @@ final class Comparison {
         Outcome outcome;
         Results.ServerCost cost;
         List<Results.ServerSample> serverTimeline = null;
+        // the embedded generator runs in this JVM: its own bill by thread class at the window's edges, for its run-queue wait
+        ThreadClasses generatorClasses = settings.agents() == null && "embedded".equals(engine.name())
+                ? ThreadClasses.ofThisProcess(ThreadClasses.VERTX) : null;
+        List<Map<String, ThreadClasses.Cost>> generatorEdges = Collections.synchronizedList(new ArrayList<>(2));
+        Double[] jitAtWarmedUp = new Double[1];
         try (CostSampler costs = new CostSampler(server)) {
             LoadRunner.Phases phases = new LoadRunner.Phases() {
+                /** --warmup auto, at each whole delay period: the server's JIT over the last 2 s under the threshold. */
+                @Override
+                public boolean warmedUp() {
+                    Double jit = costs.recentJitMsPerSecond(RunLength.AUTO_WARMUP_JIT_SECONDS);
+                    jitAtWarmedUp[0] = jit;
+                    return jit == null || jit < RunLength.AUTO_WARMUP_JIT_MS_PER_SECOND;
+                }
+
                 @Override
                 public void measureStarted() {
                     costs.start();
                     profile.start();
+                    if (generatorClasses != null) {
+                        generatorEdges.add(generatorClasses.read());
+                    }
                 }
 
                 @Override
                 public void measureEnded() {
                     costs.stop();
                     profile.stop();
+                    if (generatorClasses != null) {
+                        generatorEdges.add(generatorClasses.read());
+                    }
                 }
             };
             costs.begin();
@@ -411,7 +448,15 @@ final class Comparison {
         }
         profile.finish();
         Target.Stats after = server.idleStats(idleLimit);
+        Map<String, Results.ThreadClassCost> generatorThreads;
+        synchronized (generatorEdges) {
+            generatorThreads = generatorEdges.size() != 2 ? null : CostSampler.threads(
+                    ProcessFigures.ClassFigures.of(generatorEdges.get(0)), ProcessFigures.ClassFigures.of(generatorEdges.get(1)),
+                    outcome.requests());
+        }
+        lastWarmUpJit = jitAtWarmedUp[0];
         return RunAnalysis.analyse(new RunAnalysis.Measured(server, load.concurrency(), engine.name(), round, outcome, before, after,
-                cost), settings.delayEvery(), settings.delayMs(), settings.timing().rampupSeconds(), settings.pinning(), problems);
+                cost, generatorThreads), settings.delayEvery(), settings.delayMs(), settings.timing().rampupSeconds(),
+                settings.pinning(), problems);
     }
 }

@@ -4,7 +4,9 @@ import dev.threadbench.loadtest.report.Results;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -80,7 +82,7 @@ final class CostSampler implements AutoCloseable {
         measureStartedNanos = System.nanoTime();
         timer.execute(() -> {
             long asked = System.nanoTime();
-            first = read();
+            first = readWithThreadClasses();
             firstNanos = (asked + System.nanoTime()) / 2;
             reads.add(new Read(firstNanos, first));
             sample(first);
@@ -94,7 +96,7 @@ final class CostSampler implements AutoCloseable {
         timer.execute(() -> {
             inWindow = false;
             long asked = System.nanoTime();
-            ProcessFigures last = read();
+            ProcessFigures last = readWithThreadClasses();
             long lastNanos = (asked + System.nanoTime()) / 2;
             reads.add(new Read(lastNanos, last));
             sample(last);
@@ -148,6 +150,36 @@ final class CostSampler implements AutoCloseable {
         return samples;
     }
 
+    /**
+     * The server's JIT compile time per second over the last {@code seconds} of its 500 ms reads (the newest read against the
+     * newest one at least that much older); null before there are such reads, or when the server gives no JIT figure.
+     */
+    Double recentJitMsPerSecond(double seconds) {
+        List<long[]> jit;
+        synchronized (reads) {
+            jit = reads.stream().filter(r -> r.figures() != null && r.figures().jitMs() != null)
+                    .map(r -> new long[] {r.nanos(), r.figures().jitMs()}).toList();
+        }
+        return jitMsPerSecond(jit, seconds);
+    }
+
+    /** Over {@code (nanoTime, jitMs)} reads in any order: see {@link #recentJitMsPerSecond}. */
+    static Double jitMsPerSecond(List<long[]> jit, double seconds) {
+        List<long[]> sorted = jit.stream().sorted(Comparator.comparingLong(r -> r[0])).toList();
+        if (sorted.isEmpty()) {
+            return null;
+        }
+        long[] last = sorted.getLast();
+        long span = (long) (seconds * 1e9);
+        for (int i = sorted.size() - 2; i >= 0; i--) {
+            long elapsed = last[0] - sorted.get(i)[0];
+            if (elapsed >= span - INTERVAL_MS * 1_000_000 / 5) { // a read a little late still counts as 2 s apart
+                return (last[1] - sorted.get(i)[1]) * 1e9 / elapsed;
+            }
+        }
+        return null;
+    }
+
     @Override
     public void close() {
         timer.shutdownNow();
@@ -178,6 +210,15 @@ final class CostSampler implements AutoCloseable {
     private ProcessFigures read() {
         try {
             return server.stats().process();
+        } catch (Target.Failure e) {
+            return null;
+        }
+    }
+
+    /** At the window's edges only: the bill by thread class costs the server three /proc files per thread. */
+    private ProcessFigures readWithThreadClasses() {
+        try {
+            return server.statsWithThreadClasses().process();
         } catch (Target.Failure e) {
             return null;
         }
@@ -222,7 +263,45 @@ final class CostSampler implements AutoCloseable {
                 peakRss == null ? null : mb(peakRss), heapAfterGc(b),
                 b.heapCommittedBytes() == null ? null : mb(b.heapCommittedBytes()), delta(a.gcCount(), b.gcCount()),
                 gcPause == null || w.seconds() <= 0 ? null : RunAnalysis.round(gcPause / w.seconds(), 2),
-                jit == null || w.seconds() <= 0 ? null : RunAnalysis.round(jit / w.seconds(), 2), w.samples());
+                jit == null || w.seconds() <= 0 ? null : RunAnalysis.round(jit / w.seconds(), 2), w.samples(),
+                threads(a.threadClasses(), b.threadClasses(), requests));
+    }
+
+    /**
+     * Each thread class over the window: its figures at the end less those at the start, per request over {@code requests};
+     * live threads at the end. Null unless both edges have the bill. A class's threads that ended in the window leave it
+     * (its difference can be negative) for {@code exited}, so the classes still add up to the process's CPU.
+     */
+    static Map<String, Results.ThreadClassCost> threads(Map<String, ProcessFigures.ClassFigures> start,
+                                                        Map<String, ProcessFigures.ClassFigures> end, double requests) {
+        if (start == null || end == null) {
+            return null;
+        }
+        Map<String, Results.ThreadClassCost> bill = new LinkedHashMap<>();
+        end.forEach((name, b) -> {
+            ProcessFigures.ClassFigures a = start.get(name);
+            Double cpu = delta(a == null ? null : a.cpuMs(), b.cpuMs());
+            Double wait = delta(a == null ? null : a.runQueueWaitMs(), b.runQueueWaitMs());
+            Long voluntary = a == null ? null : delta(a.voluntaryContextSwitches(), b.voluntaryContextSwitches());
+            Long involuntary = a == null ? null : delta(a.involuntaryContextSwitches(), b.involuntaryContextSwitches());
+            bill.put(name, new Results.ThreadClassCost(round3(cpu), round3(delta(a == null ? null : a.userMs(), b.userMs())),
+                    round3(delta(a == null ? null : a.systemMs(), b.systemMs())), round3(wait), voluntary, involuntary, b.threads(),
+                    perRequest(cpu, requests), perRequest(wait, requests)));
+        });
+        return bill;
+    }
+
+    private static Double delta(Double start, Double end) {
+        return start == null || end == null ? null : end - start;
+    }
+
+    private static Double round3(Double value) {
+        return value == null ? null : RunAnalysis.round(value, 3);
+    }
+
+    /** ms over the window, in us per request. */
+    private static Double perRequest(Double ms, double requests) {
+        return ms == null || requests <= 0 ? null : RunAnalysis.round(ms * 1000 / requests, 2);
     }
 
     /** Null before the first collection, when there is no "after GC" yet (the JDK then reports 0). */

@@ -6,6 +6,7 @@ import dev.threadbench.loadtest.report.Results;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * One run's figures, judged: the bound the workload allows, whether the load generator or the server used
@@ -22,7 +23,21 @@ final class RunAnalysis {
      * and its cost over the measured window as it reported it (null when it reports none).
      */
     record Measured(Target server, int concurrency, String engine, int round, Outcome outcome, Target.Stats before,
-                    Target.Stats after, Results.ServerCost cost) {}
+                    Target.Stats after, Results.ServerCost cost, Map<String, Results.ThreadClassCost> generatorThreads) {
+
+        Measured(Target server, int concurrency, String engine, int round, Outcome outcome, Target.Stats before,
+                 Target.Stats after, Results.ServerCost cost) {
+            this(server, concurrency, engine, round, outcome, before, after, cost, null);
+        }
+    }
+
+    /**
+     * Request threads are flagged starved when they waited on the run queue at least as long as they ran: a request thread
+     * that became runnable then waited, on average, as long for a CPU as it went on to use. Below it the wait is the
+     * scheduler's ordinary latency; above it, more threads want the CPUs than they have, and latency and throughput fall
+     * next (on 2026-12-03, 2 cores AMD EPYC: docs/cpu-bill.md).
+     */
+    static final double STARVED_WAIT_RATIO = 1.0;
 
     private RunAnalysis() {}
 
@@ -74,6 +89,14 @@ final class RunAnalysis {
         if (compiling != null) {
             notes.add(compiling);
         }
+        String serverStarved = starved("server", cost == null ? null : cost.threads());
+        if (serverStarved != null) {
+            notes.add(serverStarved);
+        }
+        String generatorStarved = starved("generator", run.generatorThreads());
+        if (generatorStarved != null) {
+            notes.add(generatorStarved);
+        }
         if (cost == null) {
             notes.add("server CPU, peak RSS and cost n/a: " + run.server().name() + " at " + run.server().base()
                     + " reports no process figures on its /stats (an older jar, or another server)");
@@ -95,7 +118,26 @@ final class RunAnalysis {
                 microsPerRequest, serverShare, peakRss,
                 round(outcome.clientCpuSeconds(), 2), generatorShare, serverBound, generatorBound,
                 reconciliation, outcome.connectionsOpened(), null, outcome.percentiles(), notes, cost, outcome.open(),
-                outcome.agents(), outcome.coordination(), outcome.timeline());
+                outcome.agents(), outcome.coordination(), outcome.timeline(), run.generatorThreads(),
+                outcome.timeline() == null || rampupSeconds == null ? null
+                        : round(Math.max(0, outcome.timeline().measureStartSecond() - rampupSeconds), 1));
+    }
+
+    /**
+     * A note when {@code side}'s request threads (io, worker, carrier; the generator's event loops are io) waited on the run
+     * queue {@link #STARVED_WAIT_RATIO} times their CPU time or more; null otherwise or without the bill.
+     */
+    static String starved(String side, Map<String, Results.ThreadClassCost> bill) {
+        Double cpu = Results.ThreadClassCost.sum(bill, Results.ThreadClassCost.REQUEST_CLASSES,
+                Results.ThreadClassCost::cpuMicrosPerRequest);
+        Double wait = Results.ThreadClassCost.sum(bill, Results.ThreadClassCost.REQUEST_CLASSES,
+                Results.ThreadClassCost::runQueueWaitMicrosPerRequest);
+        if (cpu == null || wait == null || cpu <= 0 || wait < STARVED_WAIT_RATIO * cpu) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "%s starved: its %s waited %.1f us per request on the run queue, %.1f x the %.1f us"
+                + " they ran: more threads wanted its CPUs than it had", side,
+                side.equals("generator") ? "event loops" : "request threads (io, worker, carrier)", wait, wait / cpu, cpu);
     }
 
     /** The generator's CPU share: this JVM's over its CPUs or, from a cluster, the busiest agent's over its own. */

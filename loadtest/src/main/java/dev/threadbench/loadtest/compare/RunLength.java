@@ -41,7 +41,23 @@ import java.util.Locale;
  * first, so only its first point meets a cold JIT; a narrowing-in run meets a cold JIT every time (its server is
  * started for it, since the next midpoint depends on every round), which the JIT flag shows where it weighs.
  */
-record RunLength(int rampupSeconds, int warmupSeconds, int durationSeconds, int rounds) {
+record RunLength(int rampupSeconds, int warmupSeconds, int durationSeconds, int rounds, boolean autoWarmup) {
+
+    RunLength(int rampupSeconds, int warmupSeconds, int durationSeconds, int rounds) {
+        this(rampupSeconds, warmupSeconds, durationSeconds, rounds, false);
+    }
+
+    /**
+     * --warmup auto: the warm-up ends at the first whole delay period, from one period past the ramp-up on, at which the
+     * server's JIT compiled less than this over the last 2 s, in ms per second (AUTO_WARMUP_JIT_MS_PER_SECOND; see
+     * docs/cpu-bill.md for the curves it was chosen on), or at {@link #AUTO_WARMUP_CAP_SECONDS}.
+     */
+    static final int AUTO_WARMUP_JIT_MS_PER_SECOND = 20;
+    static final int AUTO_WARMUP_CAP_SECONDS = 20;
+    /** The span of the JIT's reading: the last 2 s, one delay period with the defaults. */
+    static final int AUTO_WARMUP_JIT_SECONDS = 2;
+    /** The warm-up when auto cannot be (another engine, agents, the open model, --iterations): the fixed one before it. */
+    static final int FIXED_WARMUP_SECONDS = 8;
 
     static final List<Integer> SWEEP_CONCURRENCIES = List.of(250, 500, 1000, 2000, 5000, 10000);
     /** Where the sweep's grid ends when the machine's headroom is unknown (--sweep-max goes further). */
@@ -49,7 +65,7 @@ record RunLength(int rampupSeconds, int warmupSeconds, int durationSeconds, int 
     /** --resolution's default: narrow in until the first concurrency not held is within 10 % of the last held. */
     static final double SWEEP_RESOLUTION = 0.10;
 
-    static final RunLength COMPARE = new RunLength(2, 8, 16, 3);
+    static final RunLength COMPARE = new RunLength(2, FIXED_WARMUP_SECONDS, 16, 3, true);
     static final RunLength COMPARE_QUICK = new RunLength(2, 4, 4, 3);
     static final RunLength SWEEP = new RunLength(2, 2, 6, 3);
     static final RunLength SWEEP_QUICK = new RunLength(2, 2, 4, 1);

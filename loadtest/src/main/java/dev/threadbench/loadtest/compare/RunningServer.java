@@ -106,7 +106,12 @@ final class RunningServer implements Target {
 
     @Override
     public Stats stats() {
-        return http.stats();
+        return http.stats(false);
+    }
+
+    @Override
+    public Stats statsWithThreadClasses() {
+        return http.stats(true);
     }
 
     /** Left running: it is not compare's to stop. */

@@ -36,9 +36,10 @@ final class ServerHttp {
         }
     }
 
-    Target.Stats stats() {
+    /** GET /stats; with {@code threadClasses}, /stats?threads, which adds the bill by thread class (servers that know it). */
+    Target.Stats stats(boolean threadClasses) {
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(base.resolve("/stats"))
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(base.resolve(threadClasses ? "/stats?threads" : "/stats"))
                     .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
                 throw new Target.Failure(name + " server: GET /stats answered " + response.statusCode());

@@ -60,7 +60,12 @@ final class StartedServer implements Target {
 
     @Override
     public Stats stats() {
-        return http.stats();
+        return http.stats(false);
+    }
+
+    @Override
+    public Stats statsWithThreadClasses() {
+        return http.stats(true);
     }
 
     /** SIGTERM, then the exit code (-1: it had to be killed after {@code grace}). */

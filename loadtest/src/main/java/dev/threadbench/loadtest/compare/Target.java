@@ -38,6 +38,11 @@ interface Target extends AutoCloseable {
 
     Stats stats();
 
+    /** /stats with the bill by thread class (three /proc files per server thread: at a window's edges only). */
+    default Stats statsWithThreadClasses() {
+        return stats();
+    }
+
     /** /stats once nothing is in flight (the last delayed answers written), within {@code limit}. */
     default Stats idleStats(Duration limit) {
         long deadline = System.nanoTime() + limit.toNanos();

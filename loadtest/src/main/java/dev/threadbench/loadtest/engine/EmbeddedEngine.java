@@ -64,8 +64,10 @@ public final class EmbeddedEngine implements Engine {
 
     private Outcome run(URI target, int concurrency, Double rate, Timing timing, LoadRunner.Phases phases) {
         Duration warmup = Duration.ofSeconds(timing.warmupSeconds());
+        // an auto warm-up steps through closed loops only: the open model's schedule needs its window's end at the start
         LoadShape shape = timing.durationSeconds() != null
-                ? new LoadShape.Timed(warmup, Duration.ofSeconds(timing.durationSeconds()))
+                ? new LoadShape.Timed(warmup, Duration.ofSeconds(timing.durationSeconds()),
+                        timing.autoWarmup() && rate == null ? Duration.ofMillis(timing.warmupStepMs()) : null)
                 : new LoadShape.Counted(warmup, timing.iterations());
         LoadSpec spec = new LoadSpec(List.of(new Plan.Step("GET /", "GET", target, Map.of())), concurrency,
                 Duration.ofSeconds(timing.rampupSeconds()), Duration.ofSeconds(timing.timeoutSeconds()), shape,

@@ -53,9 +53,23 @@ public interface Engine {
 
     /**
      * @param durationSeconds measured seconds, or null when {@code iterations} counts the measured part
+     * @param warmupStepMs with a timed closed loop on the embedded runner, the warm-up is {@code warmupSeconds} at most and
+     *                     ends at the first whole step of this many ms (one delay period) at which the caller's
+     *                     {@link LoadRunner.Phases#warmedUp} says so (compare's --warmup auto); 0: a fixed warm-up
      */
     record Timing(int rampupSeconds, int warmupSeconds, Integer durationSeconds, Long iterations, int timeoutSeconds,
-                  int eventLoops) {}
+                  int eventLoops, long warmupStepMs) {
+
+        public Timing(int rampupSeconds, int warmupSeconds, Integer durationSeconds, Long iterations, int timeoutSeconds,
+                      int eventLoops) {
+            this(rampupSeconds, warmupSeconds, durationSeconds, iterations, timeoutSeconds, eventLoops, 0);
+        }
+
+        /** Whether the warm-up ends when the caller says (at most {@code warmupSeconds}), not after a fixed time. */
+        public boolean autoWarmup() {
+            return warmupStepMs > 0;
+        }
+    }
 
     /**
      * How many local addresses this engine's connections to {@code targetHost} come from: each has one ephemeral

@@ -61,6 +61,30 @@ public record Cell(int concurrency, String strategy, String server, String engin
                 ? r.serverCpuMicrosPerRequest() : Double.valueOf(Math.round(r.serverCpuSeconds() * 1e7 / r.requests()) / 10.0));
     }
 
+    /**
+     * The request CPU: the server's io, worker and carrier threads' CPU per request (its JIT, GC and housekeeping apart);
+     * the whole process's for runs without the bill by thread class (older files and servers, off Linux).
+     */
+    public Spread requestCpuMicrosPerRequest() {
+        return billed() ? cost(Results.ServerCost::requestCpuMicrosPerRequest) : serverCpuMicrosPerRequest();
+    }
+
+    /** Whether every round has the server's bill by thread class: then its request CPU is apart from its JIT and GC. */
+    public boolean billed() {
+        return runs.stream().allMatch(r -> r.cost() != null && r.cost().threads() != null);
+    }
+
+    /** One thread class's figure over the rounds; null when no round has the bill. */
+    public Spread threadClass(String threadClass, Function<Results.ThreadClassCost, Double> figure) {
+        return cost(c -> c.threads() == null || c.threads().get(threadClass) == null ? null
+                : figure.apply(c.threads().get(threadClass)));
+    }
+
+    /** The generator's own figure summed over {@code classes}, over the rounds; null when no round has its bill. */
+    public Spread generatorThreads(List<String> classes, Function<Results.ThreadClassCost, Double> figure) {
+        return spread(r -> Results.ThreadClassCost.sum(r.generatorThreads(), classes, figure));
+    }
+
     /** The generator's CPU time per request, from its CPU seconds over the window and the requests measured in it. */
     public Spread generatorCpuMicrosPerRequest() {
         return spread(r -> r.clientCpuSeconds() == null || r.requests() == 0 ? null
@@ -97,6 +121,16 @@ public record Cell(int concurrency, String strategy, String server, String engin
     /** Rounds whose server's JIT compiled for a tenth or more of its CPU in the window. */
     public long compilingRounds() {
         return runs.stream().filter(r -> r.cost() != null && r.cost().compiling(r.requestsPerSecond())).count();
+    }
+
+    /** Whether a run's note says its server's or its generator's threads were starved of CPU (RunAnalysis.starved). */
+    public static boolean starvedNote(String note) {
+        return note.startsWith("server starved: ") || note.startsWith("generator starved: ");
+    }
+
+    /** Rounds with a note that the server's or the generator's threads waited on the run queue as long as they ran. */
+    public long starvedRounds() {
+        return runs.stream().filter(r -> r.notes().stream().anyMatch(Cell::starvedNote)).count();
     }
 
     /** Closed-loop rounds that read above the bound: measurement artefacts ({@link AboveBound}). */
@@ -140,7 +174,8 @@ public record Cell(int concurrency, String strategy, String server, String engin
                           Spread cpuUserMicrosPerRequest, Spread cpuSystemMicrosPerRequest, Spread peakThreads,
                           Spread contextSwitchesPerRequest,
                           Spread heapAfterGcMb, Spread gcPauseMsPerSecond, Spread jitMsPerSecond,
-                          Double targetRate, long aboveBoundRounds, Spread generatorCpuMicrosPerRequest) {}
+                          Double targetRate, long aboveBoundRounds, Spread generatorCpuMicrosPerRequest,
+                          Spread requestCpuMicrosPerRequest, boolean billed) {}
 
     public Summary summary() {
         return new Summary(concurrency, strategy, server, engine, rounds(), bound(), requestsPerSecond(),
@@ -153,6 +188,6 @@ public record Cell(int concurrency, String strategy, String server, String engin
                 cost(c -> c.peakThreads() == null ? null : c.peakThreads().doubleValue()),
                 cost(Results.ServerCost::contextSwitchesPerRequest), cost(Results.ServerCost::heapAfterGcMb),
                 cost(Results.ServerCost::gcPauseMsPerSecond), cost(Results.ServerCost::jitMsPerSecond), targetRate(),
-                aboveBoundRounds(), generatorCpuMicrosPerRequest());
+                aboveBoundRounds(), generatorCpuMicrosPerRequest(), requestCpuMicrosPerRequest(), billed());
     }
 }

@@ -40,7 +40,7 @@ public final class ConsoleTable {
                     median(c.spread(Results.Run::ratioToBound), 100, "%.1f%%"),
                     ms(c.spread(r -> r.latencyMs().p50()), false), ms(c.spread(r -> r.latencyMs().p99()), true),
                     ms(c.spread(r -> r.latencyMs().p999()), false), ms(c.spread(r -> r.latencyMs().max()), false),
-                    serverFigure(c, c.serverCpuMicrosPerRequest() == null ? "-" : c.serverCpuMicrosPerRequest().format("%.1f")),
+                    serverFigure(c, c.requestCpuMicrosPerRequest() == null ? "-" : c.requestCpuMicrosPerRequest().format("%.1f")),
                     c.generatorCpuMicrosPerRequest() == null ? "-" : c.generatorCpuMicrosPerRequest().format("%.1f"),
                     serverFigure(c, median(c.spread(Results.Run::serverCpuShare), 100, "%.0f%%")),
                     median(c.spread(Results.Run::generatorCpuShare), 100, "%.0f%%"),
@@ -53,7 +53,7 @@ public final class ConsoleTable {
         if (cells.stream().anyMatch(c -> c.rounds() > 1)) {
             text.append("spread over the rounds, (max - min) / median:\n");
             for (Cell c : cells) {
-                Spread cpu = c.serverCpuMicrosPerRequest();
+                Spread cpu = c.requestCpuMicrosPerRequest();
                 text.append(String.format(Locale.ROOT, "  C=%d %s: req/s %.1f %%%s (%d rounds)%n", c.concurrency(), c.label(),
                         100 * c.requestsPerSecond().relativeRange(),
                         cpu == null ? "" : String.format(Locale.ROOT, ", srv us/req %.1f %%", 100 * cpu.relativeRange()), c.rounds()));
@@ -78,10 +78,22 @@ public final class ConsoleTable {
         text.append("bound: the most requests/s the workload allows (C closed-loop clients, every ")
                 .append(settings == null ? "10" : settings.delayEvery()).append("th request held ")
                 .append(settings == null ? "2000" : settings.delayMs()).append(" ms: 5 x C with the defaults).\n")
-                .append("srv us/req, gen us/req: the server's and the generator's CPU time (user + system) per request; srv CPU, gen CPU: the server's and the"
-                        + " generator's CPU use as a share of their own CPUs (").append(pinning(results.environment())).append(").\n")
+                .append(cells.stream().anyMatch(Cell::billed) ? "srv us/req: the server's request CPU, its io, worker and carrier"
+                        + " threads' CPU time per request (its JIT, GC and JVM housekeeping apart: the class table below)"
+                        + (cells.stream().allMatch(Cell::billed) ? "" : "; where a server gave no bill by thread class, its whole"
+                        + " process's") + "; gen us/req: the generator's CPU time per request" : "srv us/req, gen us/req: the server's"
+                        + " and the generator's CPU time (user + system) per request")
+                .append("; srv CPU, gen CPU: the server's and the generator's whole CPU use as a share of their own CPUs (")
+                .append(pinning(results.environment())).append(").\n")
                 .append("counts: the server's /stats count against the answers the client got (exact, explained by failed"
                         + " or abandoned requests, or MISMATCH).\n");
+        if (settings != null && settings.autoWarmup()) {
+            Spread warmups = Spread.of(results.runs().stream().map(Results.Run::warmupSeconds).toList());
+            text.append("warm-up: auto, each run's ended on a whole delay period once the server's JIT had settled, at most ")
+                    .append(settings.warmupSeconds()).append(" s").append(warmups == null ? "" : String.format(Locale.ROOT,
+                            ": %.0f s median, %.0f-%.0f s (each run's in results.json)", warmups.median(), warmups.min(),
+                            warmups.max())).append(".\n");
+        }
         if (results.runs().stream().anyMatch(r -> r.open() != null)) {
             text.append("C @R/s: the open model, R requests/s scheduled whatever the answers (C sets the bound); req/s: answered per"
                     + " second; latencies from each request's intended send time, so a server that falls behind shows it.\n");
@@ -99,8 +111,15 @@ public final class ConsoleTable {
             text.append("SERVER-BOUND: the server used 90 % or more of its CPUs: it, not the workload, set the pace.\n");
         }
         if (cells.stream().anyMatch(c -> c.compilingRounds() > 0)) {
-            text.append("JIT: the server's JIT compiled for a tenth or more of its CPU in the window; its us/req counts the"
-                    + " compiler too (how much varies from run to run: docs/troubleshooting.md).\n");
+            text.append(cells.stream().allMatch(Cell::billed)
+                    ? "JIT: the server's JIT compiled for a tenth or more of its CPU in the window: apart from srv us/req (its"
+                            + " request threads'), but its code was still changing (the class table shows the JIT's share).\n"
+                    : "JIT: the server's JIT compiled for a tenth or more of its CPU in the window; its us/req counts the"
+                            + " compiler too (how much varies from run to run: docs/troubleshooting.md).\n");
+        }
+        if (cells.stream().anyMatch(c -> c.starvedRounds() > 0)) {
+            text.append("STARVED: the server's request threads or the generator's event loops waited on the run queue at least as"
+                    + " long as they ran (which side: the run's note).\n");
         }
         if (results.runs().stream().anyMatch(Results.Run::generatorBound)) {
             text.append("GENERATOR-BOUND: the load generator used 90 % or more of its CPUs; that figure is the generator's"
@@ -136,6 +155,9 @@ public final class ConsoleTable {
         if (c.compilingRounds() > 0) {
             flags.add("JIT" + (c.rounds() > 1 ? " " + c.compilingRounds() + "/" + c.rounds() : ""));
         }
+        if (c.starvedRounds() > 0) {
+            flags.add("STARVED" + (c.rounds() > 1 ? " " + c.starvedRounds() + "/" + c.rounds() : ""));
+        }
         return String.join(", ", flags);
     }
 
@@ -154,7 +176,7 @@ public final class ConsoleTable {
                         r.serverCpuSeconds(), figure(r.serverCpuMicrosPerRequest(), 1, "%.1f"), figure(r.serverCpuShare(), 100, "%.0f%%")),
                 serverFigure(r.serverPeakRssMb(), r.serverPeakRssMb() == null ? "" : String.format(Locale.ROOT, "%.0f MB", r.serverPeakRssMb())),
                 figure(r.generatorCpuShare(), 100, "%.0f%%") + " of its CPUs",
-                counts(r.reconciliation()), cost(r.cost()),
+                counts(r.reconciliation()), cost(r.cost()) + bill(r.cost()),
                 r.serverBound() ? " [SERVER-BOUND]" : "",
                 r.generatorBound() ? " [GENERATOR-BOUND]" : "");
     }
@@ -184,6 +206,15 @@ public final class ConsoleTable {
     private static String cost(Results.ServerCost c) {
         return c == null ? "" : String.format(Locale.ROOT, ", %s threads, heap after GC %s MB", c.peakThreads() == null ? "-"
                 : String.format(Locale.ROOT, "%,d", c.peakThreads()), figure(c.heapAfterGcMb(), 1, "%.0f"));
+    }
+
+    /** ", request CPU 40.1 us/req (JIT 12 %, GC 3 % of the server's CPU)" with the bill by thread class; "" without. */
+    private static String bill(Results.ServerCost c) {
+        if (c == null || c.requestCpuMicrosPerRequest() == null) {
+            return "";
+        }
+        return String.format(Locale.ROOT, ", request CPU %.1f us/req (JIT %s, GC %s of the server's CPU)", c.requestCpuMicrosPerRequest(),
+                figure(c.classShare("jit"), 100, "%.0f %%"), figure(c.classShare("gc"), 100, "%.0f %%"));
     }
 
     static String counts(Results.Reconciliation c) {

@@ -6,6 +6,8 @@ import dev.threadbench.loadtest.profile.Profile;
 import dev.threadbench.loadtest.runner.LatencySummary;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
 
 /**
  * What {@code compare} writes to results.json and {@code report} reads back. {@code skipped}: the concurrencies
@@ -62,11 +64,19 @@ public record Results(Environment environment, Settings settings, List<Run> runs
      * {@code sweepResolution}: --resolution, how close the sweep narrowed each pair's last concurrency held and first
      * not held, (notHeld - held) / held (null without --sweep, and in files from before it narrowed in);
      * {@code generatorTransport}: the I/O the embedded runner ran on (epoll, io_uring or nio; null for other engines and
-     * in older files).
+     * in older files). {@code warmupAuto}: --warmup auto, each run's warm-up ended once the server's JIT had settled, at
+     * most {@code warmupSeconds} (each run's own in its {@code warmupSeconds}); null in older files.
      */
     public record Settings(String engine, int rampupSeconds, int warmupSeconds, Integer durationSeconds, Long iterations,
                            int timeoutSeconds, int delayEvery, long delayMs, int eventLoops, Integer rounds, Boolean sweep,
-                           Double sweepResolution, String generatorTransport) {
+                           Double sweepResolution, String generatorTransport, Boolean warmupAuto) {
+
+        public Settings(String engine, int rampupSeconds, int warmupSeconds, Integer durationSeconds, Long iterations,
+                        int timeoutSeconds, int delayEvery, long delayMs, int eventLoops, Integer rounds, Boolean sweep,
+                        Double sweepResolution, String generatorTransport) {
+            this(engine, rampupSeconds, warmupSeconds, durationSeconds, iterations, timeoutSeconds, delayEvery, delayMs, eventLoops,
+                    rounds, sweep, sweepResolution, generatorTransport, null);
+        }
 
         public Settings(String engine, int rampupSeconds, int warmupSeconds, Integer durationSeconds, Long iterations,
                         int timeoutSeconds, int delayEvery, long delayMs, int eventLoops, Integer rounds, Boolean sweep) {
@@ -76,7 +86,11 @@ public record Results(Environment environment, Settings settings, List<Run> runs
 
         public Settings withGeneratorTransport(String transport) {
             return new Settings(engine, rampupSeconds, warmupSeconds, durationSeconds, iterations, timeoutSeconds, delayEvery,
-                    delayMs, eventLoops, rounds, sweep, sweepResolution, transport);
+                    delayMs, eventLoops, rounds, sweep, sweepResolution, transport, warmupAuto);
+        }
+
+        public boolean autoWarmup() {
+            return Boolean.TRUE.equals(warmupAuto);
         }
 
         public boolean swept() {
@@ -99,6 +113,9 @@ public record Results(Environment environment, Settings settings, List<Run> runs
      * window as a fraction of its own CPU set; {@code serverBound} / {@code generatorBound}: 0.9 or more.
      * {@code cost}: what the server reported of its own process over the window; null when it reports nothing.
      * {@code timeline}: the run second by second (null in older files, and from wrk and drill, which give no intervals).
+     * {@code generatorThreads}: the embedded generator's own JVM (compare's) over the window by thread class, for its
+     * run-queue wait ({@link ThreadClassCost}); null from wrk, drill and agents, and in older files. {@code warmupSeconds}:
+     * how long its warm-up took, from the ramp-up's end to the window's start (null without a timeline, and in older files).
      */
     @JsonPropertyOrder({"server", "strategy", "concurrency", "engine", "round", "requests", "failed", "durationSeconds",
             "requestsPerSecond", "bound", "ratioToBound", "latencyMs", "serverCpuSeconds", "serverCpuMicrosPerRequest",
@@ -110,12 +127,26 @@ public record Results(Environment environment, Settings settings, List<Run> runs
                       Double serverPeakRssMb, Double clientCpuSeconds, Double generatorCpuShare, boolean serverBound,
                       boolean generatorBound, Reconciliation reconciliation, Long connectionsOpened,
                       Integer serverExitCode, List<LatencySummary.Point> percentiles, List<String> notes, ServerCost cost,
-                      OpenModel open, List<AgentRun> agents, Coordination coordination, Timeline timeline) {
+                      OpenModel open, List<AgentRun> agents, Coordination coordination, Timeline timeline,
+                      Map<String, ThreadClassCost> generatorThreads, Double warmupSeconds) {
 
         public Run {
             percentiles = percentiles == null ? List.of() : List.copyOf(percentiles);
             notes = notes == null ? List.of() : List.copyOf(notes);
             agents = agents == null ? null : List.copyOf(agents);
+        }
+
+        public Run(String server, String strategy, int concurrency, String engine, int round, long requests, Failed failed,
+                   double durationSeconds, double requestsPerSecond, Double bound, Double ratioToBound,
+                   Latency latencyMs, Double serverCpuSeconds, Double serverCpuMicrosPerRequest, Double serverCpuShare,
+                   Double serverPeakRssMb, Double clientCpuSeconds, Double generatorCpuShare, boolean serverBound,
+                   boolean generatorBound, Reconciliation reconciliation, Long connectionsOpened,
+                   Integer serverExitCode, List<LatencySummary.Point> percentiles, List<String> notes, ServerCost cost,
+                   OpenModel open, List<AgentRun> agents, Coordination coordination, Timeline timeline) {
+            this(server, strategy, concurrency, engine, round, requests, failed, durationSeconds, requestsPerSecond, bound,
+                    ratioToBound, latencyMs, serverCpuSeconds, serverCpuMicrosPerRequest, serverCpuShare, serverPeakRssMb,
+                    clientCpuSeconds, generatorCpuShare, serverBound, generatorBound, reconciliation, connectionsOpened,
+                    serverExitCode, percentiles, notes, cost, open, agents, coordination, timeline, null, null);
         }
 
         public String label() {
@@ -132,7 +163,7 @@ public record Results(Environment environment, Settings settings, List<Run> runs
             return new Run(server, strategy, concurrency, engine, round, requests, failed, durationSeconds, requestsPerSecond,
                     bound, ratioToBound, latencyMs, serverCpuSeconds, serverCpuMicrosPerRequest, serverCpuShare, serverPeakRssMb,
                     clientCpuSeconds, generatorCpuShare, serverBound, generatorBound, reconciliation, connectionsOpened, code,
-                    percentiles, notes, cost, open, agents, coordination, timeline);
+                    percentiles, notes, cost, open, agents, coordination, timeline, generatorThreads, warmupSeconds);
         }
     }
 
@@ -185,12 +216,40 @@ public record Results(Environment environment, Settings settings, List<Run> runs
      * the highest in the window; {@code heapAfterGcMb}: the heap left after the last collection, read at the
      * window's end (live data, not what the heap may grow to); {@code jitMsPerSecond}: JIT compilation per second of
      * the window, CPU the server spent on itself rather than on requests; figures the server cannot give (RSS and context
-     * switches off Linux) are null.
+     * switches off Linux) are null. {@code threads}: the window's CPU bill by thread class (io, worker, carrier, gc, jit,
+     * other, exited), read at its edges only; null from servers that give none (off Linux, older jars) and in older files.
      */
     public record ServerCost(Double cpuSeconds, Double cpuMicrosPerRequest, Double cpuUserMicrosPerRequest,
                              Double cpuSystemMicrosPerRequest, Long peakThreads, Double contextSwitchesPerRequest,
                              Double peakRssMb, Double heapAfterGcMb, Double heapCommittedMb, Long gcCount,
-                             Double gcPauseMsPerSecond, Double jitMsPerSecond, int samples) {
+                             Double gcPauseMsPerSecond, Double jitMsPerSecond, int samples, Map<String, ThreadClassCost> threads) {
+
+        public ServerCost(Double cpuSeconds, Double cpuMicrosPerRequest, Double cpuUserMicrosPerRequest,
+                          Double cpuSystemMicrosPerRequest, Long peakThreads, Double contextSwitchesPerRequest,
+                          Double peakRssMb, Double heapAfterGcMb, Double heapCommittedMb, Long gcCount,
+                          Double gcPauseMsPerSecond, Double jitMsPerSecond, int samples) {
+            this(cpuSeconds, cpuMicrosPerRequest, cpuUserMicrosPerRequest, cpuSystemMicrosPerRequest, peakThreads,
+                    contextSwitchesPerRequest, peakRssMb, heapAfterGcMb, heapCommittedMb, gcCount, gcPauseMsPerSecond,
+                    jitMsPerSecond, samples, null);
+        }
+
+        /** The request CPU: the io, worker and carrier classes' CPU per request; null without the bill. */
+        public Double requestCpuMicrosPerRequest() {
+            return ThreadClassCost.sum(threads, ThreadClassCost.REQUEST_CLASSES, ThreadClassCost::cpuMicrosPerRequest);
+        }
+
+        /** The request threads' (io, worker, carrier) run-queue wait per request; null without the bill. */
+        public Double requestRunQueueWaitMicrosPerRequest() {
+            return ThreadClassCost.sum(threads, ThreadClassCost.REQUEST_CLASSES, ThreadClassCost::runQueueWaitMicrosPerRequest);
+        }
+
+        /** A class's share of all the classes' CPU in the window (the JIT's, the GC's); null without the bill. */
+        public Double classShare(String threadClass) {
+            Double all = ThreadClassCost.sum(threads, threads == null ? List.of() : List.copyOf(threads.keySet()),
+                    ThreadClassCost::cpuMs);
+            ThreadClassCost c = threads == null ? null : threads.get(threadClass);
+            return all == null || all <= 0 || c == null || c.cpuMs() == null ? null : c.cpuMs() / all;
+        }
 
         /** The share of the server's CPU at which the JIT's compiling is flagged: its CPU per request then counts the compiler. */
         public static final double COMPILING_SHARE = 0.1;
@@ -211,6 +270,40 @@ public record Results(Environment environment, Settings settings, List<Run> runs
         public boolean compiling(double requestsPerSecond) {
             Double share = jitShare(requestsPerSecond);
             return share != null && share >= COMPILING_SHARE;
+        }
+    }
+
+    /**
+     * One thread class over a window (ms; per request over the window's requests): CPU ({@code cpuMs}: time on the CPU,
+     * from schedstat; {@code userMs} and {@code systemMs} from stat, in 10 ms ticks), time runnable but waiting for a CPU
+     * ({@code runQueueWaitMs}; null for {@code exited}, whose threads took it with them), context switches, and the live
+     * threads at the window's end.
+     */
+    public record ThreadClassCost(Double cpuMs, Double userMs, Double systemMs, Double runQueueWaitMs,
+                                  Long voluntaryContextSwitches, Long involuntaryContextSwitches, Long threads,
+                                  Double cpuMicrosPerRequest, Double runQueueWaitMicrosPerRequest) {
+
+        /** The classes whose threads serve requests: the request CPU is theirs. */
+        public static final List<String> REQUEST_CLASSES = List.of("io", "worker", "carrier");
+        /** Every class, in the order the tables and the report's bars show them. */
+        public static final List<String> CLASSES = List.of("io", "worker", "carrier", "gc", "jit", "other", "exited");
+
+        /** The figure summed over {@code classes} (a class absent counts 0); null without a bill or when one's figure is null. */
+        public static Double sum(Map<String, ThreadClassCost> bill, List<String> classes,
+                                 Function<ThreadClassCost, Double> figure) {
+            if (bill == null) {
+                return null;
+            }
+            double sum = 0;
+            for (String name : classes) {
+                ThreadClassCost c = bill.get(name);
+                Double value = c == null ? Double.valueOf(0) : figure.apply(c);
+                if (value == null) {
+                    return null;
+                }
+                sum += value;
+            }
+            return sum;
         }
     }
 

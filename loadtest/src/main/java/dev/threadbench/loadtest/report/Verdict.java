@@ -74,11 +74,12 @@ public final class Verdict {
                 a.targetRate() == null ? "" : String.format(Locale.ROOT, " @%,.0f/s", a.targetRate()),
                 a.label(), b.label(), Spread.format(a.requestsPerSecond(), "%,.0f"), Spread.format(b.requestsPerSecond(), "%,.0f"),
                 throughput(a, b)));
-        Spread cpuA = a.serverCpuMicrosPerRequest();
-        Spread cpuB = b.serverCpuMicrosPerRequest();
+        Spread cpuA = a.requestCpuMicrosPerRequest();
+        Spread cpuB = b.requestCpuMicrosPerRequest();
         if (cpuA != null && cpuB != null) {
-            line.append(String.format(Locale.ROOT, "; srv CPU us/req %s vs %s: %s", cpuA.format("%.1f"), cpuB.format("%.1f"),
-                    cpu(a, b)));
+            boolean billed = a.billed() && b.billed();
+            line.append(String.format(Locale.ROOT, "; %s us/req %s vs %s: %s%s", billed ? "request CPU" : "srv CPU", cpuA.format("%.1f"),
+                    cpuB.format("%.1f"), cpu(a, b), billed ? selfShares(a, b) : ""));
         }
         for (Cell cell : List.of(a, b)) {
             if (cell.serverBoundRounds() > 0) {
@@ -120,9 +121,20 @@ public final class Verdict {
         };
     }
 
+    /** " (JIT 4 % and GC 2 % of the a's CPU, JIT 9 % and GC 1 % of b's, apart)": what the request CPU leaves out. */
+    private static String selfShares(Cell a, Cell b) {
+        return String.format(Locale.ROOT, " (apart: JIT %s and GC %s of %s's CPU, JIT %s and GC %s of %s's)", share(a, "jit"),
+                share(a, "gc"), a.label(), share(b, "jit"), share(b, "gc"), b.label());
+    }
+
+    private static String share(Cell cell, String threadClass) {
+        Spread share = cell.cost(c -> c.classShare(threadClass));
+        return share == null ? "-" : String.format(Locale.ROOT, "%.0f %%", 100 * share.median());
+    }
+
     private static String cpu(Cell a, Cell b) {
-        Spread x = a.serverCpuMicrosPerRequest();
-        Spread y = b.serverCpuMicrosPerRequest();
+        Spread x = a.requestCpuMicrosPerRequest();
+        Spread y = b.requestCpuMicrosPerRequest();
         return switch (Spread.judge(x, y)) {
             case DIFFERENT -> {
                 boolean aLower = x.median() < y.median();

@@ -31,6 +31,11 @@ public final class LoadRunner {
         default void measureStarted() {}
 
         default void measureEnded() {}
+
+        /** With a warm-up of steps ({@link LoadShape.Timed#warmupStep}): whether it may end now; asked at each step. */
+        default boolean warmedUp() {
+            return true;
+        }
     }
 
     /** The load was stopped before it ended ({@link #abort}); nothing it measured is reported. */

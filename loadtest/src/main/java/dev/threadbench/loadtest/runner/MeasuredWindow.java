@@ -1,8 +1,8 @@
 package dev.threadbench.loadtest.runner;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -31,11 +31,12 @@ final class MeasuredWindow implements AutoCloseable {
         thread.setDaemon(true);
         return thread;
     });
-    private final List<Future<?>> edges = new ArrayList<>();
-    /** Set by {@link #open}, before any slot starts (the slots' event loops see them through their task queues). */
+    /** Appended on the timer thread too (a warm-up of steps schedules the end once it has ended). */
+    private final List<Future<?>> edges = new CopyOnWriteArrayList<>();
+    /** Set by {@link #open}, before any slot starts; a warm-up of steps sets the window's edges later, on the timer thread. */
     private long startNanos;
-    private long measureStartNanos;
-    private long measureEndNanos;
+    private volatile long measureStartNanos;
+    private volatile long measureEndNanos;
     private long countedEndNanos;
 
     MeasuredWindow(LoadShape shape, Duration rampup, LoadRunner.Phases phases) {
@@ -49,6 +50,15 @@ final class MeasuredWindow implements AutoCloseable {
         startNanos = System.nanoTime();
         long unmeasuredNanos = rampup.toNanos() + shape.warmup().toNanos();
         switch (shape) {
+            case LoadShape.Timed timed when timed.warmupStep() != null -> {
+                measureStartNanos = Long.MAX_VALUE;
+                measureEndNanos = Long.MAX_VALUE;
+                long step = timed.warmupStep().toNanos();
+                long first = wholeSteps(rampup.toNanos() + step, step);
+                long cap = Math.max(first, wholeSteps(unmeasuredNanos, step));
+                edges.add(at(startNanos + first, () -> warmUpStep(startNanos + first, step, startNanos + cap, timed.duration())));
+                return;
+            }
             case LoadShape.Timed timed -> {
                 measureStartNanos = startNanos + unmeasuredNanos;
                 measureEndNanos = measureStartNanos + timed.duration().toNanos();
@@ -66,6 +76,26 @@ final class MeasuredWindow implements AutoCloseable {
         }
         if (shape instanceof LoadShape.Timed) {
             edges.add(at(measureEndNanos, this::endMeasuring));
+        }
+    }
+
+    /** {@code nanos} rounded up to whole steps. */
+    private static long wholeSteps(long nanos, long step) {
+        return (nanos + step - 1) / step * step;
+    }
+
+    /**
+     * At a whole step of the warm-up, {@code at}: measuring starts there when the caller says the warm-up may end or the
+     * cap is reached; otherwise the next step is asked.
+     */
+    private void warmUpStep(long at, long step, long capAt, Duration duration) {
+        if (phases.warmedUp() || at >= capAt) { // asked at the cap too: the caller says what it read there
+            measureEndNanos = at + duration.toNanos();
+            measureStartNanos = at;
+            startMeasuring();
+            edges.add(at(measureEndNanos, this::endMeasuring));
+        } else {
+            edges.add(at(at + step, () -> warmUpStep(at + step, step, capAt, duration)));
         }
     }
 
@@ -129,9 +159,10 @@ final class MeasuredWindow implements AutoCloseable {
         return now < measureStartNanos ? "warm-up" : "measuring";
     }
 
-    /** Until a timed window ends; NaN for a counted one. */
+    /** Until a timed window ends; NaN for a counted one, and while a warm-up of steps has not ended. */
     double secondsLeft(long now) {
-        return shape instanceof LoadShape.Timed ? Math.max(0, (measureEndNanos - now) / 1e9) : Double.NaN;
+        return shape instanceof LoadShape.Timed && measureEndNanos != Long.MAX_VALUE ? Math.max(0, (measureEndNanos - now) / 1e9)
+                : Double.NaN;
     }
 
     long ticketsLeft() {
@@ -140,7 +171,7 @@ final class MeasuredWindow implements AutoCloseable {
 
     /** Every slot has finished, the last at {@code endNanos}: waits for the edges; a counted window ends here. */
     void finish(long endNanos) {
-        for (Future<?> edge : edges) {
+        for (Future<?> edge : edges) { // a warm-up of steps had added its end before any slot could finish
             try {
                 edge.get();
             } catch (InterruptedException e) {

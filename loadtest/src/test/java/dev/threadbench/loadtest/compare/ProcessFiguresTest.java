@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.threadbench.loadtest.report.Results;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The /stats "process" object read, absent or partial; and a window's cost computed from two of them. */
@@ -74,4 +75,55 @@ class ProcessFiguresTest {
         assertNull(cost.contextSwitchesPerRequest());
         assertEquals(20L, cost.peakThreads());
     }
+
+    @Test
+    void theBillByThreadClassIsReadAndAWindowsIsItsDeltasPerRequest() throws Exception {
+        ProcessFigures start = ProcessFigures.of(JSON.readTree("""
+                {"process":{"cpuMs":1000,"threadClasses":{
+                 "io":{"cpuMs":400.5,"userMs":300,"systemMs":100,"runQueueWaitMs":20.0,"voluntaryContextSwitches":50,
+                       "involuntaryContextSwitches":5,"threads":2},
+                 "jit":{"cpuMs":300.0,"userMs":300,"systemMs":0,"runQueueWaitMs":1.0,"voluntaryContextSwitches":9,
+                        "involuntaryContextSwitches":1,"threads":2},
+                 "exited":{"cpuMs":10.0,"userMs":10,"systemMs":0,"runQueueWaitMs":null,"voluntaryContextSwitches":3,
+                           "involuntaryContextSwitches":0,"threads":0}}}}
+                """));
+        ProcessFigures end = ProcessFigures.of(JSON.readTree("""
+                {"process":{"cpuMs":2000,"threadClasses":{
+                 "io":{"cpuMs":1200.5,"userMs":900,"systemMs":300,"runQueueWaitMs":120.0,"voluntaryContextSwitches":850,
+                       "involuntaryContextSwitches":45,"threads":2},
+                 "jit":{"cpuMs":350.0,"userMs":350,"systemMs":0,"runQueueWaitMs":1.5,"voluntaryContextSwitches":19,
+                        "involuntaryContextSwitches":1,"threads":3},
+                 "exited":{"cpuMs":20.0,"userMs":20,"systemMs":0,"runQueueWaitMs":null,"voluntaryContextSwitches":4,
+                           "involuntaryContextSwitches":0,"threads":0}}}}
+                """));
+        assertEquals(400.5, start.threadClasses().get("io").cpuMs());
+        assertNull(start.threadClasses().get("exited").runQueueWaitMs());
+        assertNull(figures(1, 1, 1, 1, 1, 1, 1).threadClasses(), "no bill unless asked for (/stats?threads)");
+        // 10,000 requests in the window: io ran 800 ms (80 us each) and waited 100 ms (10 us each)
+        var bill = CostSampler.threads(start.threadClasses(), end.threadClasses(), 10_000);
+        assertEquals(80.0, bill.get("io").cpuMicrosPerRequest());
+        assertEquals(10.0, bill.get("io").runQueueWaitMicrosPerRequest());
+        assertEquals(600.0, bill.get("io").userMs());
+        assertEquals(800L, bill.get("io").voluntaryContextSwitches());
+        assertEquals(2L, bill.get("io").threads(), "the live threads at the window's end");
+        assertEquals(5.0, bill.get("jit").cpuMicrosPerRequest());
+        assertEquals(1.0, bill.get("exited").cpuMicrosPerRequest());
+        assertNull(bill.get("exited").runQueueWaitMicrosPerRequest(), "unknown for threads that ended");
+        assertNull(CostSampler.threads(null, end.threadClasses(), 10_000), "an edge without the bill");
+    }
+
+    @Test
+    void theJitsRecentRateIsOverTheLastTwoSecondsOfReads() {
+        long s = 1_000_000_000L;
+        // reads every 500 ms: 300 ms compiled in the first second, then 10 ms in each 500 ms
+        List<long[]> reads = List.of(new long[] {0, 1000}, new long[] {s / 2, 1150}, new long[] {s, 1300},
+                new long[] {3 * s / 2, 1310}, new long[] {2 * s, 1320}, new long[] {5 * s / 2, 1330}, new long[] {3 * s, 1340});
+        assertEquals(20.0, CostSampler.jitMsPerSecond(reads, 2), 1e-9, "(1340 - 1300) ms over 2 s");
+        assertEquals(160.0, CostSampler.jitMsPerSecond(reads.subList(0, 5), 2), 1e-9, "over the first 2 s: 320 ms");
+        assertNull(CostSampler.jitMsPerSecond(reads.subList(0, 3), 2), "1 s of reads: not yet");
+        assertNull(CostSampler.jitMsPerSecond(List.of(), 2));
+        assertEquals(20.0, CostSampler.jitMsPerSecond(List.of(new long[] {s + 1_950_000_000L, 1340}, new long[] {s, 1301}), 2),
+                1e-9, "a read 50 ms late still counts as 2 s apart");
+    }
 }
+

@@ -1,11 +1,13 @@
 package dev.threadbench.loadtest.compare;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.engine.Engine;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -94,4 +96,28 @@ class RunLengthTest {
         assertEquals(5, settings("--duration 5 --delay-every 0").timing().durationSeconds(), "no delay: as given");
         assertNull(settings("--iterations 100000").timing().durationSeconds(), "a counted run has no timed window");
     }
+
+    @Test
+    void theWarmUpIsAutoByDefaultAndFixedWhereAutoCannotBe() {
+        Engine.Timing plain = settings("").timing();
+        assertTrue(plain.autoWarmup());
+        assertEquals(2000, plain.warmupStepMs(), "on whole delay periods");
+        assertEquals(RunLength.AUTO_WARMUP_CAP_SECONDS, plain.warmupSeconds(), "at most the cap");
+        assertTrue(settings("--warmup auto --delay-ms 1500").timing().autoWarmup());
+        assertEquals(1500, settings("--warmup auto --delay-ms 1500").timing().warmupStepMs());
+        Engine.Timing fixed = settings("--warmup 5").timing();
+        assertFalse(fixed.autoWarmup());
+        assertEquals(5, fixed.warmupSeconds());
+        assertEquals(4, settings("--quick").timing().warmupSeconds(), "--quick keeps its fixed 4 s");
+        assertFalse(settings("--quick").timing().autoWarmup());
+        assertFalse(settings("--iterations 100000").timing().autoWarmup(), "a counted window: the fixed one");
+        assertEquals(RunLength.FIXED_WARMUP_SECONDS, settings("--iterations 100000").timing().warmupSeconds());
+        assertFalse(settings("--rate 0.5x").timing().autoWarmup(), "the open model's schedule needs its end up front");
+        UsageException open = assertThrows(UsageException.class, () -> settings("--warmup auto --rate 0.5x"));
+        assertTrue(open.getMessage().startsWith("--warmup auto: only on the embedded engine, in a closed loop"), open.getMessage());
+        UsageException bad = assertThrows(UsageException.class, () -> settings("--warmup soon"));
+        assertEquals("--warmup: expected auto or a number of seconds, got 'soon'", bad.getMessage());
+        assertThrows(UsageException.class, () -> settings("--warmup -1"));
+    }
 }
+

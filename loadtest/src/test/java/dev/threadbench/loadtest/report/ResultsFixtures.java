@@ -173,6 +173,51 @@ public final class ResultsFixtures {
                 runs);
     }
 
+    /**
+     * Three rounds of both servers at 1000 connections, each with its bill by thread class: Undertow's request CPU about
+     * 40 us per request, Vert.x's about 30, their JIT and GC apart (Vert.x still compiling more).
+     */
+    public static Results billed() {
+        List<Results.Run> runs = new ArrayList<>();
+        double[][] undertow = {{32, 8, 0}, {32.5, 8.5, 0}, {31.5, 8}};
+        double[][] vertx = {{30, 0, 0}, {30.8, 0, 0}, {30.4, 0, 0}};
+        for (int round = 0; round < 3; round++) {
+            runs.add(withBill(run("undertow", "blocking", 1000, round, 4990, false, true), undertow[round], 1.0, 2.0, 12, 40));
+            runs.add(withBill(run("vertx", "timer", 1000, round, 4995, false, true), vertx[round], 1.5, 8.0, 2, 3));
+        }
+        return new Results(environment("-Xms512m -Xmx2g"), settings(3), runs);
+    }
+
+    /** The run with a cost whose bill has io, worker and carrier us/req as given, gc and jit, and the threads' waits. */
+    static Results.Run withBill(Results.Run r, double[] request, double gc, double jit, double serverWait, double generatorWait) {
+        double requests = r.requestsPerSecond() * r.durationSeconds();
+        java.util.Map<String, Results.ThreadClassCost> bill = new java.util.LinkedHashMap<>();
+        String[] names = {"io", "worker", "carrier"};
+        for (int i = 0; i < 3; i++) {
+            double us = i < request.length ? request[i] : 0;
+            bill.put(names[i], classCost(us, i == 0 ? serverWait : 0, requests));
+        }
+        bill.put("gc", classCost(gc, 0, requests));
+        bill.put("jit", classCost(jit, 0, requests));
+        bill.put("other", classCost(0.5, 0, requests));
+        bill.put("exited", classCost(0, 0, requests));
+        double total = bill.values().stream().mapToDouble(Results.ThreadClassCost::cpuMicrosPerRequest).sum();
+        Results.ServerCost cost = new Results.ServerCost(total * requests / 1e6, total, total * 0.7, total * 0.3, 40L, 1.2, 300.0,
+                90.0, 512.0, 3L, 1.0, jit * r.requestsPerSecond() / 1000, 34, bill);
+        java.util.Map<String, Results.ThreadClassCost> generator = java.util.Map.of("io", classCost(20, generatorWait, requests));
+        return new Results.Run(r.server(), r.strategy(), r.concurrency(), r.engine(), r.round(), r.requests(), r.failed(),
+                r.durationSeconds(), r.requestsPerSecond(), r.bound(), r.ratioToBound(), r.latencyMs(), cost.cpuSeconds(),
+                total, r.serverCpuShare(), r.serverPeakRssMb(), r.clientCpuSeconds(), r.generatorCpuShare(), r.serverBound(),
+                r.generatorBound(), r.reconciliation(), r.connectionsOpened(), r.serverExitCode(), r.percentiles(), r.notes(), cost,
+                r.open(), r.agents(), r.coordination(), r.timeline(), generator, null);
+    }
+
+    private static Results.ThreadClassCost classCost(double microsPerRequest, double waitMicrosPerRequest, double requests) {
+        return new Results.ThreadClassCost(microsPerRequest * requests / 1000, microsPerRequest * requests / 1400,
+                microsPerRequest * requests / 3500, waitMicrosPerRequest * requests / 1000, 100L, 10L, 1L, microsPerRequest,
+                waitMicrosPerRequest);
+    }
+
     private static Results.Settings settings(int rounds) {
         return new Results.Settings("embedded", 2, 5, 20, null, 10, 10, 2000, 1, rounds, null);
     }
