@@ -40,7 +40,7 @@ public final class CompareCommand implements Callable<Integer> {
     public Integer call() {
         ProfileMode profile = options.profileMode();
         BaselineOptions baseline = baselineOptions.check();
-        CompareSettings settings = options.validate();
+        CompareSettings settings = options.validate(console.err());
         GeneratorOptions.Setup setup = generatorOptions.setup();
         if (!setup.equals(GeneratorOptions.Setup.DEFAULT) && (settings.agents() != null || !"embedded".equalsIgnoreCase(settings.engine()))) {
             throw new UsageException("--transport, --source-addresses: for the embedded runner on this machine only (agents"

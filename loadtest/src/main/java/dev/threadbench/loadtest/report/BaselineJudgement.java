@@ -28,8 +28,8 @@ public record BaselineJudgement(String path, String baselineDate, String method,
     /** Below this the medians' difference is not named even when significant: as in the two servers' verdict. */
     public static final double NAMEABLE_PERCENT = Verdict.NAMEABLE_PERCENT;
 
-    public static final String METHOD = "exact two-sided permutation test on the difference of the rounds' medians, p <= 0.05,"
-            + " and at least 1 % apart";
+    public static final String METHOD = "exact two-sided permutation test over the rounds (Mann-Whitney rank sums), p <= 0.05,"
+            + " medians at least 1 % apart";
 
     public enum Outcome {
         BETTER("better"), WORSE("worse"), NO_DIFFERENCE("no difference"), TOO_FEW_ROUNDS("too few rounds to judge"),
@@ -191,7 +191,7 @@ public record BaselineJudgement(String path, String baselineDate, String method,
         }
         if (!PermutationTest.canJudge(b.length, c.length)) {
             return new FigureDelta(figure.name, before, after, change, null, Outcome.TOO_FEW_ROUNDS, String.format(Locale.ROOT,
-                    "%d + %d rounds can give p no lower than %.2f (4 + 4 rounds can)", b.length, c.length,
+                    "%d + %d rounds can give p no lower than %.3f (4 + 4 rounds can)", b.length, c.length,
                     PermutationTest.leastP(b.length, c.length)));
         }
         double p = PermutationTest.pValue(b, c);

@@ -54,7 +54,7 @@ public record Gate(String text, String metric, boolean above, double limit, bool
             if (metric.equals("failed")) {
                 throw new UsageException("--fail-if: '" + text + "': give failed an absolute count (failed>0)");
             }
-            return new Gate(text.trim(), metric, m.group(2).equals(">"), value / 100, true);
+            return new Gate(text.replaceAll("\\s", ""), metric, m.group(2).equals(">"), value / 100, true);
         }
         if (signed || unit.equals("%") && !metric.equals("of-bound")) {
             throw new UsageException("--fail-if: '" + text + "': a limit against the baseline takes a sign and % (" + metric
@@ -70,7 +70,8 @@ public record Gate(String text, String metric, boolean above, double limit, bool
         if (!unit.isEmpty() && !unit.equals(expectedUnit) || metric.equals("of-bound") && unit.isEmpty()) {
             throw new UsageException("--fail-if: '" + text + "': " + metric + " takes " + absoluteExample(metric));
         }
-        return new Gate(text.trim(), metric, m.group(2).equals(">"), metric.equals("of-bound") ? value / 100 : value, false);
+        return new Gate(text.replaceAll("\\s", ""), metric, m.group(2).equals(">"), metric.equals("of-bound") ? value / 100 : value,
+                false);
     }
 
     private static String absoluteExample(String metric) {

@@ -4,13 +4,17 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
- * Whether two sets of rounds differ: an exact two-sided permutation test on the difference of their medians. Under "no
- * difference" the rounds are exchangeable, so every split of the pooled rounds into two groups of the original sizes is as
- * likely as the one observed; p is the share of splits whose medians are at least as far apart. It assumes nothing about
- * the figures' distribution (latency percentiles and CPU per request are skewed, a round can be an outlier), and it is
- * exact for the few rounds a run has. Its limit is plain too: with n and m rounds there are C(n+m, n) splits, so p can be
- * no smaller than 2 / C(n+m, n) (1 / C when n != m), and below {@link #ALPHA} no difference can be shown at all: 3 rounds
- * against 3 give 20 splits and p >= 0.10, 4 against 4 give 70 and p >= 0.029. Such runs are "too few rounds to judge".
+ * Whether two sets of rounds differ: the exact two-sided permutation test of the Mann-Whitney (rank-sum) statistic. Under
+ * "no difference" the rounds are exchangeable, so every split of the pooled rounds into two groups of the original sizes is
+ * as likely as the one observed; p is the share of splits whose U (the pairs in which the first group's round is the higher,
+ * ties counting half) is at least as far from its middle, n m / 2, as the observed one. It assumes nothing about the
+ * figures' distribution (latency percentiles and CPU per request are skewed) and one outlying round moves it no more than
+ * any other round above or below the rest; it is exact for the few rounds a run has. Its limit is plain too: with n and m
+ * rounds there are C(n+m, n) splits and the two fully separated ones are the most extreme, so p can be no smaller than
+ * 2 / C(n+m, n), and where that is above {@link #ALPHA} no difference can be shown at all: 3 rounds against 3 give 20
+ * splits and p >= 0.10, 3 against 4 give p >= 0.057, 4 against 4 give 70 splits and p >= 0.029. Such runs are "too few
+ * rounds to judge". (The difference of medians as the statistic would tie many splits with the separated ones: 4 against 4
+ * could then not go below 0.057.)
  */
 public final class PermutationTest {
 
@@ -26,7 +30,7 @@ public final class PermutationTest {
         if (n == 0 || m == 0) {
             return 1;
         }
-        return Math.min(1, (n == m ? 2 : 1) / binomial(n + m, n));
+        return Math.min(1, 2 / binomial(n + m, n));
     }
 
     /** Whether {@code n} and {@code m} rounds can show a difference at {@link #ALPHA}. */
@@ -34,7 +38,7 @@ public final class PermutationTest {
         return leastP(n, m) <= ALPHA;
     }
 
-    /** The two-sided p of the observed difference of medians between {@code a} and {@code b}. */
+    /** The two-sided p of the rank-sum statistic of {@code a} against {@code b}. */
     public static double pValue(double[] a, double[] b) {
         int n = a.length;
         int total = n + b.length;
@@ -44,9 +48,12 @@ public final class PermutationTest {
         double[] pooled = new double[total];
         System.arraycopy(a, 0, pooled, 0, n);
         System.arraycopy(b, 0, pooled, n, b.length);
-        double observed = Math.abs(median(a) - median(b));
-        // a split as far apart as the observed one, up to rounding in the medians' arithmetic
-        double tolerance = 1e-9 * Math.max(1, Arrays.stream(pooled).map(Math::abs).max().orElse(1));
+        int[] first = new int[n];
+        for (int i = 0; i < n; i++) {
+            first[i] = i;
+        }
+        double observed = statistic(pooled, first);
+        double tolerance = 1e-9; // U is a multiple of 0.5
         double splits = binomial(total, n);
         if (splits <= EXACT_SPLITS) {
             long[] counts = new long[2];
@@ -88,31 +95,21 @@ public final class PermutationTest {
         }
     }
 
-    /** |median(first group) - median(the rest)| for the first group's indices (ascending or not). */
+    /** |U - n m / 2| for the first group's indices: U counts the pairs (first, rest) with the first higher, ties as half. */
     private static double statistic(double[] pooled, int[] first) {
         boolean[] inFirst = new boolean[pooled.length];
         for (int i : first) {
             inFirst[i] = true;
         }
-        double[] x = new double[first.length];
-        double[] y = new double[pooled.length - first.length];
-        int xi = 0;
-        int yi = 0;
-        for (int i = 0; i < pooled.length; i++) {
-            if (inFirst[i]) {
-                x[xi++] = pooled[i];
-            } else {
-                y[yi++] = pooled[i];
+        double u = 0;
+        for (int i : first) {
+            for (int j = 0; j < pooled.length; j++) {
+                if (!inFirst[j]) {
+                    u += pooled[i] > pooled[j] ? 1 : pooled[i] == pooled[j] ? 0.5 : 0;
+                }
             }
         }
-        return Math.abs(median(x) - median(y));
-    }
-
-    static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+        return Math.abs(u - first.length * (pooled.length - first.length) / 2.0);
     }
 
     private static double binomial(int n, int k) {
