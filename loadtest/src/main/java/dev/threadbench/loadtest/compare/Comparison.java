@@ -9,6 +9,7 @@ import dev.threadbench.loadtest.engine.Outcome;
 import dev.threadbench.loadtest.profile.ProfileMode;
 import dev.threadbench.loadtest.profile.Profiling;
 import dev.threadbench.loadtest.report.AboveBound;
+import dev.threadbench.loadtest.report.BaselineJudgement;
 import dev.threadbench.loadtest.report.BaselineOptions;
 import dev.threadbench.loadtest.report.Cell;
 import dev.threadbench.loadtest.report.ConsoleTable;
@@ -143,6 +144,10 @@ final class Comparison {
         out.print(ConsoleTable.render(results));
         out.println();
         ProfileLines.of(results.profiles()).forEach(out::println);
+        BaselineJudgement.versions(results).forEach(versions -> {
+            versions.lines().forEach(out::println);
+            out.println();
+        });
         out.println("results: " + json);
         out.println("report:  " + html);
         Path kept = History.keep(results, settings.out());

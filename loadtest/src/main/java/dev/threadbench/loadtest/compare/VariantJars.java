@@ -4,18 +4,23 @@ import dev.threadbench.loadtest.BuildInfo;
 import dev.threadbench.loadtest.UsageException;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * A server built against another version of its framework, named {@code undertow@2.3.27.Final} or {@code vertx@5.0.8} in
  * --servers: the server module built by Maven with the version property set ({@code undertow.version}, or
  * {@code vertx.version}, the Vert.x BOM's), into {@code target/variants/SERVER-VERSION/} under the project, where it is kept
- * and reused until the server's own jar is newer. The server's tests are not compiled for it (they are written against
+ * and reused while the sources it was built from are unchanged ({@link #sourcesDigest}). The server's tests are not compiled for it (they are written against
  * the build's version). A version that does not resolve or build gets one line naming Maven's error and the build's log.
  */
 final class VariantJars {
@@ -75,12 +80,14 @@ final class VariantJars {
         }
         Path directory = root.resolve("target").resolve("variants").resolve(variant.server() + "-" + variant.version());
         Path jar = directory.resolve(variant.server() + "-server.jar");
+        Path built = directory.resolve("sources.sha256");
         try {
-            if (Files.isRegularFile(jar) && !(Files.isRegularFile(ownJar)
-                    && Files.getLastModifiedTime(ownJar).compareTo(Files.getLastModifiedTime(jar)) > 0)) {
+            String sources = sourcesDigest(root, variant.server());
+            if (Files.isRegularFile(jar) && Files.isRegularFile(built) && Files.readString(built).equals(sources)) {
                 return jar;
             }
             Files.createDirectories(directory);
+            Files.deleteIfExists(built);
             Path log = directory.resolveSibling(variant.server() + "-" + variant.version() + ".log");
             Path mvnw = root.resolve("mvnw");
             List<String> command = new ArrayList<>(List.of(mvnw.toString(), "-B", "-pl", variant.server() + "-server", "-am",
@@ -93,6 +100,7 @@ final class VariantJars {
             if (exit != 0 || !Files.isRegularFile(jar)) {
                 throw new UsageException("--servers: " + variant.label() + " does not build: " + firstError(log) + " (log: " + log + ")");
             }
+            Files.writeString(built, sources);
             return jar;
         } catch (IOException e) {
             throw new UsageException("--servers: " + variant.label() + ": cannot build (" + e.getMessage() + ")");
@@ -100,6 +108,38 @@ final class VariantJars {
             Thread.currentThread().interrupt();
             throw new UsageException("--servers: " + variant.label() + ": build interrupted");
         }
+    }
+
+    /**
+     * What the variant is built from, as one digest: the poms and the main sources of the server module and of common, the
+     * module it uses. A kept jar is reused while this is unchanged (a jar's time would not do: every build of loadtest
+     * rebuilds the servers' own jars).
+     */
+    static String sourcesDigest(Path root, String server) throws IOException {
+        MessageDigest digest;
+        try {
+            digest = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        List<Path> files = new ArrayList<>();
+        for (Path file : List.of(root.resolve("pom.xml"), root.resolve("common/pom.xml"), root.resolve(server + "-server/pom.xml"))) {
+            if (Files.isRegularFile(file)) {
+                files.add(file);
+            }
+        }
+        for (Path sources : List.of(root.resolve("common/src/main"), root.resolve(server + "-server/src/main"))) {
+            if (Files.isDirectory(sources)) {
+                try (Stream<Path> walk = Files.walk(sources)) {
+                    walk.filter(Files::isRegularFile).sorted().forEach(files::add);
+                }
+            }
+        }
+        for (Path file : files) {
+            digest.update(root.relativize(file).toString().getBytes(StandardCharsets.UTF_8));
+            digest.update(Files.readAllBytes(file));
+        }
+        return HexFormat.of().formatHex(digest.digest());
     }
 
     /** Maven's reason, shortened: the artifact it could not find, else its first error line. */

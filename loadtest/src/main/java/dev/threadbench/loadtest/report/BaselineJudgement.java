@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * A run set against a saved one ({@code --baseline}): each cell that both ran (same server, strategy, concurrency, engine
@@ -134,12 +135,44 @@ public record BaselineJudgement(String path, String baselineDate, String method,
 
     /** {@code current} judged against {@code baseline}, read from {@code path}. */
     public static BaselineJudgement of(Results baseline, Results current, String path) {
-        List<Cell> before = Cell.of(baseline.runs());
-        List<Cell> after = Cell.of(current.runs());
+        Cells cells = cells(Cell.of(baseline.runs()), Cell.of(current.runs()), UnaryOperator.identity());
+        return new BaselineJudgement(path, baseline.environment().date(), METHOD,
+                Fingerprint.differences(baseline, current).stream().map(Fingerprint.Difference::describe).toList(), cells.deltas,
+                cells.onlyInBaseline, cells.onlyInThisRun, breakingPoints(baseline, current));
+    }
+
+    /**
+     * A run with servers built against other framework versions ({@code --servers undertow@2.3.27.Final,undertow}): each
+     * server's own cells judged against each of its variants' as against a baseline, the rounds alternated in one run.
+     */
+    public static List<BaselineJudgement> versions(Results results) {
+        List<Cell> all = Cell.of(results.runs());
+        List<String> servers = all.stream().map(Cell::server).distinct().toList();
+        List<BaselineJudgement> judgements = new ArrayList<>();
+        for (String variant : servers) {
+            int at = variant.indexOf('@');
+            String own = at < 0 ? null : variant.substring(0, at);
+            if (own == null || !servers.contains(own)) {
+                continue;
+            }
+            Cells cells = cells(all.stream().filter(c -> c.server().equals(variant)).toList(),
+                    all.stream().filter(c -> c.server().equals(own)).toList(), server -> server.equals(variant) ? own : server);
+            String version = results.environment().frameworks() == null ? null : results.environment().frameworks().get(own);
+            judgements.add(new BaselineJudgement(variant + " in this run (" + own + (version == null ? "" : " is " + version)
+                    + ", rounds alternated)", results.environment().date(), METHOD, List.of(), cells.deltas, List.of(), List.of(),
+                    List.of()));
+        }
+        return judgements;
+    }
+
+    private record Cells(List<CellDelta> deltas, List<String> onlyInBaseline, List<String> onlyInThisRun) {}
+
+    /** The cells of {@code after} with their match in {@code before}, whose server names {@code rename} maps to after's. */
+    private static Cells cells(List<Cell> before, List<Cell> after, UnaryOperator<String> rename) {
         List<CellDelta> deltas = new ArrayList<>();
         List<String> onlyInThisRun = new ArrayList<>();
         for (Cell cell : after) {
-            Cell match = before.stream().filter(b -> sameCell(b, cell)).findFirst().orElse(null);
+            Cell match = before.stream().filter(b -> sameCell(b, cell, rename)).findFirst().orElse(null);
             if (match == null) {
                 onlyInThisRun.add(label(cell));
             } else {
@@ -147,16 +180,15 @@ public record BaselineJudgement(String path, String baselineDate, String method,
                         match.rounds(), cell.rounds(), figures(match, cell)));
             }
         }
-        List<String> onlyInBaseline = before.stream().filter(b -> after.stream().noneMatch(a -> sameCell(a, b)))
+        List<String> onlyInBaseline = before.stream().filter(b -> after.stream().noneMatch(a -> sameCell(b, a, rename)))
                 .map(BaselineJudgement::label).toList();
-        return new BaselineJudgement(path, baseline.environment().date(), METHOD,
-                Fingerprint.differences(baseline, current).stream().map(Fingerprint.Difference::describe).toList(), deltas,
-                onlyInBaseline, onlyInThisRun, breakingPoints(baseline, current));
+        return new Cells(deltas, onlyInBaseline, onlyInThisRun);
     }
 
-    private static boolean sameCell(Cell a, Cell b) {
-        return a.concurrency() == b.concurrency() && Objects.equals(a.strategy(), b.strategy()) && a.server().equals(b.server())
-                && Objects.equals(a.engine(), b.engine()) && Objects.equals(a.targetRate(), b.targetRate());
+    private static boolean sameCell(Cell before, Cell after, UnaryOperator<String> rename) {
+        return before.concurrency() == after.concurrency() && Objects.equals(before.strategy(), after.strategy())
+                && rename.apply(before.server()).equals(after.server()) && Objects.equals(before.engine(), after.engine())
+                && Objects.equals(before.targetRate(), after.targetRate());
     }
 
     private static String label(Cell cell) {

@@ -65,6 +65,7 @@ public final class ReportCommand implements Callable<Integer> {
         Path page = html != null ? html : resultsFile.toAbsolutePath().resolveSibling("report.html");
         HtmlReport.write(results, page);
         console.out().print(ConsoleTable.render(results));
+        BaselineJudgement.versions(results).forEach(versions -> versions.lines().forEach(console.out()::println));
         console.out().println("report: " + page);
         return baseline.report(results, page.toAbsolutePath().getParent(), ExitCodes.OK, console.out(), console.err());
     }

@@ -21,7 +21,11 @@ final class BaselineFixtures {
     }
 
     static Results.Run round(int round, double rps, double p99, double cpu) {
-        Results.Run r = ResultsFixtures.run("undertow", "blocking", 2000, round, rps, false, true);
+        return round("undertow", round, rps, p99, cpu);
+    }
+
+    static Results.Run round(String server, int round, double rps, double p99, double cpu) {
+        Results.Run r = ResultsFixtures.run(server, "blocking", 2000, round, rps, false, true);
         return new Results.Run(r.server(), r.strategy(), r.concurrency(), r.engine(), r.round(), r.requests(), r.failed(),
                 r.durationSeconds(), r.requestsPerSecond(), r.bound(), r.ratioToBound(),
                 new Results.Latency(0.8, 2000.5, p99, p99 + 5, p99 + 90, 201.0), r.serverCpuSeconds(), cpu, r.serverCpuShare(),

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.threadbench.loadtest.report.BaselineJudgement.Outcome;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -122,5 +123,24 @@ class BaselineJudgementTest {
         ResultsJson.write(judged, file);
         Results back = ResultsJson.read(file);
         assertEquals(judged.baseline(), back.baseline());
+    }
+
+    @Test
+    void aServerBuiltAgainstAnotherVersionIsItsOwnsBaselineInOneRun() {
+        List<Results.Run> runs = new ArrayList<>();
+        for (int round = 0; round < 4; round++) {
+            runs.add(BaselineFixtures.round("undertow@2.3.27.Final", round, 9900 + round, 2010, 30));
+            runs.add(BaselineFixtures.round("undertow", round, 9400 + round, 2010, 30));
+        }
+        Results results = new Results(ResultsFixtures.threeRounds().environment(), ResultsFixtures.threeRounds().settings(), runs);
+
+        List<BaselineJudgement> versions = BaselineJudgement.versions(results);
+
+        assertEquals(1, versions.size());
+        BaselineJudgement judgement = versions.getFirst();
+        assertEquals("undertow@2.3.27.Final in this run (undertow, rounds alternated)", judgement.path());
+        assertEquals(List.of("C=2000 undertow/blocking"), judgement.cells().stream().map(BaselineJudgement.CellDelta::label).toList());
+        assertEquals(Outcome.WORSE, outcome(judgement, "req/s"));
+        assertEquals(List.of(), BaselineJudgement.versions(BaselineFixtures.run(4, 9900, 2010, 30, 0.005, 1)), "no variant");
     }
 }
