@@ -48,9 +48,12 @@ final class VariantJars {
         int run(List<String> command, Path directory, Path log) throws IOException, InterruptedException;
     }
 
+    /** The Maven wrapper, on this JVM's JDK when JAVA_HOME is not set (the build needs 21 or newer, as loadtest does). */
     static final Build MAVEN = (command, directory, log) -> {
-        Process process = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        builder.environment().putIfAbsent("JAVA_HOME", System.getProperty("java.home"));
+        Process process = builder.start();
         if (!process.waitFor(20, TimeUnit.MINUTES)) {
             process.destroyForcibly();
             return -1;
@@ -153,9 +156,23 @@ final class VariantJars {
                 return (in > 0 ? rest.substring(0, in) : rest).trim();
             }
         }
-        // after "COMPILATION ERROR :" the first error names the file and the symbol
-        return lines.stream().filter(l -> l.startsWith("[ERROR]")).map(l -> l.substring(7).trim())
-                .filter(l -> !l.isEmpty() && !l.startsWith("COMPILATION ERROR"))
-                .findFirst().map(l -> l.length() > 240 ? l.substring(0, 240) + "..." : l).orElse("Maven failed");
+        // after "COMPILATION ERROR :" the first error names the file and the symbol; an error ending in ':' ("... failed with
+        // message:") is said by the lines after it
+        List<String> errors = lines.stream().filter(l -> l.startsWith("[ERROR]")).map(l -> l.substring(7).trim())
+                .filter(l -> !l.startsWith("COMPILATION ERROR")).toList();
+        String reason = null;
+        for (String error : errors) {
+            if (error.isEmpty() || error.startsWith("-> [Help")) {
+                if (reason != null) {
+                    break;
+                }
+                continue;
+            }
+            reason = error;
+            if (!error.endsWith(":")) {
+                break;
+            }
+        }
+        return reason == null ? "Maven failed" : reason.length() > 240 ? reason.substring(0, 240) + "..." : reason;
     }
 }

@@ -94,6 +94,20 @@ class VariantJarsTest {
     }
 
     @Test
+    void anErrorSaidOnTheLinesAfterItIsThoseLines() {
+        VariantJars.Build build = (command, directory, log) -> {
+            Files.writeString(log, "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-enforcer-plugin:3.6.2:enforce (toolchain)"
+                    + " on project threadbench-parent: \n[ERROR] Rule 0: org.apache.maven.enforcer.rules.version.RequireJavaVersion failed"
+                    + " with message:\n[ERROR] JDK 21 or newer is required (set JAVA_HOME).\n[ERROR] -> [Help 1]\n[ERROR] \n");
+            return 1;
+        };
+        UsageException e = assertThrows(UsageException.class, () -> VariantJars.jar(new VariantJars.Variant("undertow", "2.3.27.Final"),
+                root.resolve("undertow-server.jar"), root, progress(), build));
+        assertTrue(e.getMessage().startsWith("--servers: undertow@2.3.27.Final does not build: JDK 21 or newer is required (set"
+                + " JAVA_HOME). (log: "), e.getMessage());
+    }
+
+    @Test
     void theBuildsOwnVersionIsTheServersOwnJar() throws Exception {
         Path own = Files.writeString(root.resolve("undertow-server.jar"), "own");
         String version = BuildInfo.get().undertowVersion();
