@@ -26,7 +26,7 @@ public final class BaselineOptions {
             + " pinning (refused otherwise: the figures would differ for that alone)")
     private boolean allowEnvChange;
 
-    @Option(names = "--fail-if", paramLabel = "LIMIT[,LIMIT...]", split = ",", description = "exit with code 3 when a limit is"
+    @Option(names = "--fail-if", paramLabel = "LIMIT", split = ",", description = "exit with code 3 when a limit is"
             + " breached, one line each: against --baseline req/s<-2%%, p99>+5%%, cpu>+10%% (only differences the rounds show"
             + " count), or absolute of-bound<95%%, p99>2100ms, cpu>40us, rss>512MB, failed>0; metrics req/s, of-bound, p50, p99,"
             + " p99.9, cpu, rss, failed")
