@@ -5,6 +5,7 @@ import dev.threadbench.loadtest.cli.Console;
 import dev.threadbench.loadtest.cluster.ClusterEngine;
 import dev.threadbench.loadtest.engine.Engine;
 import dev.threadbench.loadtest.profile.ProfileMode;
+import dev.threadbench.loadtest.report.BaselineOptions;
 import dev.threadbench.loadtest.engine.GeneratorOptions;
 import dev.threadbench.loadtest.runner.Progress;
 import java.util.concurrent.Callable;
@@ -32,10 +33,14 @@ public final class CompareCommand implements Callable<Integer> {
     @Mixin
     private GeneratorOptions generatorOptions;
 
+    @Mixin
+    private BaselineOptions baselineOptions;
+
     @Override
     public Integer call() {
         ProfileMode profile = options.profileMode();
-        CompareSettings settings = options.validate();
+        BaselineOptions baseline = baselineOptions.check();
+        CompareSettings settings = options.validate(console.err());
         GeneratorOptions.Setup setup = generatorOptions.setup();
         if (!setup.equals(GeneratorOptions.Setup.DEFAULT) && (settings.agents() != null || !"embedded".equalsIgnoreCase(settings.engine()))) {
             throw new UsageException("--transport, --source-addresses: for the embedded runner on this machine only (agents"
@@ -43,11 +48,11 @@ public final class CompareCommand implements Callable<Integer> {
         }
         if (settings.agents() != null) {
             try (ClusterEngine cluster = ClusterEngine.connect(settings.agents(), console.out(), "compare")) {
-                return new Comparison(settings, cluster, console.out(), console.err()).profiled(profile).run();
+                return new Comparison(settings, cluster, console.out(), console.err()).profiled(profile).judged(baseline).run();
             }
         }
         Engine engine = Engine.named(settings.engine(), console.err(), Progress.Sink.stderrIsTerminal(), setup);
         engine.checkWorkload(settings.delayEvery(), settings.delayMs());
-        return new Comparison(settings, engine, console.out(), console.err()).profiled(profile).run();
+        return new Comparison(settings, engine, console.out(), console.err()).profiled(profile).judged(baseline).run();
     }
 }

@@ -8,6 +8,7 @@ import dev.threadbench.loadtest.cluster.AgentsOptions;
 import dev.threadbench.loadtest.compare.CompareSettings.Planned;
 import dev.threadbench.loadtest.engine.Engine;
 import dev.threadbench.loadtest.profile.ProfileMode;
+import java.io.PrintStream;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -58,7 +59,8 @@ final class CompareOptions {
     private String targets;
 
     @Option(names = "--servers", paramLabel = "LIST", split = ",", defaultValue = "undertow,vertx",
-            description = "servers to compare (default ${DEFAULT-VALUE})")
+            description = "servers to compare (default ${DEFAULT-VALUE}); SERVER@VERSION builds one against another version of its"
+                    + " framework (undertow@2.3.27.Final,undertow; kept in target/variants/) and compares it like another server")
     private List<String> servers;
 
     @Option(names = "--strategies", paramLabel = "default|all|LIST", defaultValue = "default",
@@ -155,6 +157,11 @@ final class CompareOptions {
     private String serverHost;
 
     CompareSettings validate() {
+        return validate(System.err);
+    }
+
+    /** @param progress where building a server against another framework version (--servers undertow@VERSION) says so */
+    CompareSettings validate(PrintStream progress) {
         Map<String, URI> running = targets == null ? Map.of() : RunningServer.parseTargets(targets);
         if (!running.isEmpty()) {
             refuseWithTargets("--servers", "--targets names the servers");
@@ -235,7 +242,12 @@ final class CompareOptions {
         List<Planned> planned = new ArrayList<>();
         if (running.isEmpty()) {
             for (String server : servers) {
-                jars.put(server, ProjectLayout.jar(server, "undertow".equals(server) ? undertowJar : vertxJar));
+                VariantJars.Variant variant = VariantJars.parse(server);
+                String base = variant == null ? server : variant.server();
+                Path given = "undertow".equals(base) ? undertowJar : vertxJar;
+                jars.put(server, variant == null ? ProjectLayout.jar(server, given)
+                        : VariantJars.jar(variant, given != null ? given : ProjectLayout.defaultJar(base), ProjectLayout.root(), progress,
+                        VariantJars.MAVEN));
                 strategyList.forEach(strategy -> planned.add(new Planned(server, strategy)));
             }
         } else {
@@ -324,7 +336,8 @@ final class CompareOptions {
             throw new UsageException("--servers: name at least one of " + String.join(", ", SERVERS));
         }
         for (String server : servers) {
-            if (!SERVERS.contains(server)) {
+            VariantJars.Variant variant = VariantJars.parse(server);
+            if (!SERVERS.contains(variant == null ? server : variant.server())) {
                 throw new UsageException("--servers: unknown server '" + server + "' (expected " + String.join(", ", SERVERS) + ")");
             }
         }

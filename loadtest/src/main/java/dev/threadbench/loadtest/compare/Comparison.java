@@ -10,8 +10,11 @@ import dev.threadbench.loadtest.engine.Outcome;
 import dev.threadbench.loadtest.profile.ProfileMode;
 import dev.threadbench.loadtest.profile.Profiling;
 import dev.threadbench.loadtest.report.AboveBound;
+import dev.threadbench.loadtest.report.BaselineJudgement;
+import dev.threadbench.loadtest.report.BaselineOptions;
 import dev.threadbench.loadtest.report.Cell;
 import dev.threadbench.loadtest.report.ConsoleTable;
+import dev.threadbench.loadtest.report.History;
 import dev.threadbench.loadtest.report.HtmlReport;
 import dev.threadbench.loadtest.report.ReadableNumber;
 import dev.threadbench.loadtest.report.Results;
@@ -59,6 +62,7 @@ final class Comparison {
     /** The server's JIT ms/s over the last 2 s when the last run's auto warm-up ended (null: not read). */
     private Double lastWarmUpJit;
     private Profiling profiling = Profiling.off();
+    private BaselineOptions baseline;
 
     Comparison(CompareSettings settings, Engine engine, PrintStream out, PrintStream err) {
         this.settings = settings;
@@ -73,7 +77,16 @@ final class Comparison {
         return this;
     }
 
+    /** --baseline, --fail-if: the runs judged against a saved run, and the limits checked ({@link BaselineOptions}). */
+    Comparison judged(BaselineOptions baseline) {
+        this.baseline = baseline;
+        return this;
+    }
+
     int run() {
+        if (baseline != null) {
+            baseline.refuseAnotherMachine(environment());
+        }
         try {
             Files.createDirectories(settings.running() ? settings.out() : settings.out().resolve("logs"));
         } catch (IOException e) {
@@ -121,10 +134,12 @@ final class Comparison {
                         + " requests, the client got " + run.reconciliation().clientAnswered() + " answers");
             }
         }
-        Results results = new Results(EnvironmentProbe.describe(versions, settings.running() ? null : settings.jvmOptions(),
-                settings.running() ? null : settings.serverArgs(), settings.pinning()),
+        Results results = new Results(environment(),
                 settings.results(engine.name()).withGeneratorTransport(engine.transport()), runs, skipped, null, profiling.profiles())
                 .withSweep();
+        if (baseline != null) {
+            results = baseline.judge(results);
+        }
         Path json = settings.out().resolve("results.json");
         Path html = settings.out().resolve("report.html");
         ResultsJson.write(results, json);
@@ -133,11 +148,26 @@ final class Comparison {
         out.print(ConsoleTable.render(results));
         out.println();
         ProfileLines.of(results.profiles()).forEach(out::println);
+        BaselineJudgement.versions(results).forEach(versions -> {
+            versions.lines().forEach(out::println);
+            out.println();
+        });
         out.println("results: " + json);
         out.println("report:  " + html);
+        Path kept = History.keep(results, settings.out());
+        if (kept != null) {
+            out.println("history: " + kept);
+        }
         out.flush();
         problems.forEach(problem -> err.println("loadtest: " + problem));
-        return problems.isEmpty() ? ExitCodes.OK : ExitCodes.FAILED;
+        int exit = problems.isEmpty() ? ExitCodes.OK : ExitCodes.FAILED;
+        return baseline == null ? exit : baseline.report(results, settings.out(), exit, out, err);
+    }
+
+    /** Where the runs are made (the frameworks' versions as the servers logged them, once they have). */
+    private Results.Environment environment() {
+        return EnvironmentProbe.describe(versions, settings.running() ? null : settings.jvmOptions(),
+                settings.running() ? null : settings.serverArgs(), settings.pinning());
     }
 
     /**

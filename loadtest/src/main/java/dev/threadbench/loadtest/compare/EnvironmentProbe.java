@@ -8,10 +8,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 
-/** Where the runs were made: JDK, OS, CPU, the frameworks' versions, and how compare started the servers. */
+/**
+ * Where the runs were made: JDK, OS, CPU, the frameworks' versions, how compare started the servers, the loadtest build
+ * and the project's git commit: the run's fingerprint ({@link dev.threadbench.loadtest.report.Fingerprint}).
+ */
 final class EnvironmentProbe {
 
     private EnvironmentProbe() {}
@@ -33,7 +40,47 @@ final class EnvironmentProbe {
                 versions.getOrDefault("vertx", build.vertxVersion()),
                 OffsetDateTime.now().truncatedTo(ChronoUnit.SECONDS).toString(),
                 serverJvmOptions == null ? null : String.join(" ", serverJvmOptions),
-                serverArgs == null ? null : String.join(" ", serverArgs), pinning.record());
+                serverArgs == null ? null : String.join(" ", serverArgs), pinning.record(), frameworks(versions, build),
+                build.buildId(), gitCommit(ProjectLayout.root()));
+    }
+
+    /** Each server as named in the runs with the version it logged; the build's for a plain server that logged none. */
+    private static Map<String, String> frameworks(Map<String, String> versions, BuildInfo build) {
+        Map<String, String> frameworks = new TreeMap<>(versions);
+        if (versions.isEmpty()) {
+            frameworks.put("undertow", build.undertowVersion());
+            frameworks.put("vertx", build.vertxVersion());
+        }
+        return frameworks;
+    }
+
+    /** The project's commit, abbreviated, with "-dirty" when tracked files had changes; null when git cannot say. */
+    static String gitCommit(Path root) {
+        String head = git(root, "rev-parse", "--short=12", "HEAD");
+        if (head == null || head.isBlank()) {
+            return null;
+        }
+        String changes = git(root, "status", "--porcelain", "--untracked-files=no");
+        return head.trim() + (changes != null && !changes.isBlank() ? "-dirty" : "");
+    }
+
+    private static String git(Path root, String... arguments) {
+        List<String> command = new ArrayList<>(List.of("git", "-C", root.toString()));
+        command.addAll(List.of(arguments));
+        try {
+            Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!process.waitFor(10, TimeUnit.SECONDS) || process.exitValue() != 0) {
+                process.destroyForcibly();
+                return null;
+            }
+            return output;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
     }
 
     private static String cpuModel() {

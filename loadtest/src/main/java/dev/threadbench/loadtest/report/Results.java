@@ -15,16 +15,27 @@ import java.util.function.Function;
  * {@code sweep}: with --sweep, one entry per server x strategy, its breaking point and what limited it
  * ({@link SweepPair}); null for a plain compare, and in files from before it (report computes it from the runs).
  * {@code profiles}: with --profile, each profiled run's flame graph and bucket shares; empty otherwise.
+ * {@code baseline}: with --baseline, each matching cell set against the baseline's ({@link BaselineJudgement}); null otherwise.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record Results(Environment environment, Settings settings, List<Run> runs, List<Skipped> skipped, List<SweepPair> sweep,
-                      List<Profile> profiles) {
+                      List<Profile> profiles, BaselineJudgement baseline) {
 
     public Results {
         runs = List.copyOf(runs);
         skipped = skipped == null ? List.of() : List.copyOf(skipped);
         sweep = sweep == null ? null : List.copyOf(sweep);
         profiles = profiles == null ? List.of() : List.copyOf(profiles);
+    }
+
+    public Results(Environment environment, Settings settings, List<Run> runs, List<Skipped> skipped, List<SweepPair> sweep,
+                   List<Profile> profiles) {
+        this(environment, settings, runs, skipped, sweep, profiles, null);
+    }
+
+    /** These results judged against a baseline ({@code --baseline}): the {@code baseline} section. */
+    public Results withBaseline(BaselineJudgement judgement) {
+        return new Results(environment, settings, runs, skipped, sweep, profiles, judgement);
     }
 
     public Results(Environment environment, Settings settings, List<Run> runs, List<Skipped> skipped) {
@@ -38,7 +49,7 @@ public record Results(Environment environment, Settings settings, List<Run> runs
     /** These results with their sweep section: the pairs computed from the runs (with --sweep; none otherwise). */
     public Results withSweep() {
         return new Results(environment, settings, runs, skipped, settings != null && settings.swept()
-                ? SweepPair.of(Cell.of(runs), skipped) : null, profiles);
+                ? SweepPair.of(Cell.of(runs), skipped) : null, profiles, baseline);
     }
 
     /** A concurrency not run, and why: "the descriptor limit (ulimit -n) is 4,096; it needs 10,256", say. */
@@ -47,10 +58,22 @@ public record Results(Environment environment, Settings settings, List<Run> runs
     /**
      * Where and with what the runs were made; {@code serverJvmOptions} and {@code serverArgs} (--server-args)
      * are null when the servers were already running; {@code cpuPinning} null in files from before it was recorded.
+     * With {@code frameworks} (each server as named in the runs, undertow@2.3.27.Final say, and the framework version
+     * it logged), {@code build} (the loadtest jar's build id) and {@code gitCommit} (the project's commit, "-dirty" when
+     * its tree had changes; null when unknown) they are the run's fingerprint ({@link Fingerprint}); the three are null
+     * in files from before it.
      */
     @JsonPropertyOrder({"jdk", "os", "cpuModel", "cores", "undertowVersion", "vertxVersion", "date"})
     public record Environment(String jdk, String os, String cpuModel, int cores, String undertowVersion,
-                              String vertxVersion, String date, String serverJvmOptions, String serverArgs, Pinning cpuPinning) {}
+                              String vertxVersion, String date, String serverJvmOptions, String serverArgs, Pinning cpuPinning,
+                              Map<String, String> frameworks, String build, String gitCommit) {
+
+        public Environment(String jdk, String os, String cpuModel, int cores, String undertowVersion, String vertxVersion,
+                           String date, String serverJvmOptions, String serverArgs, Pinning cpuPinning) {
+            this(jdk, os, cpuModel, cores, undertowVersion, vertxVersion, date, serverJvmOptions, serverArgs, cpuPinning, null,
+                    null, null);
+        }
+    }
 
     /**
      * The CPUs the servers and the load generator were pinned to ({@code 0-3,6}); null for a side not pinned.
