@@ -61,13 +61,14 @@ public final class ClusterEngine implements Engine, AutoCloseable {
     /** How far ahead of now the agents are told to start: time for every order to arrive first. */
     static final long START_IN_MILLIS = 500;
     static final long HEARTBEAT_MILLIS = 1000;
-    private static final long ANSWER_MILLIS = 5000;
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /** The cluster-wide lock a compare or run holds while it has agents: one at a time per cluster. */
     static final String LOCK = "threadbench.compare";
 
     private final ClusterNode node;
+    /** How long an agent may take to answer a claim or an order: the failure timeout, which a busy host does not trip. */
+    private final long answerMillis;
     private final int wanted;
     /** How long to wait for agents: at the start, and for agents to come back before a later run. */
     private final Duration agentsTimeout;
@@ -84,6 +85,7 @@ public final class ClusterEngine implements Engine, AutoCloseable {
 
     private ClusterEngine(ClusterNode node, int wanted, Duration agentsTimeout, String command, PrintStream out) {
         this.node = node;
+        this.answerMillis = node.settings().failureTimeout().toMillis();
         this.wanted = wanted;
         this.agentsTimeout = agentsTimeout;
         this.command = command;
@@ -292,7 +294,7 @@ public final class ClusterEngine implements Engine, AutoCloseable {
                 sentAt[i] = System.nanoTime();
                 int agent = i;
                 answers.add(node.vertx().eventBus().<ClusterMessage>request(ClusterMessage.agentAddress(team.get(i).nodeId()), order,
-                        MessageCodec.options().setSendTimeout(ANSWER_MILLIS)).andThen(answer -> {
+                        MessageCodec.options().setSendTimeout(answerMillis)).andThen(answer -> {
                             acceptedAt[agent] = System.nanoTime();
                             if (answer.succeeded()) {
                                 watch.accepted(agent);
@@ -302,7 +304,7 @@ public final class ClusterEngine implements Engine, AutoCloseable {
             long startNanos = sentAt[0] + TimeUnit.MILLISECONDS.toNanos(START_IN_MILLIS);
             for (int i = 0; i < n; i++) {
                 try {
-                    answers.get(i).get(ANSWER_MILLIS + 1000, TimeUnit.MILLISECONDS);
+                    answers.get(i).get(answerMillis + 1000, TimeUnit.MILLISECONDS);
                     accepted.add(team.get(i));
                 } catch (ExecutionException e) {
                     if (e.getCause() instanceof ReplyException reply && reply.failureCode() == Agent.FORBIDDEN) {
@@ -312,7 +314,7 @@ public final class ClusterEngine implements Engine, AutoCloseable {
                     }
                     throw new RunLost("agent " + team.get(i).label() + " did not take the run: " + e.getCause().getMessage());
                 } catch (TimeoutException e) {
-                    throw new RunLost("agent " + team.get(i).label() + " did not take the run: no answer in " + ANSWER_MILLIS + " ms");
+                    throw new RunLost("agent " + team.get(i).label() + " did not take the run: no answer in " + answerMillis + " ms");
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new RunLost("interrupted");
@@ -411,11 +413,11 @@ public final class ClusterEngine implements Engine, AutoCloseable {
     }
 
     /**
-     * After a failed run, the stopped agents' last reports, for at most {@link #ANSWER_MILLIS}: an agent takes no new
+     * After a failed run, the stopped agents' last reports, for at most the answer timeout: an agent takes no new
      * order while its load is still stopping, so the next run is not sent before they are free.
      */
     private void awaitStopped(List<ClusterNode.Member> team, List<ClusterNode.Member> accepted, CompletableFuture<AgentReport>[] pending) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ANSWER_MILLIS);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(answerMillis);
         for (int i = 0; i < team.size(); i++) {
             if (!accepted.contains(team.get(i))) {
                 continue;
@@ -534,11 +536,11 @@ public final class ClusterEngine implements Engine, AutoCloseable {
     }
 
     private <T extends ClusterMessage> T request(ClusterNode.Member member, ClusterMessage message, Class<T> answer) {
-        DeliveryOptions options = MessageCodec.options().setSendTimeout(ANSWER_MILLIS);
+        DeliveryOptions options = MessageCodec.options().setSendTimeout(answerMillis);
         try {
             Message<ClusterMessage> reply = node.vertx().eventBus().<ClusterMessage>request(
                     ClusterMessage.agentAddress(member.nodeId()), message, options).toCompletionStage().toCompletableFuture()
-                    .get(ANSWER_MILLIS + 1000, TimeUnit.MILLISECONDS);
+                    .get(answerMillis + 1000, TimeUnit.MILLISECONDS);
             return answer.cast(reply.body());
         } catch (ExecutionException | TimeoutException e) {
             return null;

@@ -93,7 +93,7 @@ class ClusterIT {
             processes.agent("a2", List.of(), HOST, port + 10, HOST + ":" + port);
             Path out = dir.resolve("results");
             List<String> args = new ArrayList<>(List.of("compare", "--agents", "2", "--targets", "vertx=" + server.baseUrl(),
-                    "--concurrency", "40,40", "--rampup", "0", "--warmup", "1", "--duration", "30", "--delay-ms", "200",
+                    "--concurrency", "40,40", "--rampup", "0", "--warmup", "1", "--duration", "60", "--delay-ms", "200",
                     "--no-pin", "--repeat", "1", "--out", out.toString()));
             args.addAll(cluster(processes, port));
             Process compare = processes.start("compare", List.of(), args);
@@ -101,7 +101,7 @@ class ClusterIT {
             // a spare that joins now waits for the next run
             processes.agent("a3", List.of(), HOST, port + 20, HOST + ":" + port);
             awaitLoad(server);
-            assertTrue(compare.isAlive() && !processes.output("compare").contains("[1/2"), "still in the first run (30 s)");
+            assertTrue(compare.isAlive() && !processes.output("compare").contains("[1/2"), "still in the first run (60 s)");
             long killed = System.nanoTime();
             processes.kill("a1");
             long stoppedMs = loadStoppedMillis(server, killed);

@@ -71,6 +71,11 @@ final class ClusterProcesses implements AutoCloseable {
         return process;
     }
 
+    /** Stops {@code process} with the others at close. */
+    void track(Process process) {
+        started.add(process);
+    }
+
     /** An agent, once it has said it joined. */
     Process agent(String name, List<String> launcher, String host, int port, String join) throws Exception {
         return agent(name, launcher, host, port, join, List.of());
