@@ -222,7 +222,8 @@ class DeploymentFilesTest {
         for (String fixed : List.of("container_name", "ports", "hostname")) {
             assertFalse(agent.containsKey(fixed), "agent: " + fixed + " would keep --scale agent=N from starting N agents");
         }
-        assertEquals(List.of("agent", "--join", "compare"), strings(agent.get("command")), "agent: command");
+        assertEquals(List.of("agent", "--join", "compare", "--insecure", "--allow-targets", "undertow:8080,vertx:8081"),
+                strings(agent.get("command")), "agent: command: it may load the two servers only");
         assertEquals("service_started", map(map(agent, "depends_on"), "compare").get("condition"), "agent: depends on compare");
 
         List<String> command = strings(compare.get("command"));

@@ -67,6 +67,9 @@ class KubernetesManifestsTest {
     private static final String NAMESPACE = "threadbench";
     private static final String CLUSTER_SERVICE = "threadbench-cluster";
     private static final int HAZELCAST_PORT = 5701;
+    private static final String CLUSTER_KEY_SECRET = "threadbench-cluster-key";
+    private static final String ROLE = "threadbench.dev/role";
+    private static final String HOSTNAME = "kubernetes.io/hostname";
     private static final Map<String, Integer> DEFAULT_PORTS = Map.of("undertow", 8080, "vertx", 8081);
     private static final Map<String, Strategy> DEFAULT_STRATEGIES = Map.of("undertow", Strategy.BLOCKING, "vertx", Strategy.TIMER);
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
@@ -207,7 +210,8 @@ class KubernetesManifestsTest {
     @Test
     void agentsAndCompareFindEachOtherThroughThatServiceAndAdvertiseTheirPodIp() {
         Service cluster = one(Service.class, CLUSTER_SERVICE);
-        String dnsName = cluster.getMetadata().getName() + "." + cluster.getMetadata().getNamespace() + ".svc.cluster.local";
+        // the short name resolves in the pod's own namespace and cluster domain: neither is written down
+        String dnsName = cluster.getMetadata().getName();
         Container agent = onlyContainer(one(Deployment.class, "agent").getSpec().getTemplate(), "agent");
         Container compare = onlyContainer(one(Job.class, "compare").getSpec().getTemplate(), "compare");
         for (Container container : List.of(agent, compare)) {
@@ -221,9 +225,96 @@ class KubernetesManifestsTest {
             assertEquals("$(POD_IP)", optionValue(args, "--cluster-host"), name + ": --cluster-host");
             assertEquals("status.podIP", fieldRef(container, "POD_IP"), name + ": POD_IP");
             assertTrue(container.getPorts().stream().anyMatch(port -> port.getContainerPort() == HAZELCAST_PORT), name + ": port " + HAZELCAST_PORT);
+            int busPort = Integer.parseInt(optionValue(args, "--bus-port"));
+            assertTrue(container.getPorts().stream().anyMatch(port -> port.getContainerPort() == busPort), name + ": port " + busPort);
+            assertFalse(String.join(" ", args).contains(NAMESPACE + ".svc") || String.join(" ", args).contains("cluster.local"),
+                    name + ": the namespace or cluster domain written into " + args);
         }
         assertEquals("$(POD_NAME)", optionValue(agent.getArgs(), "--name"), "agent: --name");
         assertEquals("metadata.name", fieldRef(agent, "POD_NAME"), "agent: POD_NAME");
+    }
+
+    @Test
+    void agentsAndCompareReadTheClusterKeyFromItsSecretAndNeitherRunsInsecure() {
+        List<PodTemplateSpec> templates = List.of(one(Deployment.class, "agent").getSpec().getTemplate(),
+                one(Job.class, "compare").getSpec().getTemplate());
+        for (PodTemplateSpec template : templates) {
+            Container container = template.getSpec().getContainers().getFirst();
+            String name = container.getName();
+            assertFalse(container.getArgs().contains("--insecure"), name + ": --insecure");
+            String keyFile = container.getEnv().stream().filter(v -> v.getName().equals("THREADBENCH_CLUSTER_KEY")).findFirst()
+                    .orElseGet(() -> fail(name + ": no THREADBENCH_CLUSTER_KEY")).getValue();
+            VolumeMount mount = container.getVolumeMounts().stream().filter(m -> keyFile.startsWith(m.getMountPath() + "/")).findFirst()
+                    .orElseGet(() -> fail(name + ": nothing mounted where " + keyFile + " is"));
+            assertEquals(Boolean.TRUE, mount.getReadOnly(), name + ": the key's mount is read-only");
+            Volume volume = template.getSpec().getVolumes().stream().filter(v -> v.getName().equals(mount.getName())).findFirst()
+                    .orElseGet(() -> fail(name + ": no volume " + mount.getName()));
+            assertEquals(CLUSTER_KEY_SECRET, nonNull(volume.getSecret(), name + ": the key is a Secret").getSecretName(), name);
+            assertEquals(0440, volume.getSecret().getDefaultMode(), name + ": the key's file mode");
+            assertEquals(10001L, template.getSpec().getSecurityContext().getFsGroup(), name + ": fsGroup, which may read the key");
+        }
+    }
+
+    @Test
+    void agentsMayLoadOnlyTheTwoServersServices() {
+        List<String> args = onlyContainer(one(Deployment.class, "agent").getSpec().getTemplate(), "agent").getArgs();
+        List<String> allowed = List.of(optionValue(args, "--allow-targets").split(","));
+        List<String> services = DEFAULT_PORTS.keySet().stream().sorted().map(server -> {
+            Service service = one(Service.class, server);
+            return service.getMetadata().getName() + ":" + service.getSpec().getPorts().getFirst().getPort();
+        }).toList();
+        assertEquals(services, allowed.stream().sorted().toList(), "agent --allow-targets");
+    }
+
+    /** Guaranteed QoS (requests = limits) for agents, so that CPU throttling does not show up as the servers' latency. */
+    @Test
+    void agentsAreGuaranteedAndNeverOnAServersNodeAndTheServersAreApartOnServerNodes() {
+        Container agent = onlyContainer(one(Deployment.class, "agent").getSpec().getTemplate(), "agent");
+        for (String resource : List.of("cpu", "memory")) {
+            Quantity request = nonNull(agent.getResources().getRequests().get(resource), "agent: " + resource + " request");
+            assertEquals(request, agent.getResources().getLimits().get(resource), "agent: " + resource + " request = limit (Guaranteed)");
+        }
+        PodTemplateSpec agents = one(Deployment.class, "agent").getSpec().getTemplate();
+        assertEquals("agent", agents.getMetadata().getLabels().get(ROLE), "agent: " + ROLE);
+        var agentApart = agents.getSpec().getAffinity().getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution();
+        for (String server : DEFAULT_PORTS.keySet()) {
+            Map<String, String> serverLabels = one(Deployment.class, server).getSpec().getTemplate().getMetadata().getLabels();
+            assertTrue(agentApart.stream().anyMatch(term -> HOSTNAME.equals(term.getTopologyKey())
+                    && selects(term.getLabelSelector(), serverLabels)), "agent: never on " + server + "'s node " + agentApart);
+        }
+        for (String server : DEFAULT_PORTS.keySet()) {
+            PodTemplateSpec template = one(Deployment.class, server).getSpec().getTemplate();
+            assertEquals("server", template.getMetadata().getLabels().get(ROLE), server + ": " + ROLE);
+            var apart = template.getSpec().getAffinity().getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution();
+            for (String other : List.of(server.equals("vertx") ? "undertow" : "vertx", "agent")) {
+                Map<String, String> labels = one(Deployment.class, other).getSpec().getTemplate().getMetadata().getLabels();
+                assertTrue(apart.stream().anyMatch(term -> HOSTNAME.equals(term.getTopologyKey())
+                        && selects(term.getLabelSelector(), labels)), server + ": apart from " + other + ": " + apart);
+            }
+            var pool = template.getSpec().getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution()
+                    .getNodeSelectorTerms();
+            assertTrue(pool.stream().flatMap(term -> term.getMatchExpressions().stream()).anyMatch(e -> e.getKey().equals("threadbench.dev/pool")
+                    && e.getOperator().equals("In") && e.getValues().equals(List.of("servers"))), server + ": on the servers' node pool");
+        }
+    }
+
+    /** A label selector's matchLabels and In expressions against a pod's labels. */
+    private static boolean selects(io.fabric8.kubernetes.api.model.LabelSelector selector, Map<String, String> labels) {
+        boolean matchLabels = selector.getMatchLabels() == null || labels.entrySet().containsAll(selector.getMatchLabels().entrySet());
+        boolean expressions = selector.getMatchExpressions() == null || selector.getMatchExpressions().stream().allMatch(e ->
+                e.getOperator().equals("In") && e.getValues().contains(labels.get(e.getKey())));
+        return matchLabels && expressions;
+    }
+
+    @Test
+    void compareEndsByItsDeadlineAndTheResultsCanBeCopiedOff() throws IOException {
+        Long deadline = one(Job.class, "compare").getSpec().getActiveDeadlineSeconds();
+        assertTrue(deadline != null && deadline > 0, "compare: activeDeadlineSeconds");
+        Object document = new Load(LoadSettings.builder().build()).loadFromString(Files.readString(MANIFESTS.resolve("copy-results.yaml")));
+        io.fabric8.kubernetes.api.model.Pod copy = MAPPER.convertValue(document, io.fabric8.kubernetes.api.model.Pod.class);
+        assertEquals(NAMESPACE, copy.getMetadata().getNamespace(), "copy-results: namespace");
+        assertTrue(copy.getSpec().getVolumes().stream().anyMatch(v -> v.getPersistentVolumeClaim() != null
+                && v.getPersistentVolumeClaim().getClaimName().equals("threadbench-results")), "copy-results mounts the results' claim");
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.threadbench.loadtest;
 import dev.threadbench.loadtest.cli.Console;
 import dev.threadbench.loadtest.cli.ExitCodes;
 import dev.threadbench.loadtest.cluster.AgentCommand;
+import dev.threadbench.loadtest.cluster.KeygenCommand;
 import dev.threadbench.loadtest.compare.CompareCommand;
 import dev.threadbench.loadtest.report.ReportCommand;
 import java.io.PrintStream;
@@ -15,7 +16,7 @@ import picocli.CommandLine.Command;
  * through {@link Console}, which this implements, and so never import this class.
  */
 @Command(name = "loadtest", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        subcommands = {RunCommand.class, CompareCommand.class, ReportCommand.class, AgentCommand.class},
+        subcommands = {RunCommand.class, CompareCommand.class, ReportCommand.class, AgentCommand.class, KeygenCommand.class},
         description = "Drill-compatible load runner and side-by-side comparison of the Undertow and Vert.x servers.")
 public final class Main implements Runnable, Console {
 
@@ -42,7 +43,7 @@ public final class Main implements Runnable, Console {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run, compare, report or agent (see --help)");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run, compare, report, agent or keygen (see --help)");
     }
 
     public static void main(String[] args) {

@@ -35,7 +35,7 @@ public class MainTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', textBlock = """
-            ''                                                  | loadtest: missing command: run, compare, report or agent (see --help)
+            ''                                                  | loadtest: missing command: run, compare, report, agent or keygen (see --help)
             bogus                                               | loadtest: Unmatched argument at index 0: 'bogus'
             run                                                 | loadtest: Missing required option: '--plan=FILE'
             run --plan no-such.yml                              | loadtest: no-such.yml: cannot read the plan (NoSuchFileException: no-such.yml)
@@ -63,19 +63,28 @@ public class MainTest {
             compare --vertx-jar /no/such.jar --servers vertx    | loadtest: no vertx server jar at /no/such.jar: build it (./mvnw -B -q package -DskipTests) or pass --vertx-jar
             report /no/such/results.json                        | loadtest: /no/such/results.json: no such file
             compare --agents 0                                  | loadtest: --agents: must be at least 1, got 0
-            compare --agents 3 --concurrency 2                  | loadtest: --concurrency: 2 connection(s) cannot be split over 3 agents: give at least one per agent
-            compare --agents 2 --engine wrk                     | loadtest: --agents: the agents run the embedded runner, not --engine wrk
+            compare --agents 3 --insecure --concurrency 2       | loadtest: --concurrency: 2 connection(s) cannot be split over 3 agents: give at least one per agent
+            compare --agents 2 --insecure --engine wrk          | loadtest: --agents: the agents run the embedded runner, not --engine wrk
             compare --agents 2 --agents-timeout 0               | loadtest: --agents-timeout: must be at least 1 second, got 0
             compare --agents 2 --join a:b                       | loadtest: --join: not HOST or HOST:PORT: a:b
             compare --agents 2 --join x --kubernetes-dns y      | loadtest: --join and --kubernetes-dns: give one or the other
-            compare --agents 2 --cluster-host no.such.host.invalid | loadtest: --cluster-host: cannot resolve no.such.host.invalid
+            compare --agents 2 --insecure --cluster-host no.such.host.invalid | loadtest: --cluster-host: cannot resolve no.such.host.invalid
             compare --agents 2 --cluster-port 70000             | loadtest: --cluster-port: must be a TCP port (1-65535), got 70000
             compare --server-host 0.0.0.0                       | loadtest: --server-host: 0.0.0.0 is no address to reach: give this host's address on the agents' network
             compare --server-host 198.18.255.254                | loadtest: --server-host: 198.18.255.254 is not an address of this host
             compare --server-host 127.0.0.1 --targets undertow=http://127.0.0.1:1 | loadtest: --server-host: not with --targets: compare starts no server
-            run --plan ../benchmarks/drill-1000.yml --agents 2000      | loadtest: --concurrency: 1000 connection(s) cannot be split over 2000 agents: give at least one per agent
-            agent --join a:b                                    | loadtest: --join: not HOST or HOST:PORT: a:b
-            agent --join ,                                      | loadtest: --join: name at least one HOST[:PORT]
+            run --plan ../benchmarks/drill-1000.yml --agents 2000 --insecure | loadtest: --concurrency: 1000 connection(s) cannot be split over 2000 agents: give at least one per agent
+            agent --allow-targets 10.0.0.0/8 --join a:b         | loadtest: --join: not HOST or HOST:PORT: a:b
+            agent --allow-targets 10.0.0.0/8 --join ,           | loadtest: --join: name at least one HOST[:PORT]
+            agent                                               | loadtest: --allow-targets: name the servers this agent may load (CIDR or HOST, each with an optional :PORT, e.g. 198.18.0.0/24,10.1.2.3:8080): an agent loads nothing else, and nothing by default
+            agent --allow-targets 10.0.0.0/8                    | loadtest: --cluster-key: no cluster key: make one with `loadtest keygen FILE` and give it to every node (--cluster-key FILE or $THREADBENCH_CLUSTER_KEY), or say --insecure on a network no one else reaches
+            agent --allow-targets 10.0.0.0/8 --insecure --cluster-key /no/such.key | loadtest: --insecure and --cluster-key (or $THREADBENCH_CLUSTER_KEY): give one or the other
+            agent --allow-targets 10.0.0.0/8 --cluster-key /no/such.key | loadtest: --cluster-key: no such file: /no/such.key
+            agent --allow-targets 10.0.0.0/8 --insecure --failure-timeout 2 | loadtest: --failure-timeout: must be at least 3 seconds (compare speaks every second), got 2
+            agent --allow-targets 10.0.0.0/8 --insecure --bus-port 70000 | loadtest: --bus-port: must be a TCP port (0-65535), got 70000
+            agent --allow-targets 10.0.0.0/8 --insecure --cluster-host 127.0.0.1 --join 198.18.34.9 | loadtest: --cluster-host: 127.0.0.1 is a loopback address, which --join member 198.18.34.9 on another host cannot reach: give this host's address on its network
+            compare --agents 1 --insecure --cluster-host 198.18.34.9 | loadtest: --agents: the servers compare starts would listen on 127.0.0.1, which agents on other hosts cannot reach: give --server-host ADDR, this host's address on the agents' network
+            compare --agents 1 --insecure --cluster-host 198.18.34.9 --server-host 127.0.0.1 | loadtest: --server-host: 127.0.0.1 is a loopback address, which agents on other hosts cannot reach: give this host's address on the agents' network
             """)
     void badInputIsOneLineAndExitCode2(String args, String expected) {
         Ran ran = run(args.isEmpty() ? new String[0] : args.split(" "));
@@ -91,6 +100,20 @@ public class MainTest {
         assertEquals(1, ran.code());
         assertTrue(ran.err().startsWith("loadtest: undertow server exited with code 1 before /health answered: "), ran.err());
         assertEquals(1, ran.err().strip().lines().count(), ran.err());
+    }
+
+    @Test
+    void keygenWritesAKeyOnceAndNamesItByItsFingerprint() throws Exception {
+        Path key = dir.resolve("cluster.key");
+        Ran ran = run("keygen", key.toString());
+        assertEquals(0, ran.code(), ran.err());
+        assertTrue(ran.out().matches("keygen: wrote cluster key [0-9a-f]{16} to " + java.util.regex.Pattern.quote(key.toString()) + "\\R"),
+                ran.out());
+        String written = Files.readString(key);
+        Ran again = run("keygen", key.toString());
+        assertEquals(2, again.code());
+        assertEquals("loadtest: keygen: " + key + " exists: remove it first, or keep using it\n", again.err());
+        assertEquals(written, Files.readString(key), "not overwritten");
     }
 
     @Test

@@ -9,6 +9,7 @@ import dev.threadbench.loadtest.cluster.messages.MessageCodec;
 import dev.threadbench.loadtest.cluster.messages.Release;
 import dev.threadbench.loadtest.cluster.messages.RunAccepted;
 import dev.threadbench.loadtest.cluster.messages.RunOrder;
+import dev.threadbench.loadtest.cluster.messages.RunStatus;
 import dev.threadbench.loadtest.cluster.messages.StopRun;
 import dev.threadbench.loadtest.runner.LoadResult;
 import dev.threadbench.loadtest.runner.LoadRunner;
@@ -21,25 +22,31 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A load generator in the cluster: it takes orders from one compare at a time (the one that claimed it), runs
- * its share of each run on the embedded runner, one run after another, and reports what it measured. Its load
- * stops when compare says so, when compare leaves the cluster, or when compare has been silent for
- * {@link #SILENCE}: no orphan load on a server.
+ * its share of each run on the embedded runner, one run after another, and reports what it measured until compare
+ * acknowledges it. It refuses an order that is not signed with the cluster key, one it has seen before, and one for a
+ * target outside its --allow-targets. Its load stops when compare says so, when compare leaves the cluster, or when
+ * compare has been silent for the failure timeout: no orphan load on a server.
  */
 final class Agent implements AutoCloseable {
 
-    /** Without a heartbeat from compare for this long, a running load stops. */
-    static final Duration SILENCE = Duration.ofSeconds(3);
+    /** How often an unacknowledged report is sent again. */
+    private static final long REPORT_RETRY_MILLIS = 1000;
 
     private final ClusterNode node;
     private final PrintStream out;
+    private final AllowedTargets allowed;
+    /** Without a heartbeat from compare for this long, a running load stops. */
+    private final Duration silence;
     private final ExecutorService runs = Executors.newSingleThreadExecutor(r -> {
         Thread thread = new Thread(r, "agent-run");
         thread.setDaemon(true);
@@ -49,6 +56,8 @@ final class Agent implements AutoCloseable {
     private ClusterNode.Member controller;
     /** The run under way; null: idle. Guarded by this. */
     private Running running;
+    /** Every order's nonce this agent has taken (a few dozen bytes a run): an order seen before is a replay. Guarded by this. */
+    private final Set<String> nonces = new HashSet<>();
 
     private static final class Running {
         final String runId;
@@ -61,9 +70,11 @@ final class Agent implements AutoCloseable {
         }
     }
 
-    Agent(ClusterNode node, PrintStream out) {
+    Agent(ClusterNode node, PrintStream out, AllowedTargets allowed) {
         this.node = node;
         this.out = out;
+        this.allowed = allowed;
+        this.silence = node.settings().failureTimeout();
         node.vertx().eventBus().<ClusterMessage>consumer(ClusterMessage.agentAddress(node.nodeId()), this::handle);
         node.onMemberLeft(this::memberLeft);
         node.vertx().setPeriodic(500, id -> checkSilence());
@@ -74,14 +85,19 @@ final class Agent implements AutoCloseable {
             case Claim claim -> message.reply(claim(claim), MessageCodec.options());
             case Release release -> release(release.controllerNode());
             case RunOrder order -> {
-                String refusal = accept(order);
+                String forbidden = forbidden(order);
+                String refusal = forbidden != null ? forbidden : accept(order);
                 if (refusal == null) {
                     message.reply(new RunAccepted(order.runId()), MessageCodec.options());
                 } else {
-                    message.fail(409, refusal);
+                    if (forbidden != null) {
+                        out.println("agent " + node.name() + ": refused run " + order.runId() + ": " + forbidden);
+                        out.flush();
+                    }
+                    message.fail(forbidden != null ? FORBIDDEN : BUSY, refusal);
                 }
             }
-            case Heartbeat heartbeat -> heard(heartbeat.runId());
+            case Heartbeat heartbeat -> message.reply(new RunStatus(heartbeat.runId(), heard(heartbeat.runId())), MessageCodec.options());
             case StopRun stop -> stop(stop.runId(), stop.reason());
             default -> message.fail(400, "an agent takes no " + message.body().getClass().getSimpleName());
         }
@@ -100,7 +116,7 @@ final class Agent implements AutoCloseable {
         }
         if (controller == null || !controller.nodeId().equals(claim.controllerNode())) {
             controller = new ClusterNode.Member(claim.controllerNode(), "compare", claim.controllerName(), claim.controllerHost(),
-                    claim.build());
+                    claim.build(), node.settings().keyFingerprint());
             out.println("agent " + node.name() + ": taking orders from " + controller.label());
             out.flush();
         }
@@ -114,6 +130,37 @@ final class Agent implements AutoCloseable {
             out.flush();
             controller = null;
         }
+    }
+
+    /** An order's failure code when the agent will never take it (unsigned, replayed, misdirected, a target not allowed). */
+    static final int FORBIDDEN = 403;
+    /** An order's failure code when the agent is another compare's, or still busy. */
+    static final int BUSY = 409;
+
+    /**
+     * Why the agent will never take this order (one line), or null: its MAC is not the cluster key's, it was taken before
+     * (a replay), it is for another agent, or a target is outside --allow-targets.
+     */
+    private synchronized String forbidden(RunOrder order) {
+        ClusterKey key = node.settings().key();
+        if (key != null) {
+            byte[] tag;
+            try {
+                tag = order.mac() == null ? null : Base64.getDecoder().decode(order.mac());
+            } catch (IllegalArgumentException e) {
+                tag = null;
+            }
+            if (!key.verify(order.signedContent(), tag)) {
+                return "the order is not signed with this cluster's key (altered, or from a compare with another key)";
+            }
+        }
+        if (!node.nodeId().equals(order.agentNode())) {
+            return "the order is for another agent";
+        }
+        if (order.nonce() == null || !nonces.add(order.nonce())) {
+            return "the order was taken before (a replay)";
+        }
+        return allowed.refusal(order.steps());
     }
 
     /** Takes the order (null) or says why not. */
@@ -151,19 +198,41 @@ final class Agent implements AutoCloseable {
             report = report(order, current.runner.run(), lateMs);
         } catch (LoadRunner.Aborted e) {
             report = failed(order, lateMs, "stopped: " + e.getMessage());
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
+            // an Error too (out of memory, a class that does not load): the run is over either way, and compare must hear so
             report = failed(order, lateMs, e.getClass().getSimpleName() + ": " + e.getMessage());
-        }
-        synchronized (this) {
-            if (running == current) {
-                running = null;
+        } finally {
+            synchronized (this) {
+                if (running == current) {
+                    running = null;
+                }
             }
         }
         out.printf("agent %s: run %s %s%n", node.name(), order.runId(), report.error() == null
                 ? String.format("done: %,d requests, %,d failed", report.requests(), report.requests() - report.successes())
                 : report.error());
         out.flush();
-        node.vertx().eventBus().send(ClusterMessage.controllerAddress(order.controllerNode()), report, MessageCodec.options());
+        deliver(order.controllerNode(), report, System.nanoTime() + 3 * silence.toNanos());
+    }
+
+    /**
+     * Sends the report until compare acknowledges it, it leaves, or {@code deadlineNanos}: a report lost on the way is sent
+     * again; compare fails the run naming this agent when none arrives.
+     */
+    private void deliver(String controllerNode, AgentReport report, long deadlineNanos) {
+        node.vertx().eventBus().request(ClusterMessage.controllerAddress(controllerNode), report,
+                MessageCodec.options().setSendTimeout(REPORT_RETRY_MILLIS)).onComplete(answer -> {
+            if (answer.succeeded()) {
+                return;
+            }
+            if (System.nanoTime() < deadlineNanos && node.present(controllerNode)) {
+                node.vertx().setTimer(REPORT_RETRY_MILLIS / 2, id -> deliver(controllerNode, report, deadlineNanos));
+            } else {
+                out.printf("agent %s: run %s: compare did not acknowledge the report (%s)%n", node.name(), report.runId(),
+                        answer.cause().getMessage());
+                out.flush();
+            }
+        });
     }
 
     static LoadSpec spec(RunOrder order) {
@@ -195,10 +264,13 @@ final class Agent implements AutoCloseable {
                 Runtime.getRuntime().availableProcessors(), null, null, null, lateMs, error, null);
     }
 
-    private synchronized void heard(String runId) {
+    /** compare is there; whether this agent is running that run. */
+    private synchronized boolean heard(String runId) {
         if (running != null && running.runId.equals(runId)) {
             running.lastHeardNanos = System.nanoTime();
+            return true;
         }
+        return false;
     }
 
     private synchronized void stop(String runId, String reason) {
@@ -217,8 +289,8 @@ final class Agent implements AutoCloseable {
     }
 
     private synchronized void checkSilence() {
-        if (running != null && System.nanoTime() - running.lastHeardNanos > SILENCE.toNanos()) {
-            stopRunning("no word from compare for " + SILENCE.toSeconds() + " s");
+        if (running != null && System.nanoTime() - running.lastHeardNanos > silence.toNanos()) {
+            stopRunning("no word from compare for " + silence.toSeconds() + " s");
         }
     }
 

@@ -29,11 +29,17 @@ public final class AgentCommand implements Callable<Integer> {
     @Mixin
     private ClusterOptions cluster;
 
+    @Option(names = AllowedTargets.OPTION, paramLabel = "CIDR|HOST[:PORT],...",
+            description = "the servers this agent may load, e.g. 198.18.0.0/24,10.1.2.3:8080: an order for any other address is"
+                    + " refused (required: there is no default that allows everything)")
+    private String allowTargets;
+
     @Option(names = "--name", paramLabel = "NAME", description = "how compare and its results name this agent (default: host name and pid)")
     private String name;
 
     @Override
     public Integer call() throws InterruptedException {
+        AllowedTargets allowed = AllowedTargets.parse(allowTargets);
         ClusterSettings settings = cluster.settings();
         String agentName = name != null ? name : defaultName();
         PrintStream out = console.out();
@@ -44,8 +50,10 @@ public final class AgentCommand implements Callable<Integer> {
         if (joined == null) {
             return 0;
         }
-        try (ClusterNode node = joined; Agent agent = new Agent(node, out)) {
-            out.printf("agent %s: joined the cluster at %s, %d member(s)%n", agentName, node.clusterAddress(), node.memberCount());
+        try (ClusterNode node = joined; Agent agent = new Agent(node, out, allowed)) {
+            out.printf("agent %s: joined the cluster at %s, %d member(s); %s; may load %s%n", agentName, node.clusterAddress(),
+                    node.memberCount(), settings.key() == null ? "INSECURE (no cluster key)" : "cluster key " + settings.key().fingerprint(),
+                    allowed);
             out.flush();
             stop.await();
             out.println("agent " + agentName + ": stopping");

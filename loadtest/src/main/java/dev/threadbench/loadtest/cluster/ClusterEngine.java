@@ -1,6 +1,7 @@
 package dev.threadbench.loadtest.cluster;
 
 import dev.threadbench.loadtest.BuildInfo;
+import dev.threadbench.loadtest.RunFailure;
 import dev.threadbench.loadtest.UsageException;
 import dev.threadbench.loadtest.cluster.messages.AgentReport;
 import dev.threadbench.loadtest.cluster.messages.Claim;
@@ -9,7 +10,9 @@ import dev.threadbench.loadtest.cluster.messages.ClusterMessage;
 import dev.threadbench.loadtest.cluster.messages.Heartbeat;
 import dev.threadbench.loadtest.cluster.messages.MessageCodec;
 import dev.threadbench.loadtest.cluster.messages.Release;
+import dev.threadbench.loadtest.cluster.messages.ReportReceived;
 import dev.threadbench.loadtest.cluster.messages.RunOrder;
+import dev.threadbench.loadtest.cluster.messages.RunStatus;
 import dev.threadbench.loadtest.cluster.messages.StopRun;
 import dev.threadbench.loadtest.engine.EmbeddedEngine;
 import dev.threadbench.loadtest.engine.Engine;
@@ -21,13 +24,21 @@ import dev.threadbench.loadtest.runner.LoadRunner;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.shareddata.AsyncMap;
+import io.vertx.core.shareddata.Lock;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
+import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -50,10 +61,18 @@ public final class ClusterEngine implements Engine, AutoCloseable {
     /** How far ahead of now the agents are told to start: time for every order to arrive first. */
     static final long START_IN_MILLIS = 500;
     static final long HEARTBEAT_MILLIS = 1000;
-    private static final long ANSWER_MILLIS = 5000;
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** The cluster-wide lock a compare or run holds while it has agents: one at a time per cluster. */
+    static final String LOCK = "threadbench.compare";
 
     private final ClusterNode node;
+    /** How long an agent may take to answer a claim or an order: the failure timeout, which a busy host does not trip. */
+    private final long answerMillis;
     private final int wanted;
+    /** How long to wait for agents: at the start, and for agents to come back before a later run. */
+    private final Duration agentsTimeout;
+    private Lock lock;
     /** compare or run: the lines this prints start with it. */
     private final String command;
     private final PrintStream out;
@@ -64,9 +83,11 @@ public final class ClusterEngine implements Engine, AutoCloseable {
     private volatile Map<String, ClusterNode.Member> inRun = Map.of();
     private volatile CompletableFuture<String> lost = new CompletableFuture<>();
 
-    private ClusterEngine(ClusterNode node, int wanted, String command, PrintStream out) {
+    private ClusterEngine(ClusterNode node, int wanted, Duration agentsTimeout, String command, PrintStream out) {
         this.node = node;
+        this.answerMillis = node.settings().failureTimeout().toMillis();
         this.wanted = wanted;
+        this.agentsTimeout = agentsTimeout;
         this.command = command;
         this.out = out;
         this.consumer = node.vertx().eventBus().consumer(ClusterMessage.controllerAddress(node.nodeId()), this::handle);
@@ -93,8 +114,9 @@ public final class ClusterEngine implements Engine, AutoCloseable {
         out.printf(Locale.ROOT, "%s: joined the cluster at %s; waiting up to %d s for %d agent(s)%n", command, node.clusterAddress(),
                 request.timeout().toSeconds(), request.agents());
         out.flush();
-        ClusterEngine engine = new ClusterEngine(node, request.agents(), command, out);
+        ClusterEngine engine = new ClusterEngine(node, request.agents(), request.timeout(), command, out);
         try {
+            engine.lock();
             engine.claim(System.nanoTime() + request.timeout().toNanos());
             return engine;
         } catch (RuntimeException e) {
@@ -114,11 +136,43 @@ public final class ClusterEngine implements Engine, AutoCloseable {
     }
 
     /**
+     * Takes the cluster-wide lock (Hazelcast's, released when its holder leaves the cluster) and names this node its holder;
+     * another compare or run holding it is refused in one line naming it.
+     */
+    private void lock() {
+        AsyncMap<String, String> holders = await(node.vertx().sharedData().<String, String>getAsyncMap(LOCK));
+        try {
+            lock = node.vertx().sharedData().getLockWithTimeout(LOCK, 2000).toCompletionStage().toCompletableFuture()
+                    .get(10, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            String holder = await(holders.get("holder"));
+            throw new UsageException("--agents: another compare or run has this cluster (" + (holder == null ? "unknown" : holder)
+                    + "): one compare or run at a time on these agents");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RunFailure("interrupted");
+        }
+        await(holders.put("holder", node.name() + " (" + node.host() + ")"));
+    }
+
+    private static <T> T await(io.vertx.core.Future<T> future) {
+        try {
+            return future.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new RunFailure("the cluster did not answer: " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RunFailure("interrupted");
+        }
+    }
+
+    /**
      * Claims free agents until there are N, waiting until {@code deadlineNanos}; an agent of another build is refused,
      * one already taken by another compare means another compare is running: both refused with one line.
      */
     private void claim(long deadlineNanos) {
         List<String> refused = new ArrayList<>();
+        Set<String> silent = new HashSet<>();
         while (true) {
             agents.removeIf(agent -> !node.present(agent.nodeId()));
             for (ClusterNode.Member member : node.others()) {
@@ -136,10 +190,20 @@ public final class ClusterEngine implements Engine, AutoCloseable {
                     refused.add(member.nodeId());
                     continue;
                 }
+                String key = node.settings().keyFingerprint();
+                if (!key.equals(member.key())) {
+                    out.println(command + ": refused agent " + member.label() + ": it " + keyLabel(member.key()) + ", this " + command + " "
+                            + keyLabel(key) + ": give every node the same --cluster-key");
+                    out.flush();
+                    refused.add(member.nodeId());
+                    continue;
+                }
                 ClaimAnswer answer = request(member, new Claim(node.build(), node.nodeId(), node.name(), node.host()), ClaimAnswer.class);
                 if (answer == null) {
-                    continue; // it left, or did not answer: another may
+                    silent.add(member.nodeId()); // it left, or did not answer: another may
+                    continue;
                 }
+                silent.remove(member.nodeId());
                 if (answer.refusal() != null) {
                     if (answer.refusal().contains("taken by another compare")) {
                         throw new UsageException("--agents: " + answer.refusal() + ": one compare or run at a time on these agents");
@@ -157,11 +221,18 @@ public final class ClusterEngine implements Engine, AutoCloseable {
             }
             if (System.nanoTime() >= deadlineNanos) {
                 String joined = agents.isEmpty() ? "none" : agents.stream().map(ClusterNode.Member::label).collect(Collectors.joining(", "));
-                throw new UsageException(String.format(Locale.ROOT, "--agents %d: only %d agent(s) joined in time (%s)%s", wanted,
-                        agents.size(), joined, refused.isEmpty() ? "" : ", " + refused.size() + " refused (see above)"));
+                silent.removeIf(nodeId -> !node.present(nodeId));
+                throw new UsageException(String.format(Locale.ROOT, "--agents %d: only %d agent(s) joined in time (%s)%s%s", wanted,
+                        agents.size(), joined, refused.isEmpty() ? "" : ", " + refused.size() + " refused (see above)",
+                        silent.isEmpty() ? "" : ", " + silent.size() + " in the cluster did not answer on the event bus (is its --bus-port"
+                                + " open to this host?)"));
             }
             sleep(250);
         }
+    }
+
+    private static String keyLabel(String fingerprint) {
+        return "none".equals(fingerprint) ? "runs without a cluster key (--insecure)" : "uses cluster key " + fingerprint;
     }
 
     @Override
@@ -206,36 +277,49 @@ public final class ClusterEngine implements Engine, AutoCloseable {
         List<ClusterNode.Member> accepted = new ArrayList<>();
         List<Integer> shares = split(connections, n);
         List<Integer> iterationShares = timing.iterations() == null ? null : split(timing.iterations(), n);
+        for (int i = 0; i < n; i++) {
+            pending[i] = new CompletableFuture<>();
+            reports.put(runId + "/" + team.get(i).nodeId(), pending[i]);
+        }
+        // heartbeats from before the first order: no agent's silence clock runs while the others are still being ordered
+        Watch watch = new Watch(runId, team, pending);
+        long heartbeat = node.vertx().setPeriodic(HEARTBEAT_MILLIS, id -> watch.beat());
         try {
             List<CompletableFuture<Message<ClusterMessage>>> answers = new ArrayList<>();
             for (int i = 0; i < n; i++) {
-                pending[i] = new CompletableFuture<>();
-                reports.put(runId + "/" + team.get(i).nodeId(), pending[i]);
                 Timing share = timing.iterations() == null ? timing : new Timing(timing.rampupSeconds(), timing.warmupSeconds(),
                         null, (long) iterationShares.get(i), timing.timeoutSeconds(), timing.eventLoops());
-                RunOrder order = new RunOrder(runId, node.nodeId(), steps, shares.get(i),
-                        rate == null ? null : rate * shares.get(i) / connections, share, START_IN_MILLIS);
+                RunOrder order = signed(new RunOrder(runId, node.nodeId(), team.get(i).nodeId(), nonce(), steps, shares.get(i),
+                        rate == null ? null : rate * shares.get(i) / connections, share, START_IN_MILLIS, null));
                 sentAt[i] = System.nanoTime();
                 int agent = i;
                 answers.add(node.vertx().eventBus().<ClusterMessage>request(ClusterMessage.agentAddress(team.get(i).nodeId()), order,
-                        MessageCodec.options().setSendTimeout(ANSWER_MILLIS)).andThen(answer -> acceptedAt[agent] = System.nanoTime())
-                        .toCompletionStage().toCompletableFuture());
+                        MessageCodec.options().setSendTimeout(answerMillis)).andThen(answer -> {
+                            acceptedAt[agent] = System.nanoTime();
+                            if (answer.succeeded()) {
+                                watch.accepted(agent);
+                            }
+                        }).toCompletionStage().toCompletableFuture());
             }
             long startNanos = sentAt[0] + TimeUnit.MILLISECONDS.toNanos(START_IN_MILLIS);
             for (int i = 0; i < n; i++) {
                 try {
-                    answers.get(i).get(ANSWER_MILLIS + 1000, TimeUnit.MILLISECONDS);
+                    answers.get(i).get(answerMillis + 1000, TimeUnit.MILLISECONDS);
                     accepted.add(team.get(i));
-                } catch (ExecutionException | TimeoutException e) {
-                    String why = e instanceof ExecutionException ? e.getCause().getMessage() : "no answer in " + ANSWER_MILLIS + " ms";
-                    throw new RunLost("agent " + team.get(i).label() + " did not take the run: " + why);
+                } catch (ExecutionException e) {
+                    if (e.getCause() instanceof ReplyException reply && reply.failureCode() == Agent.FORBIDDEN) {
+                        out.println(command + ": agent " + team.get(i).label() + " refused the run: " + reply.getMessage());
+                        out.flush();
+                        throw new CannotGoOn("agent " + team.get(i).label() + " refused the run: " + reply.getMessage());
+                    }
+                    throw new RunLost("agent " + team.get(i).label() + " did not take the run: " + e.getCause().getMessage());
+                } catch (TimeoutException e) {
+                    throw new RunLost("agent " + team.get(i).label() + " did not take the run: no answer in " + answerMillis + " ms");
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new RunLost("interrupted");
                 }
             }
-            long heartbeat = node.vertx().setPeriodic(HEARTBEAT_MILLIS, id -> team.forEach(agent ->
-                    node.vertx().eventBus().send(ClusterMessage.agentAddress(agent.nodeId()), new Heartbeat(runId), MessageCodec.options())));
             Window window = new Window(phases, startNanos, timing);
             try {
                 List<AgentReport> done = awaitReports(team, pending, window);
@@ -244,26 +328,96 @@ public final class ClusterEngine implements Engine, AutoCloseable {
                         node.codec().messages() - messagesBefore, node.codec().bytes() - bytesBefore);
                 return new Merged(AgentReports.merge(done), AgentReports.perAgent(done), coordination);
             } finally {
-                node.vertx().cancelTimer(heartbeat);
                 window.close();
             }
         } catch (RuntimeException e) {
-            accepted.forEach(agent -> node.vertx().eventBus().send(ClusterMessage.agentAddress(agent.nodeId()),
+            // every agent of the run, not only those that took it before the failure: an order may still be on its way
+            team.forEach(agent -> node.vertx().eventBus().send(ClusterMessage.agentAddress(agent.nodeId()),
                     new StopRun(runId, "the run failed: " + e.getMessage()), MessageCodec.options()));
             awaitStopped(team, accepted, pending);
             throw e;
         } finally {
+            node.vertx().cancelTimer(heartbeat);
             inRun = Map.of();
             team.forEach(agent -> reports.remove(runId + "/" + agent.nodeId()));
         }
     }
 
+    /** The order with its MAC under the cluster key; as it is with none (--insecure). */
+    private RunOrder signed(RunOrder order) {
+        ClusterKey key = node.settings().key();
+        return key == null ? order : order.withMac(Base64.getEncoder().encodeToString(key.mac(order.signedContent())));
+    }
+
+    private static String nonce() {
+        byte[] bytes = new byte[16];
+        RANDOM.nextBytes(bytes);
+        return Base64.getEncoder().encodeToString(bytes);
+    }
+
     /**
-     * After a failed run, the stopped agents' last reports, for at most {@link #ANSWER_MILLIS}: an agent takes no new
+     * The run's heartbeats, each answered by the agent's {@link RunStatus}: an agent that answers none for the failure
+     * timeout, or that is done but whose report has not come within it, fails the run naming it. So a run ends on a bounded
+     * deadline whatever is lost: a host gone silent, a report dropped. Its state is touched on one event-loop thread.
+     */
+    private final class Watch {
+        private final String runId;
+        private final List<ClusterNode.Member> team;
+        private final CompletableFuture<AgentReport>[] pending;
+        private final long[] lastAnswerNanos;
+        private final long[] acceptedNanos;
+        private final long[] doneSinceNanos;
+        private final long timeoutNanos = node.settings().failureTimeout().toNanos();
+
+        Watch(String runId, List<ClusterNode.Member> team, CompletableFuture<AgentReport>[] pending) {
+            this.runId = runId;
+            this.team = team;
+            this.pending = pending;
+            this.lastAnswerNanos = new long[team.size()];
+            this.acceptedNanos = new long[team.size()];
+            this.doneSinceNanos = new long[team.size()];
+            java.util.Arrays.fill(lastAnswerNanos, System.nanoTime());
+        }
+
+        void accepted(int agent) {
+            acceptedNanos[agent] = System.nanoTime();
+        }
+
+        void beat() {
+            long now = System.nanoTime();
+            for (int i = 0; i < team.size(); i++) {
+                if (pending[i].isDone()) {
+                    continue;
+                }
+                ClusterNode.Member agent = team.get(i);
+                if (now - lastAnswerNanos[i] > timeoutNanos) {
+                    lost.complete("agent " + agent.label() + " has not answered for " + TimeUnit.NANOSECONDS.toSeconds(now - lastAnswerNanos[i])
+                            + " s");
+                } else if (doneSinceNanos[i] != 0 && now - doneSinceNanos[i] > timeoutNanos) {
+                    lost.complete("agent " + agent.label() + " finished run " + runId + " but its report did not arrive within "
+                            + TimeUnit.NANOSECONDS.toSeconds(timeoutNanos) + " s");
+                }
+                int index = i;
+                long sent = now;
+                node.vertx().eventBus().<ClusterMessage>request(ClusterMessage.agentAddress(agent.nodeId()), new Heartbeat(runId),
+                        MessageCodec.options().setSendTimeout(HEARTBEAT_MILLIS)).onSuccess(reply -> {
+                    lastAnswerNanos[index] = System.nanoTime();
+                    boolean running = reply.body() instanceof RunStatus status && status.running();
+                    // "not running" counts once the agent took the order before this heartbeat left
+                    if (!running && acceptedNanos[index] != 0 && acceptedNanos[index] < sent && doneSinceNanos[index] == 0) {
+                        doneSinceNanos[index] = System.nanoTime();
+                    }
+                });
+            }
+        }
+    }
+
+    /**
+     * After a failed run, the stopped agents' last reports, for at most the answer timeout: an agent takes no new
      * order while its load is still stopping, so the next run is not sent before they are free.
      */
     private void awaitStopped(List<ClusterNode.Member> team, List<ClusterNode.Member> accepted, CompletableFuture<AgentReport>[] pending) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ANSWER_MILLIS);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(answerMillis);
         for (int i = 0; i < team.size(); i++) {
             if (!accepted.contains(team.get(i))) {
                 continue;
@@ -281,13 +435,30 @@ public final class ClusterEngine implements Engine, AutoCloseable {
         }
     }
 
-    /** The claimed agents still present, topped up to N from free agents that have joined since; else compare stops. */
+    /**
+     * The claimed agents still present, each claimed again (after a split cluster merges, an agent has let go of this
+     * compare, which it saw leave), topped up to N from free agents that have joined since or come back within
+     * --agents-timeout; else compare stops.
+     */
     private List<ClusterNode.Member> team() {
         int before = agents.size();
         agents.removeIf(agent -> !node.present(agent.nodeId()));
+        for (ClusterNode.Member agent : List.copyOf(agents)) {
+            ClaimAnswer answer = request(agent, new Claim(node.build(), node.nodeId(), node.name(), node.host()), ClaimAnswer.class);
+            if (answer == null) {
+                agents.remove(agent);
+            } else if (answer.refusal() != null) {
+                throw new CannotGoOn("agent " + agent.label() + " is no longer this " + command + "'s: " + answer.refusal());
+            }
+        }
         if (agents.size() < wanted) {
             try {
-                claim(System.nanoTime());
+                if (agents.size() < before) {
+                    out.printf(Locale.ROOT, "%s: %d of the %d agents gone; waiting up to %d s for them or others%n", command,
+                            before - agents.size(), wanted, agentsTimeout.toSeconds());
+                    out.flush();
+                }
+                claim(System.nanoTime() + agentsTimeout.toNanos());
             } catch (UsageException e) {
                 throw new CannotGoOn(String.format(Locale.ROOT, "%d of the %d agents left (%d remain): no further run can be"
                         + " made as asked", Math.max(0, before - agents.size()), wanted, agents.size()));
@@ -352,19 +523,24 @@ public final class ClusterEngine implements Engine, AutoCloseable {
 
     private void handle(Message<ClusterMessage> message) {
         if (message.body() instanceof AgentReport report) {
+            message.reply(new ReportReceived(report.runId()), MessageCodec.options());
             CompletableFuture<AgentReport> waiting = reports.get(report.runId() + "/" + report.agentNode());
             if (waiting != null) {
                 waiting.complete(report);
+                if (report.error() != null) {
+                    // one agent's failure fails the run: the others stop now, not at the window's end
+                    lost.complete("agent " + report.agent() + " (" + report.host() + "): " + report.error());
+                }
             }
         }
     }
 
     private <T extends ClusterMessage> T request(ClusterNode.Member member, ClusterMessage message, Class<T> answer) {
-        DeliveryOptions options = MessageCodec.options().setSendTimeout(ANSWER_MILLIS);
+        DeliveryOptions options = MessageCodec.options().setSendTimeout(answerMillis);
         try {
             Message<ClusterMessage> reply = node.vertx().eventBus().<ClusterMessage>request(
                     ClusterMessage.agentAddress(member.nodeId()), message, options).toCompletionStage().toCompletableFuture()
-                    .get(ANSWER_MILLIS + 1000, TimeUnit.MILLISECONDS);
+                    .get(answerMillis + 1000, TimeUnit.MILLISECONDS);
             return answer.cast(reply.body());
         } catch (ExecutionException | TimeoutException e) {
             return null;
@@ -390,6 +566,9 @@ public final class ClusterEngine implements Engine, AutoCloseable {
         }
         consumer.unregister();
         sleep(agents.isEmpty() ? 0 : 200); // let the releases go out before the event bus closes
+        if (lock != null) {
+            lock.release();
+        }
         node.close();
     }
 

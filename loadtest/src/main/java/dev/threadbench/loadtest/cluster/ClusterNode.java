@@ -41,7 +41,7 @@ public final class ClusterNode implements AutoCloseable {
             Logger.getLogger("io.vertx.core.eventbus.impl.clustered"), Logger.getLogger("io.vertx.spi.cluster.hazelcast"));
 
     /** A member of the cluster as it describes itself. */
-    public record Member(String nodeId, String role, String name, String host, String build) {
+    public record Member(String nodeId, String role, String name, String host, String build, String key) {
 
         public boolean agent() {
             return "agent".equals(role);
@@ -57,10 +57,12 @@ public final class ClusterNode implements AutoCloseable {
     private final MessageCodec codec = new MessageCodec();
     private final String name;
     private final String build;
+    private final ClusterSettings settings;
     private final List<Consumer<String>> leftListeners = new CopyOnWriteArrayList<>();
 
-    private ClusterNode(Vertx vertx, HazelcastClusterManager manager, String name, String build) {
+    private ClusterNode(Vertx vertx, HazelcastClusterManager manager, String name, String build, ClusterSettings settings) {
         this.vertx = vertx;
+        this.settings = settings;
         this.manager = manager;
         this.name = name;
         this.build = build;
@@ -89,13 +91,15 @@ public final class ClusterNode implements AutoCloseable {
     static ClusterNode join(ClusterSettings settings, String role, String name, String build) {
         QUIETED.forEach(logger -> logger.setLevel(Level.SEVERE));
         HazelcastClusterManager manager = new HazelcastClusterManager(hazelcastConfig(settings));
-        JsonObject metadata = new JsonObject().put("role", role).put("name", name).put("build", build);
-        VertxOptions options = new VertxOptions().setEventBusOptions(new EventBusOptions()
-                .setHost(settings.host()).setPort(0).setClusterPublicHost(settings.host()).setClusterNodeMetadata(metadata));
+        JsonObject metadata = new JsonObject().put("role", role).put("name", name).put("build", build)
+                .put("key", settings.keyFingerprint());
+        EventBusOptions bus = new EventBusOptions().setHost(settings.host()).setPort(settings.busPort())
+                .setClusterPublicHost(settings.host()).setClusterNodeMetadata(metadata);
+        VertxOptions options = new VertxOptions().setEventBusOptions(settings.key() == null ? bus : settings.key().secure(bus));
         try {
             Vertx vertx = Vertx.builder().with(options).withClusterManager(manager).buildClustered()
                     .toCompletionStage().toCompletableFuture().get(120, TimeUnit.SECONDS);
-            return new ClusterNode(vertx, manager, name, build);
+            return new ClusterNode(vertx, manager, name, build, settings);
         } catch (Exception e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             throw new RunFailure("cannot join the cluster at " + settings.host() + ": " + cause.getMessage());
@@ -115,9 +119,9 @@ public final class ClusterNode implements AutoCloseable {
         // joining waits 5 s by default for others to show up: 9-16 s to form a cluster of three
         config.setProperty("hazelcast.wait.seconds.before.join", "0");
         config.setProperty("hazelcast.max.wait.seconds.before.join", "1");
-        // a member whose host is gone (no reset, so no closed connection) is declared dead after 5 s, not 60
+        // a member whose host is gone (no reset, so no closed connection) is declared dead after --failure-timeout, not 60 s
         config.setProperty("hazelcast.heartbeat.interval.seconds", "1");
-        config.setProperty("hazelcast.max.no.heartbeat.seconds", "5");
+        config.setProperty("hazelcast.max.no.heartbeat.seconds", String.valueOf(settings.failureTimeout().toSeconds()));
         // members that started apart (an agent before compare) find each other in seconds, not 5 minutes
         config.setProperty("hazelcast.merge.first.run.delay.seconds", "5");
         config.setProperty("hazelcast.merge.next.run.delay.seconds", "5");
@@ -171,6 +175,11 @@ public final class ClusterNode implements AutoCloseable {
         return name;
     }
 
+    /** How this node joined: its key (null: --insecure) and failure timeout among them. */
+    public ClusterSettings settings() {
+        return settings;
+    }
+
     /** The build this node runs ({@link BuildInfo#buildId}): nodes of different builds refuse each other. */
     public String build() {
         return build;
@@ -202,7 +211,8 @@ public final class ClusterNode implements AutoCloseable {
                 NodeInfo info = nodeInfo(nodeId);
                 if (info != null && info.metadata() != null) {
                     JsonObject m = info.metadata();
-                    members.add(new Member(nodeId, m.getString("role"), m.getString("name"), info.host(), m.getString("build")));
+                    members.add(new Member(nodeId, m.getString("role"), m.getString("name"), info.host(), m.getString("build"),
+                            m.getString("key", "none")));
                 }
             } catch (RuntimeException e) {
                 // it left while we asked

@@ -1,17 +1,31 @@
 package dev.threadbench.loadtest.cluster;
 
+import java.time.Duration;
 import java.util.List;
 
 /**
- * Where a node binds and how it finds the others.
+ * Where a node binds, how it finds the others, and what secures it.
  *
- * @param members       Hazelcast TCP-IP members to join; empty: wait to be joined
- * @param kubernetesDns a headless Service's DNS name for Hazelcast's Kubernetes discovery; null: TCP-IP
+ * @param members        Hazelcast TCP-IP members to join; empty: wait to be joined
+ * @param kubernetesDns  a headless Service's DNS name for Hazelcast's Kubernetes discovery; null: TCP-IP
+ * @param busPort        the event bus's port on {@code host}; 0: any free one
+ * @param key            the cluster key (TLS on the event bus, MACs on orders); null: --insecure
+ * @param failureTimeout how long a silent member (or compare, to an agent; or an agent, to compare) is waited for before it
+ *                       counts as gone
  */
-public record ClusterSettings(String host, int port, List<String> members, String kubernetesDns) {
+public record ClusterSettings(String host, int port, List<String> members, String kubernetesDns, int busPort, ClusterKey key,
+                              Duration failureTimeout) {
+
+    /** The default failure timeout: a busy agent (near saturation, in a long GC pause) does not trip it. */
+    public static final Duration DEFAULT_FAILURE_TIMEOUT = Duration.ofSeconds(10);
 
     public ClusterSettings {
         members = List.copyOf(members);
+    }
+
+    /** Loopback-style settings for tests and tools: no key, any bus port, the default failure timeout. */
+    static ClusterSettings insecure(String host, int port, List<String> members, String kubernetesDns) {
+        return new ClusterSettings(host, port, members, kubernetesDns, 0, null, DEFAULT_FAILURE_TIMEOUT);
     }
 
     /** Whether some --join member is another node than this one (HOST, or HOST:PORT, at this host's address and port). */
@@ -26,5 +40,10 @@ public record ClusterSettings(String host, int port, List<String> members, Strin
                 return true; // not resolvable yet (a container not started): someone else
             }
         });
+    }
+
+    /** The key's fingerprint, or "none" (--insecure): published by each node, compared when compare claims an agent. */
+    public String keyFingerprint() {
+        return key == null ? "none" : key.fingerprint();
     }
 }

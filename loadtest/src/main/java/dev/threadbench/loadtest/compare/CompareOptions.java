@@ -234,6 +234,9 @@ final class CompareOptions {
         if (serverHost != null) {
             serverHost = ServerArgs.address("--server-host", serverHost);
         }
+        if (agents != null && running.isEmpty()) {
+            ServerArgs.checkReachable(serverHost, agents.cluster().host());
+        }
         List<CompareSettings.Load> loads = CompareSettings.Load.plan(concurrencies,
                 rates == null ? null : rates.stream().map(OfferedRate::parse).toList(), matched("--concurrency"), delayEvery, delayMs);
         CpuPinning pinning = CpuPinning.decide(pinningOptions.request(!running.isEmpty()));

@@ -36,6 +36,30 @@ final class ServerArgs {
     }
 
     /** --server-host's address, checked: one this host can listen on. */
+    /**
+     * With --agents, servers compare starts on loopback (no --server-host: 127.0.0.1) are out of the agents' reach unless
+     * the cluster itself is on loopback: refused in one line naming --server-host.
+     */
+    static void checkReachable(String serverHost, String clusterHost) {
+        boolean clusterOnLoopback = isLoopback(clusterHost);
+        if (serverHost == null && !clusterOnLoopback) {
+            throw new UsageException("--agents: the servers compare starts would listen on 127.0.0.1, which agents on other hosts"
+                    + " cannot reach: give --server-host ADDR, this host's address on the agents' network");
+        }
+        if (serverHost != null && isLoopback(serverHost) && !clusterOnLoopback) {
+            throw new UsageException("--server-host: " + serverHost + " is a loopback address, which agents on other hosts cannot"
+                    + " reach: give this host's address on the agents' network");
+        }
+    }
+
+    private static boolean isLoopback(String host) {
+        try {
+            return java.net.InetAddress.getByName(host).isLoopbackAddress();
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
+    }
+
     static String address(String option, String host) {
         try {
             java.net.InetAddress address = java.net.InetAddress.getByName(host);

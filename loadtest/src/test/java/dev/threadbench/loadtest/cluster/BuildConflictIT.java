@@ -28,11 +28,11 @@ class BuildConflictIT {
         int port = ClusterProcesses.freePort();
         ByteArrayOutputStream agentOut = new ByteArrayOutputStream();
         ByteArrayOutputStream compareOut = new ByteArrayOutputStream();
-        ClusterSettings settings = new ClusterSettings("127.0.0.1", port, List.of(), null);
+        ClusterSettings settings = ClusterSettings.insecure("127.0.0.1", port, List.of(), null);
         try (ClusterNode agentNode = ClusterNode.join(settings, "agent", "old-agent", OLD);
-             Agent agent = new Agent(agentNode, new PrintStream(agentOut, true, StandardCharsets.UTF_8))) {
+             Agent agent = new Agent(agentNode, new PrintStream(agentOut, true, StandardCharsets.UTF_8), AllowedTargets.parse("127.0.0.1"))) {
             AgentsOptions.Request request = new AgentsOptions.Request(1, Duration.ofSeconds(3),
-                    new ClusterSettings("127.0.0.1", port + 10, List.of("127.0.0.1:" + port), null));
+                    ClusterSettings.insecure("127.0.0.1", port + 10, List.of("127.0.0.1:" + port), null));
 
             UsageException refused = assertThrows(UsageException.class, () -> ClusterEngine.connect(request,
                     new PrintStream(compareOut, true, StandardCharsets.UTF_8), "compare", NEW).close());

@@ -35,8 +35,10 @@ class ClusterIT {
     @TempDir
     Path dir;
 
-    private List<String> cluster(int firstPort) {
-        return List.of("--cluster-host", HOST, "--join", HOST + ":" + firstPort);
+    private static List<String> cluster(ClusterProcesses processes, int firstPort) {
+        List<String> args = new ArrayList<>(List.of("--cluster-host", HOST, "--join", HOST + ":" + firstPort));
+        args.addAll(processes.keyArgs());
+        return args;
     }
 
     @Test
@@ -50,7 +52,7 @@ class ClusterIT {
                     "--undertow-jar", ServersIT.jar("undertow").toString(), "--vertx-jar", ServersIT.jar("vertx").toString(),
                     "--concurrency", "40", "--rampup", "1", "--warmup", "1", "--duration", "4", "--delay-ms", "200",
                     "--jvm-opts", "-Xmx256m", "--no-pin", "--repeat", "1", "--out", out.toString()));
-            args.addAll(cluster(port));
+            args.addAll(cluster(processes, port));
             Process compare = processes.start("compare", List.of(), args);
             assertEquals(0, exit(compare, Duration.ofMinutes(3)), processes.output("compare"));
 
@@ -91,15 +93,15 @@ class ClusterIT {
             processes.agent("a2", List.of(), HOST, port + 10, HOST + ":" + port);
             Path out = dir.resolve("results");
             List<String> args = new ArrayList<>(List.of("compare", "--agents", "2", "--targets", "vertx=" + server.baseUrl(),
-                    "--concurrency", "40,40", "--rampup", "0", "--warmup", "1", "--duration", "30", "--delay-ms", "200",
+                    "--concurrency", "40,40", "--rampup", "0", "--warmup", "1", "--duration", "60", "--delay-ms", "200",
                     "--no-pin", "--repeat", "1", "--out", out.toString()));
-            args.addAll(cluster(port));
+            args.addAll(cluster(processes, port));
             Process compare = processes.start("compare", List.of(), args);
             processes.awaitLine("compare", compare, "compare: agent 2/2", Duration.ofSeconds(60));
             // a spare that joins now waits for the next run
             processes.agent("a3", List.of(), HOST, port + 20, HOST + ":" + port);
             awaitLoad(server);
-            assertTrue(compare.isAlive() && !processes.output("compare").contains("[1/2"), "still in the first run (30 s)");
+            assertTrue(compare.isAlive() && !processes.output("compare").contains("[1/2"), "still in the first run (60 s)");
             long killed = System.nanoTime();
             processes.kill("a1");
             long stoppedMs = loadStoppedMillis(server, killed);
@@ -128,7 +130,7 @@ class ClusterIT {
             long before = requests(server);
             List<String> runArgs = new ArrayList<>(List.of("run", "--plan", plan.toString(), "--base", server.baseUrl(), "--agents", "2",
                     "--cluster-port", String.valueOf(port + 40)));
-            runArgs.addAll(cluster(port + 10)); // a1, at port, is gone
+            runArgs.addAll(cluster(processes, port + 10)); // a1, at port, is gone
             Process run = processes.start("run", List.of(), runArgs);
             assertEquals(0, exit(run, Duration.ofMinutes(2)), processes.output("run"));
             for (String line : List.of("Total requests            4000", "Failed requests           0", "Connections opened        40")) {
@@ -146,7 +148,7 @@ class ClusterIT {
             processes.agent("a1", List.of(), HOST, port, null);
             List<String> args = new ArrayList<>(List.of("compare", "--agents", "2", "--agents-timeout", "5", "--targets",
                     "vertx=" + server.baseUrl(), "--no-pin", "--repeat", "1", "--out", dir.resolve("none").toString()));
-            args.addAll(cluster(port));
+            args.addAll(cluster(processes, port));
             Process compare = processes.start("compare", List.of(), args);
             assertEquals(2, exit(compare, Duration.ofMinutes(2)), processes.output("compare"));
             List<String> errors = processes.output("compare").lines().filter(line -> line.startsWith("loadtest:")).toList();
@@ -165,7 +167,7 @@ class ClusterIT {
             List<String> args = new ArrayList<>(List.of("compare", "--agents", "2", "--targets", "undertow=" + server.baseUrl(),
                     "--concurrency", "40", "--rampup", "0", "--warmup", "1", "--duration", "60", "--delay-ms", "200",
                     "--no-pin", "--repeat", "1", "--out", dir.resolve("first").toString()));
-            args.addAll(cluster(port));
+            args.addAll(cluster(processes, port));
             Process first = processes.start("first", List.of(), args);
             awaitLoad(server);
 
@@ -175,8 +177,8 @@ class ClusterIT {
             Process refused = processes.start("second", List.of(), second);
             assertEquals(2, exit(refused, Duration.ofSeconds(90)), processes.output("second"));
             assertTrue(processes.output("second").lines().anyMatch(line -> line.matches(
-                    "loadtest: --agents: agent a\\d is taken by another compare, compare-.*: one compare or run at a time on these agents")),
-                    processes.output("second"));
+                    "loadtest: --agents: another compare or run has this cluster \\(compare-127\\.0\\.0\\.1-\\d+ \\(127\\.0\\.0\\.1\\)\\):"
+                            + " one compare or run at a time on these agents")), processes.output("second"));
 
             long killed = System.nanoTime();
             first.destroyForcibly();

@@ -12,15 +12,38 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** Agents and compares as their own JVMs from the packaged jar, each logging to a file; all stopped at close. */
+/**
+ * Agents and compares as their own JVMs from the packaged jar, each logging to a file; all stopped at close. A cluster key
+ * is made for them ({@link #key()}); agents take it and {@link #allowTargets} unless told otherwise.
+ */
 final class ClusterProcesses implements AutoCloseable {
 
     private final Path dir;
+    private final Path key;
+    private String allowTargets = "127.0.0.0/8";
     private final List<Process> started = new ArrayList<>();
     private final java.util.Map<String, Process> byName = new java.util.HashMap<>();
 
     ClusterProcesses(Path dir) {
         this.dir = dir;
+        this.key = dir.resolve("cluster.key");
+        ClusterKey.generate(key);
+    }
+
+    /** The cluster key the agents take: give compare {@code --cluster-key} it. */
+    Path key() {
+        return key;
+    }
+
+    /** {@code --cluster-key FILE}, for a compare's arguments. */
+    List<String> keyArgs() {
+        return List.of("--cluster-key", key.toString());
+    }
+
+    /** The agents' --allow-targets from now on (default 127.0.0.0/8). */
+    ClusterProcesses allowTargets(String allowed) {
+        this.allowTargets = allowed;
+        return this;
     }
 
     static Path loadtestJar() {
@@ -48,12 +71,25 @@ final class ClusterProcesses implements AutoCloseable {
         return process;
     }
 
+    /** Stops {@code process} with the others at close. */
+    void track(Process process) {
+        started.add(process);
+    }
+
     /** An agent, once it has said it joined. */
     Process agent(String name, List<String> launcher, String host, int port, String join) throws Exception {
-        List<String> args = new ArrayList<>(List.of("agent", "--name", name, "--cluster-host", host, "--cluster-port", String.valueOf(port)));
+        return agent(name, launcher, host, port, join, List.of());
+    }
+
+    /** The same, with more options (--failure-timeout, ...). */
+    Process agent(String name, List<String> launcher, String host, int port, String join, List<String> more) throws Exception {
+        List<String> args = new ArrayList<>(List.of("agent", "--name", name, "--cluster-host", host, "--cluster-port", String.valueOf(port),
+                "--allow-targets", allowTargets));
+        args.addAll(keyArgs());
         if (join != null) {
             args.addAll(List.of("--join", join));
         }
+        args.addAll(more);
         Process agent = start(name, launcher, args);
         awaitLine(name, agent, "agent " + name + ": joined the cluster", Duration.ofSeconds(60));
         return agent;

@@ -1,7 +1,10 @@
 package dev.threadbench.loadtest.cluster.messages;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
 import java.io.IOException;
@@ -16,6 +19,8 @@ public final class MessageCodec implements io.vertx.core.eventbus.MessageCodec<C
 
     public static final String NAME = "threadbench";
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper CANONICAL = JsonMapper.builder().enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS).build();
 
     private final LongAdder messages = new LongAdder();
     private final LongAdder bytes = new LongAdder();
@@ -69,6 +74,15 @@ public final class MessageCodec implements io.vertx.core.eventbus.MessageCodec<C
     static byte[] encode(ClusterMessage message) {
         try {
             return JSON.writeValueAsBytes(message);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("cannot encode " + message.getClass().getSimpleName(), e);
+        }
+    }
+
+    /** One encoding for equal messages whatever built them: what a MAC is computed over. */
+    static byte[] canonical(ClusterMessage message) {
+        try {
+            return CANONICAL.writeValueAsBytes(message);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("cannot encode " + message.getClass().getSimpleName(), e);
         }

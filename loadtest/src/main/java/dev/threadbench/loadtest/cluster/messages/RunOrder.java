@@ -9,6 +9,20 @@ import java.util.List;
  * {@code startInMillis} after the agent receives the order (no agreement between the hosts' clocks is assumed).
  * {@code timing.iterations()}, when counted, is already this agent's share. Answered by {@link RunAccepted}; the
  * results come later as an {@link AgentReport}.
+ *
+ * @param agentNode the agent it is for: an order passed on to another agent is refused
+ * @param nonce     new for every order: an agent refuses one it has seen
+ * @param mac       HMAC-SHA256 under the cluster key of {@link #signedContent()}, base64; null without a key (--insecure)
  */
-public record RunOrder(String runId, String controllerNode, List<Plan.Step> steps, int connections, Double rate,
-                       Engine.Timing timing, long startInMillis) implements ClusterMessage {}
+public record RunOrder(String runId, String controllerNode, String agentNode, String nonce, List<Plan.Step> steps, int connections,
+                       Double rate, Engine.Timing timing, long startInMillis, String mac) implements ClusterMessage {
+
+    /** What the MAC covers: every field but the MAC, in one canonical JSON encoding (properties and map keys sorted). */
+    public byte[] signedContent() {
+        return MessageCodec.canonical(withMac(null));
+    }
+
+    public RunOrder withMac(String newMac) {
+        return new RunOrder(runId, controllerNode, agentNode, nonce, steps, connections, rate, timing, startInMillis, newMac);
+    }
+}

@@ -1,6 +1,8 @@
 package dev.threadbench.loadtest.cluster.messages;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.threadbench.loadtest.engine.Engine;
@@ -32,11 +34,12 @@ class MessageCodecTest {
                 new Claim("1.0 built t", "node-1", "compare-1", "198.18.0.5"),
                 new ClaimAnswer("1.0 built t", null),
                 new Release("node-1"),
-                new RunOrder("r1", "node-1", List.of(new Plan.Step("GET /", "GET", URI.create("http://198.18.0.2:8080/"),
-                        Map.of("Accept", "text/html"))), 500, 2500.0, new Engine.Timing(2, 15, 50, null, 10, 0), 500),
+                order(),
                 new RunAccepted("r1"),
                 new Heartbeat("r1"),
                 new StopRun("r1", "agent a2 left"),
+                new RunStatus("r1", true),
+                new ReportReceived("r1"),
                 new AgentReport("r1", "node-2", "a2", "198.18.0.4", 500, 1000, 998, Map.of("TIMEOUT", 2L), 50.0, "HISTOGRAM",
                         1100, 1090, 500, 3.5, 2, "epoll", null, new LoadResult.Open(2500, 500, 125_000, 124_990, 3, 0, 12.5), 0.3,
                         null, new SecondSeries(17.0, 67.0, Arrays.asList("SECOND0", null, "SECOND2"), List.of(0L, 0L, 2L))));
@@ -44,6 +47,26 @@ class MessageCodecTest {
             assertEquals(message, roundTrip(codec, message));
         }
         assertEquals(2L * messages.size(), codec.messages(), "each encoded and decoded");
+    }
+
+    private static RunOrder order() {
+        return new RunOrder("r1", "node-1", "node-2", "bm9uY2U=", List.of(new Plan.Step("GET /", "GET", URI.create("http://198.18.0.2:8080/"),
+                new java.util.TreeMap<>(Map.of("Accept", "text/html", "X-B", "b")))), 500, 2500.0, new Engine.Timing(2, 15, 50, null, 10, 0),
+                500, "TUFD");
+    }
+
+    @Test
+    void anOrdersSignedContentLeavesOutItsMacAndIsTheSameAfterTheWire() {
+        MessageCodec codec = new MessageCodec();
+        RunOrder order = order();
+        RunOrder received = (RunOrder) roundTrip(codec, order);
+        assertArrayEquals(order.signedContent(), received.signedContent());
+        assertArrayEquals(order.signedContent(), order.withMac("other").signedContent(), "the MAC is not part of what it covers");
+        assertFalse(new String(order.signedContent(), StandardCharsets.UTF_8).contains("TUFD"));
+        RunOrder reordered = new RunOrder("r1", "node-1", "node-2", "bm9uY2U=", List.of(new Plan.Step("GET /", "GET",
+                URI.create("http://198.18.0.2:8080/"), new java.util.LinkedHashMap<>(java.util.Map.of("X-B", "b", "Accept", "text/html")))),
+                500, 2500.0, new Engine.Timing(2, 15, 50, null, 10, 0), 500, null);
+        assertArrayEquals(order.signedContent(), reordered.signedContent(), "headers in another order: the same content");
     }
 
     @Test

@@ -1,0 +1,73 @@
+package dev.threadbench.loadtest.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.threadbench.loadtest.UsageException;
+import io.vertx.core.eventbus.EventBusOptions;
+import io.vertx.core.http.ClientAuth;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ClusterKeyTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aNewKeyIsOwnerOnlyReadsBackTheSameAndMacsWhatItSigned() throws Exception {
+        Path file = dir.resolve("cluster.key");
+        ClusterKey.generate(file);
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
+        ClusterKey key = ClusterKey.read("--cluster-key", file);
+        ClusterKey again = ClusterKey.read("--cluster-key", file);
+        assertEquals(key.fingerprint(), again.fingerprint());
+        assertTrue(key.fingerprint().matches("[0-9a-f]{16}"), key.fingerprint());
+
+        byte[] order = "run r1 at 198.18.0.2:8080".getBytes(StandardCharsets.UTF_8);
+        byte[] tag = key.mac(order);
+        assertEquals(32, tag.length, "HMAC-SHA256");
+        assertArrayEquals(tag, again.mac(order));
+        assertTrue(again.verify(order, tag));
+        assertFalse(again.verify("run r1 at 198.18.0.9:8080".getBytes(StandardCharsets.UTF_8), tag), "altered content");
+        assertFalse(again.verify(order, null));
+
+        Path other = dir.resolve("other.key");
+        ClusterKey.generate(other);
+        ClusterKey otherKey = ClusterKey.read("--cluster-key", other);
+        assertNotEquals(key.fingerprint(), otherKey.fingerprint());
+        assertFalse(otherKey.verify(order, tag), "another key's MAC");
+    }
+
+    @Test
+    void theEventBusGetsTlsWithClientAuthenticationRequired() {
+        Path file = dir.resolve("cluster.key");
+        ClusterKey.generate(file);
+        EventBusOptions options = ClusterKey.read("--cluster-key", file).secure(new EventBusOptions());
+        assertTrue(options.isSsl());
+        assertEquals(ClientAuth.REQUIRED, options.getClientAuth());
+        assertFalse(options.isTrustAll());
+        assertTrue(options.getKeyCertOptions() != null && options.getTrustOptions() != null);
+    }
+
+    @Test
+    void anExistingFileIsNotOverwrittenAndWhatIsNoKeyIsNamed() throws Exception {
+        Path file = Files.writeString(dir.resolve("notes.txt"), "not a key\n");
+        UsageException exists = assertThrows(UsageException.class, () -> ClusterKey.generate(file));
+        assertEquals("keygen: " + file + " exists: remove it first, or keep using it", exists.getMessage());
+        assertEquals("not a key\n", Files.readString(file));
+        assertEquals("--cluster-key: " + file + " is not a cluster key (make one with `loadtest keygen FILE`)",
+                assertThrows(UsageException.class, () -> ClusterKey.read("--cluster-key", file)).getMessage());
+        Path missing = dir.resolve("missing.key");
+        assertEquals("--cluster-key: no such file: " + missing,
+                assertThrows(UsageException.class, () -> ClusterKey.read("--cluster-key", missing)).getMessage());
+    }
+}
