@@ -36,7 +36,7 @@ public record Results(Environment environment, Settings settings, List<Run> runs
     /** These results with their sweep section: the pairs computed from the runs (with --sweep; none otherwise). */
     public Results withSweep() {
         return new Results(environment, settings, runs, skipped, settings != null && settings.swept()
-                ? SweepPair.of(Cell.of(runs), skipped) : null, profiles);
+                ? SweepPair.of(runs, skipped) : null, profiles);
     }
 
     /** A concurrency not run, and why: "the descriptor limit (ulimit -n) is 4,096; it needs 10,256", say. */
@@ -99,6 +99,12 @@ public record Results(Environment environment, Settings settings, List<Run> runs
      * window as a fraction of its own CPU set; {@code serverBound} / {@code generatorBound}: 0.9 or more.
      * {@code cost}: what the server reported of its own process over the window; null when it reports nothing.
      * {@code timeline}: the run second by second (null in older files, and from wrk and drill, which give no intervals).
+     * {@code phase}: with --sweep, the procedure that measured it: "grid" (one server climbing through the concurrencies),
+     * "narrowing" (a server started for this point and warmed first) or "ends" (a pair's last held and first not held
+     * measured again, as the narrowing measures); null for a plain compare and in older files.
+     * {@code workerPoolShare}: for the blocking strategy, the share of the server's worker pool its delayed requests held
+     * over the window (Little's law: delayed answers/s x the delay / the pool's maximum); null for other strategies and
+     * when the pool is not known (--targets).
      */
     @JsonPropertyOrder({"server", "strategy", "concurrency", "engine", "round", "requests", "failed", "durationSeconds",
             "requestsPerSecond", "bound", "ratioToBound", "latencyMs", "serverCpuSeconds", "serverCpuMicrosPerRequest",
@@ -110,12 +116,44 @@ public record Results(Environment environment, Settings settings, List<Run> runs
                       Double serverPeakRssMb, Double clientCpuSeconds, Double generatorCpuShare, boolean serverBound,
                       boolean generatorBound, Reconciliation reconciliation, Long connectionsOpened,
                       Integer serverExitCode, List<LatencySummary.Point> percentiles, List<String> notes, ServerCost cost,
-                      OpenModel open, List<AgentRun> agents, Coordination coordination, Timeline timeline) {
+                      OpenModel open, List<AgentRun> agents, Coordination coordination, Timeline timeline, String phase,
+                      Double workerPoolShare) {
+
+        public static final String GRID = "grid";
+        public static final String NARROWING = "narrowing";
+        public static final String ENDS = "ends";
 
         public Run {
             percentiles = percentiles == null ? List.of() : List.copyOf(percentiles);
             notes = notes == null ? List.of() : List.copyOf(notes);
             agents = agents == null ? null : List.copyOf(agents);
+        }
+
+        /** A run without a sweep phase or worker pool share. */
+        public Run(String server, String strategy, int concurrency, String engine, int round, long requests, Failed failed,
+                   double durationSeconds, double requestsPerSecond, Double bound, Double ratioToBound,
+                   Latency latencyMs, Double serverCpuSeconds, Double serverCpuMicrosPerRequest, Double serverCpuShare,
+                   Double serverPeakRssMb, Double clientCpuSeconds, Double generatorCpuShare, boolean serverBound,
+                   boolean generatorBound, Reconciliation reconciliation, Long connectionsOpened,
+                   Integer serverExitCode, List<LatencySummary.Point> percentiles, List<String> notes, ServerCost cost,
+                   OpenModel open, List<AgentRun> agents, Coordination coordination, Timeline timeline) {
+            this(server, strategy, concurrency, engine, round, requests, failed, durationSeconds, requestsPerSecond, bound,
+                    ratioToBound, latencyMs, serverCpuSeconds, serverCpuMicrosPerRequest, serverCpuShare, serverPeakRssMb,
+                    clientCpuSeconds, generatorCpuShare, serverBound, generatorBound, reconciliation, connectionsOpened,
+                    serverExitCode, percentiles, notes, cost, open, agents, coordination, timeline, null, null);
+        }
+
+        /** This run as measured in a sweep's {@code phase}, with its worker pool share (null when not known). */
+        public Run inPhase(String phase, Double workerPoolShare) {
+            return new Run(server, strategy, concurrency, engine, round, requests, failed, durationSeconds, requestsPerSecond,
+                    bound, ratioToBound, latencyMs, serverCpuSeconds, serverCpuMicrosPerRequest, serverCpuShare, serverPeakRssMb,
+                    clientCpuSeconds, generatorCpuShare, serverBound, generatorBound, reconciliation, connectionsOpened,
+                    serverExitCode, percentiles, notes, cost, open, agents, coordination, timeline, phase, workerPoolShare);
+        }
+
+        /** Whether it re-measured a pair's ends after the narrowing in. */
+        public boolean endsRemeasure() {
+            return ENDS.equals(phase);
         }
 
         public String label() {
@@ -132,7 +170,7 @@ public record Results(Environment environment, Settings settings, List<Run> runs
             return new Run(server, strategy, concurrency, engine, round, requests, failed, durationSeconds, requestsPerSecond,
                     bound, ratioToBound, latencyMs, serverCpuSeconds, serverCpuMicrosPerRequest, serverCpuShare, serverPeakRssMb,
                     clientCpuSeconds, generatorCpuShare, serverBound, generatorBound, reconciliation, connectionsOpened, code,
-                    percentiles, notes, cost, open, agents, coordination, timeline);
+                    percentiles, notes, cost, open, agents, coordination, timeline, phase, workerPoolShare);
         }
     }
 
