@@ -6,6 +6,8 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
+import java.util.ArrayDeque;
+import java.util.Queue;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -22,6 +24,10 @@ public final class StandInServer implements AutoCloseable {
     private final AtomicLong inFlight = new AtomicLong();
     private volatile boolean statsBroken;
     private volatile String name = "stand-in";
+    /** With {@link #holdingAtMost}: the delayed requests being held, and those waiting for a slot (event loop only). */
+    private volatile int slots = Integer.MAX_VALUE;
+    private int held;
+    private final Queue<Runnable> waiting = new ArrayDeque<>();
     private final HttpServer http;
     private final NetServer raw;
 
@@ -36,7 +42,10 @@ public final class StandInServer implements AutoCloseable {
                         inFlight.decrementAndGet();
                     };
                     if (delayEvery > 0 && n % delayEvery == 0) {
-                        vertx.setTimer(delayMs, id -> answer.run());
+                        hold(() -> vertx.setTimer(delayMs, id -> {
+                            answer.run();
+                            release();
+                        }));
                     } else {
                         answer.run();
                     }
@@ -48,7 +57,7 @@ public final class StandInServer implements AutoCloseable {
                         return;
                     }
                     request.response().end("{\"server\":\"" + name + "\",\"strategy\":\"timer\",\"requests\":"
-                        + requests.get() + ",\"delayed\":0,\"inFlight\":" + inFlight.get() + "}");
+                        + requests.get() + ",\"delayed\":" + (delayEvery > 0 ? requests.get() / delayEvery : 0) + ",\"inFlight\":" + inFlight.get() + "}");
                 }
                 case "/status/500" -> request.response().setStatusCode(500).end("no");
                 case "/slow" -> { /* never answers */ }
@@ -78,6 +87,34 @@ public final class StandInServer implements AutoCloseable {
     public StandInServer namedAs(String server) {
         name = server;
         return this;
+    }
+
+    /**
+     * At most {@code slots} delayed requests held at once, the others waiting for one, as a worker pool of that size would
+     * hold them: with every 10th request held, the bound is then reached up to about {@code slots} connections. Before the
+     * first request.
+     */
+    public StandInServer holdingAtMost(int slots) {
+        this.slots = slots;
+        return this;
+    }
+
+    private void hold(Runnable delay) {
+        if (held < slots) {
+            held++;
+            delay.run();
+        } else {
+            waiting.add(delay);
+        }
+    }
+
+    private void release() {
+        held--;
+        Runnable next = waiting.poll();
+        if (next != null) {
+            held++;
+            next.run();
+        }
     }
 
     /** From now on /stats answers 500, as a server that has stopped answering it would fail compare. */

@@ -1,11 +1,13 @@
 package dev.threadbench.loadtest.compare;
 
+import dev.threadbench.loadtest.report.Limit;
 import dev.threadbench.loadtest.report.ReadableNumber;
 import dev.threadbench.loadtest.report.SweepPair;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -19,15 +21,20 @@ import java.util.Set;
 final class Bisection {
 
     /** One pair's next run: {@code strategy} null for a running server's own. */
-    record Step(String server, String strategy, int concurrency, int heldAt, int notHeldAt, String limit) {
+    record Step(String server, String strategy, int concurrency, int heldAt, int notHeldAt, Limit limit) {
 
-        boolean of(CompareSettings.Planned planned) {
-            return server.equals(planned.server()) && Objects.equals(strategy, planned.strategy());
+        /**
+         * The planned server this step's pair came from: the one naming its strategy, else that server's own default
+         * (strategy null), whose runs carry the strategy the server reported on its /stats; none when neither is planned.
+         */
+        Optional<CompareSettings.Planned> plannedIn(List<CompareSettings.Planned> planned) {
+            return planned.stream().filter(p -> server.equals(p.server()) && Objects.equals(strategy, p.strategy())).findFirst()
+                    .or(() -> planned.stream().filter(p -> server.equals(p.server()) && p.strategy() == null).findFirst());
         }
 
         String describe() {
             return String.format(Locale.ROOT, "%s/%s at %,d (held %,d, not held %,d%s)", server, strategy, concurrency, heldAt,
-                    notHeldAt, "generator".equals(limit) ? ", the generator's limit" : "");
+                    notHeldAt, limit == Limit.GENERATOR ? ", the generator's limit" : "");
         }
     }
 
@@ -50,6 +57,23 @@ final class Bisection {
             }
         }
         return steps;
+    }
+
+    /**
+     * Once narrowed in: each pair's last held and first not held, to be measured again with the narrowing's procedure
+     * (a server started for the point and warmed), so that both ends of its interval are read alike; held ends first.
+     */
+    static List<Step> ends(List<SweepPair> pairs) {
+        List<Step> held = new ArrayList<>();
+        List<Step> notHeld = new ArrayList<>();
+        for (SweepPair p : pairs) {
+            if (p.heldAt() != null && p.notHeldAt() != null) {
+                held.add(new Step(p.server(), p.strategy(), p.heldAt(), p.heldAt(), p.notHeldAt(), p.limit()));
+                notHeld.add(new Step(p.server(), p.strategy(), p.notHeldAt(), p.heldAt(), p.notHeldAt(), p.limit()));
+            }
+        }
+        held.addAll(notHeld);
+        return held;
     }
 
     /** Whether the last held and the first not held are within {@code resolution} of each other, or adjacent. */

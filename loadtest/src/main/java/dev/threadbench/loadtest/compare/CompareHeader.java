@@ -11,20 +11,21 @@ final class CompareHeader {
     private CompareHeader() {}
 
     /**
-     * With --sweep: what narrowing in may add, at most (every pair breaking in the grid's widest gap), each of its runs in
-     * a server started for it and warmed first ({@link RunLength#NARROWING_WARMUP_SECONDS}).
+     * With --sweep: what narrowing in may add, at most (every pair breaking in the grid's widest gap, then its two ends
+     * measured again), each of its runs in a server started for it and warmed first ({@link RunLength#NARROWING_WARMUP_SECONDS}).
      */
     private static String narrowing(CompareSettings settings, long perRun, long gridSeconds) {
         int steps = Bisection.stepsLeftInGrid(settings.concurrencies(), settings.resolution());
-        long runs = (long) steps * settings.rounds() * settings.planned().size();
-        if (runs == 0) {
+        if (steps == 0) {
             return "";
         }
+        // and both ends measured again once narrowed in, each the same way
+        long runs = (long) (steps + 2) * settings.rounds() * settings.planned().size();
         long startAndWarm = settings.running() ? 0
                 : startAndStopSeconds(settings) + settings.timing().rampupSeconds() + RunLength.NARROWING_WARMUP_SECONDS + 3;
         long most = gridSeconds + runs * (perRun + startAndWarm);
-        return String.format(Locale.ROOT, "; then, narrowing each pair in to within %s %%, at most %d runs more (%d steps a pair),"
-                + " up to %d min %02d s in all", ReadableNumber.percent(settings.resolution()), runs, steps, most / 60, most % 60);
+        return String.format(Locale.ROOT, "; then, narrowing each pair in to within %s %%, at most %d runs more (%d steps a pair,"
+                + " then both ends again), up to %d min %02d s in all", ReadableNumber.percent(settings.resolution()), runs, steps, most / 60, most % 60);
     }
 
     /** A server's start (to /health) and its stop (SIGTERM, the delayed answers drained), about. */

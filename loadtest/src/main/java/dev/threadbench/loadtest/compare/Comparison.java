@@ -54,6 +54,8 @@ final class Comparison {
     private final PrintStream err;
     private final List<String> problems = new ArrayList<>();
     private final Map<String, String> versions = new LinkedHashMap<>();
+    /** The worker pool's maximum of the servers compare starts; null with --targets (not known). */
+    private final Integer workers;
     /** "About" the points in all: a sweep's narrowing in is counted at most until it is known. */
     private int points;
     private int pointsDone;
@@ -67,6 +69,7 @@ final class Comparison {
     Comparison(CompareSettings settings, Engine engine, PrintStream out, PrintStream err) {
         this.settings = settings;
         this.engine = engine;
+        this.workers = settings.running() ? null : ServerArgs.workers(settings.serverArgs());
         this.out = out;
         this.err = err;
     }
@@ -113,9 +116,9 @@ final class Comparison {
         }
         points = settings.rounds() * settings.planned().size() * loads.size();
         if (settings.sweep()) {
-            // at most: each pair breaking in the grid's widest gap; counted again, exactly, once the grid is run
-            points += settings.rounds() * settings.planned().size() * Bisection.stepsLeftInGrid(loads.stream()
-                    .map(CompareSettings.Load::concurrency).toList(), settings.resolution());
+            // at most: each pair breaking in the grid's widest gap, then its two ends again; counted again once the grid is run
+            int steps = Bisection.stepsLeftInGrid(loads.stream().map(CompareSettings.Load::concurrency).toList(), settings.resolution());
+            points += settings.rounds() * settings.planned().size() * (steps == 0 ? 0 : steps + 2);
         }
         planProfiles();
         startNanos = System.nanoTime();
@@ -124,8 +127,9 @@ final class Comparison {
             Map<String, RunningServer> running = connect();
             Map<Planned, List<CompareSettings.Load>> grid = new LinkedHashMap<>();
             settings.planned().forEach(planned -> grid.put(planned, loads));
-            if (rounds(grid, Map.of(), running, runs, "") && settings.sweep()) {
-                narrowIn(running, runs, skipped);
+            if (rounds(grid, Map.of(), running, runs, "", settings.sweep() ? Results.Run.GRID : null) && settings.sweep()
+                    && narrowIn(running, runs, skipped)) {
+                measureEndsAgain(running, runs, skipped);
             }
         }
         for (Results.Run run : runs) {
@@ -196,14 +200,15 @@ final class Comparison {
      * {@code warmUps} gives it, if any; false when the engine said no run can go on (the runs made are kept).
      */
     private boolean rounds(Map<Planned, List<CompareSettings.Load>> plan, Map<Planned, Integer> warmUps,
-                           Map<String, RunningServer> running, List<Results.Run> runs, String logSuffix) {
+                           Map<String, RunningServer> running, List<Results.Run> runs, String logSuffix, String phase) {
         for (int round = 0; round < settings.rounds(); round++) {
             for (Planned planned : settings.order(round)) {
                 if (!plan.containsKey(planned)) {
                     continue;
                 }
                 try {
-                    runsOf(planned, round, running.get(planned.server()), plan.get(planned), warmUps.get(planned), logSuffix, runs);
+                    runsOf(planned, round, running.get(planned.server()), plan.get(planned), warmUps.get(planned), logSuffix, phase,
+                            runs);
                 } catch (Engine.CannotGoOn e) {
                     if (runs.isEmpty()) {
                         throw e;
@@ -229,33 +234,28 @@ final class Comparison {
 
     /**
      * After the sweep's grid: step by step, every pair not yet narrow enough at its own midpoint, in every round with the
-     * servers in turn as in the grid ({@link Bisection}), until none is left.
+     * servers in turn as in the grid ({@link Bisection}), until none is left; false when the engine said no run can go on.
      */
-    private void narrowIn(Map<String, RunningServer> running, List<Results.Run> runs, List<Results.Skipped> skipped) {
+    private boolean narrowIn(Map<String, RunningServer> running, List<Results.Run> runs, List<Results.Skipped> skipped) {
         Set<Bisection.Step> tried = new HashSet<>();
         for (int step = 1; ; step++) {
-            List<SweepPair> pairs = SweepPair.of(Cell.of(runs), skipped);
+            List<SweepPair> pairs = SweepPair.of(runs, skipped);
             List<Bisection.Step> next = Bisection.next(pairs, settings.resolution(), tried);
             if (next.isEmpty()) {
-                return;
+                return true;
             }
             tried.addAll(next);
-            points = pointsDone + settings.rounds() * Bisection.stepsLeft(pairs.stream().filter(p -> next.stream()
-                    .anyMatch(n -> n.server().equals(p.server()) && Objects.equals(n.strategy(), p.strategy()))).toList(),
-                    settings.resolution());
+            List<SweepPair> narrowing = pairs.stream().filter(p -> next.stream()
+                    .anyMatch(n -> n.server().equals(p.server()) && Objects.equals(n.strategy(), p.strategy()))).toList();
+            points = pointsDone + settings.rounds() * (Bisection.stepsLeft(narrowing, settings.resolution())
+                    + Bisection.ends(pairs).size());
             out.printf(Locale.ROOT, "%nnarrowing in, step %d (until the first not held is within %s %% of the last held): %s%n",
                     step, ReadableNumber.percent(settings.resolution()), String.join("; ", next.stream().map(Bisection.Step::describe).toList()));
             out.flush();
             Map<Planned, List<CompareSettings.Load>> plan = new LinkedHashMap<>();
             Map<Planned, Integer> warmUps = new LinkedHashMap<>();
-            for (Planned planned : settings.planned()) {
-                next.stream().filter(n -> n.of(planned)).findFirst().ifPresent(n -> {
-                    plan.put(planned, List.of(CompareSettings.Load.closed(n.concurrency())));
-                    warmUps.put(planned, Math.min(n.heldAt(), RunLength.NARROWING_WARMUP_MAX_CONCURRENCY));
-                });
-            }
-            if (!rounds(plan, warmUps, running, runs, "-step" + step)) {
-                return;
+            if (!stepRounds(next, running, runs, "-step" + step, Results.Run.NARROWING)) {
+                return false;
             }
         }
     }
@@ -268,6 +268,44 @@ final class Comparison {
                 ? String.format(Locale.ROOT, "warm-up %.0f s, the cap: %s (still %d or more)", seconds, compiled,
                         RunLength.AUTO_WARMUP_JIT_MS_PER_SECOND)
                 : String.format(Locale.ROOT, "warm-up %.0f s: %s (under %d)", seconds, compiled, RunLength.AUTO_WARMUP_JIT_MS_PER_SECOND);
+    }
+
+    /**
+     * Once narrowed in: each pair's last held and then its first not held measured again, each on a server started for it
+     * and warmed as the narrowing's midpoints are, in every round, so that both ends of its interval are read with one
+     * procedure (a grid point's server had climbed through every concurrency below it). Kept beside the first readings.
+     */
+    private void measureEndsAgain(Map<String, RunningServer> running, List<Results.Run> runs, List<Results.Skipped> skipped) {
+        List<Bisection.Step> ends = Bisection.ends(SweepPair.of(runs, skipped));
+        if (ends.isEmpty()) {
+            return;
+        }
+        points = pointsDone + settings.rounds() * ends.size();
+        List<Bisection.Step> held = ends.subList(0, ends.size() / 2);
+        List<Bisection.Step> notHeld = ends.subList(ends.size() / 2, ends.size());
+        out.printf(Locale.ROOT, "%nmeasuring the ends again as the narrowing measures, held ends: %s%n",
+                String.join("; ", held.stream().map(Bisection.Step::describe).toList()));
+        out.flush();
+        if (!stepRounds(held, running, runs, "-held-end", Results.Run.ENDS)) {
+            return;
+        }
+        out.printf(Locale.ROOT, "%nmeasuring the ends again as the narrowing measures, not-held ends: %s%n",
+                String.join("; ", notHeld.stream().map(Bisection.Step::describe).toList()));
+        out.flush();
+        stepRounds(notHeld, running, runs, "-not-held-end", Results.Run.ENDS);
+    }
+
+    /** One run per step (at most one per planned server), every round, each server started for it warmed first. */
+    private boolean stepRounds(List<Bisection.Step> steps, Map<String, RunningServer> running, List<Results.Run> runs,
+                               String logSuffix, String phase) {
+        Map<Planned, List<CompareSettings.Load>> plan = new LinkedHashMap<>();
+        Map<Planned, Integer> warmUps = new LinkedHashMap<>();
+        for (Bisection.Step n : steps) {
+            Planned planned = n.plannedIn(settings.planned()).orElseThrow(() -> new IllegalStateException("no planned server for " + n));
+            plan.put(planned, List.of(CompareSettings.Load.closed(n.concurrency())));
+            warmUps.put(planned, Math.min(n.heldAt(), RunLength.NARROWING_WARMUP_MAX_CONCURRENCY));
+        }
+        return rounds(plan, warmUps, running, runs, logSuffix, phase);
     }
 
     /** "[12/108, 5 min 10 s so far, about 41 min left] ": where the compare is, as each point ends. */
@@ -293,7 +331,7 @@ final class Comparison {
      * its stop (or, already running, between connect and close), each added to {@code done} as it ends.
      */
     private void runsOf(Planned planned, int round, RunningServer alreadyRunning, List<CompareSettings.Load> loads,
-                        Integer warmUpConcurrency, String logSuffix, List<Results.Run> done) {
+                        Integer warmUpConcurrency, String logSuffix, String phase, List<Results.Run> done) {
         Path log = settings.out().resolve("logs").resolve(planned.server() + "-"
                 + (planned.strategy() == null ? "default" : planned.strategy())
                 + (settings.rounds() == 1 ? "" : "-round" + (round + 1)) + logSuffix + ".log");
@@ -312,6 +350,8 @@ final class Comparison {
                 Results.Run run;
                 try {
                     run = measure(server, load, round);
+                    run = phase == null ? run : run.inPhase(phase, RunAnalysis.workerPoolShare(run.strategy(),
+                            run.requestsPerSecond(), settings.delayEvery(), settings.delayMs(), workers));
                 } catch (Engine.RunLost e) {
                     // that run is lost, the next may go on (the engine says when none can)
                     problems.add(planned.server() + " C=" + load.concurrency() + roundLabel(round) + ": " + e.getMessage());

@@ -1,6 +1,7 @@
 package dev.threadbench.loadtest.compare;
 
 import dev.threadbench.common.HttpLimits;
+import dev.threadbench.loadtest.report.Limit;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,8 +18,8 @@ final class ListenDrops {
 
     static final Path NETSTAT = Path.of("/proc/net/netstat");
     static final Path SOMAXCONN = Path.of("/proc/sys/net/core/somaxconn");
-    /** How a run's note on drops begins, so that the console can print it under the run's line. */
-    static final String NOTE_PREFIX = "kernel: ";
+    /** How a run's note on drops begins, so that the console can print it under the run's line and a sweep see a machine limit. */
+    static final String NOTE_PREFIX = Limit.DROPS_NOTE_PREFIX;
 
     private ListenDrops() {}
 

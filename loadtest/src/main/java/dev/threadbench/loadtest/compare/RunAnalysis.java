@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.compare;
 
+import dev.threadbench.common.Strategy;
 import dev.threadbench.loadtest.engine.Outcome;
 import dev.threadbench.loadtest.report.AboveBound;
 import dev.threadbench.loadtest.report.Results;
@@ -175,6 +176,19 @@ final class RunAnalysis {
             return null;
         }
         return concurrency * (double) delayEvery / (delayMs / 1000.0);
+    }
+
+    /**
+     * For the blocking strategy, the share of the worker pool ({@code workers} threads) its delayed requests held over the
+     * window: by Little's law, delayed answers per second x the delay (each holds a worker that long), over the pool. At
+     * 0.9 or more the pool, not the CPUs, sets the pace. Null for other strategies (no pool holds their delays) and when
+     * the pool is not known.
+     */
+    static Double workerPoolShare(String strategy, double requestsPerSecond, int delayEvery, long delayMs, Integer workers) {
+        if (!Strategy.BLOCKING.id().equals(strategy) || workers == null || workers <= 0 || delayEvery <= 0) {
+            return null;
+        }
+        return round(requestsPerSecond / delayEvery * (delayMs / 1000.0) / workers, 3);
     }
 
     static String delayEveryMismatch(Target server, Target.Stats stats, int delayEvery) {

@@ -35,6 +35,19 @@ final class ServerArgs {
         return args;
     }
 
+    /**
+     * The worker pool's maximum (--workers) of the servers compare starts with {@code args}, taking the WORKERS environment
+     * variable and the default as they would; null when the environment holds a value they would refuse.
+     */
+    static Integer workers(List<String> args) {
+        try {
+            return ServerOptions.parse(new ServerOptions.Defaults("server", 0, Strategy.BLOCKING), args.toArray(String[]::new),
+                    System.getenv()).workers();
+        } catch (OptionException e) {
+            return null;
+        }
+    }
+
     /** --server-host's address, checked: one this host can listen on. */
     /**
      * With --agents, servers compare starts on loopback (no --server-host: 127.0.0.1) are out of the agents' reach unless

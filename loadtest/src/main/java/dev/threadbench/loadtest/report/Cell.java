@@ -14,8 +14,20 @@ import java.util.function.Function;
  */
 public record Cell(int concurrency, String strategy, String server, String engine, List<Results.Run> runs) {
 
-    /** In table order (by concurrency, then strategy, then server), each with its runs in round order. */
+    /**
+     * In table order (by concurrency, then strategy, then server), each with its runs in round order; a sweep's ends
+     * measured again are left out (their pair shows them beside the first reading: {@link #remeasuredEnds}).
+     */
     public static List<Cell> of(List<Results.Run> runs) {
+        return group(runs.stream().filter(run -> !run.endsRemeasure()).toList());
+    }
+
+    /** The sweep's ends measured again after its narrowing in, as cells like {@link #of}'s. */
+    public static List<Cell> remeasuredEnds(List<Results.Run> runs) {
+        return group(runs.stream().filter(Results.Run::endsRemeasure).toList());
+    }
+
+    private static List<Cell> group(List<Results.Run> runs) {
         Map<List<Object>, List<Results.Run>> groups = new LinkedHashMap<>();
         for (Results.Run run : ConsoleTable.ordered(runs)) {
             groups.computeIfAbsent(List.of(run.concurrency(), String.valueOf(run.targetRate()), String.valueOf(run.strategy()),
@@ -112,6 +124,26 @@ public record Cell(int concurrency, String strategy, String server, String engin
 
     public long failed() {
         return runs.stream().mapToLong(r -> r.failed().total()).sum();
+    }
+
+    /** Rounds with one failed request or more. */
+    public long failedRounds() {
+        return runs.stream().filter(r -> r.failed().total() > 0).count();
+    }
+
+    /** Rounds whose delayed requests held {@code share} or more of the server's worker pool. */
+    public long workerPoolRounds(double share) {
+        return runs.stream().filter(r -> r.workerPoolShare() != null && r.workerPoolShare() >= share).count();
+    }
+
+    /** Rounds in which the kernel dropped connection attempts at the server's full accept queue. */
+    public long dropRounds() {
+        return runs.stream().filter(r -> r.notes().stream().anyMatch(n -> n.startsWith(Limit.DROPS_NOTE_PREFIX))).count();
+    }
+
+    /** The procedure its runs were measured with in a sweep ({@link Results.Run#phase}); null outside one. */
+    public String phase() {
+        return runs.getFirst().phase();
     }
 
     public long generatorBoundRounds() {

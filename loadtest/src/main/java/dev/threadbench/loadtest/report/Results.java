@@ -49,7 +49,7 @@ public record Results(Environment environment, Settings settings, List<Run> runs
     /** These results with their sweep section: the pairs computed from the runs (with --sweep; none otherwise). */
     public Results withSweep() {
         return new Results(environment, settings, runs, skipped, settings != null && settings.swept()
-                ? SweepPair.of(Cell.of(runs), skipped) : null, profiles, baseline);
+                ? SweepPair.of(runs, skipped) : null, profiles, baseline);
     }
 
     /** A concurrency not run, and why: "the descriptor limit (ulimit -n) is 4,096; it needs 10,256", say. */
@@ -139,6 +139,12 @@ public record Results(Environment environment, Settings settings, List<Run> runs
      * {@code generatorThreads}: the embedded generator's own JVM (compare's) over the window by thread class, for its
      * run-queue wait ({@link ThreadClassCost}); null from wrk, drill and agents, and in older files. {@code warmupSeconds}:
      * how long its warm-up took, from the ramp-up's end to the window's start (null without a timeline, and in older files).
+     * {@code phase}: with --sweep, the procedure that measured it: "grid" (one server climbing through the concurrencies),
+     * "narrowing" (a server started for this point and warmed first) or "ends" (a pair's last held and first not held
+     * measured again, as the narrowing measures); null for a plain compare and in older files.
+     * {@code workerPoolShare}: for the blocking strategy, the share of the server's worker pool its delayed requests held
+     * over the window (Little's law: delayed answers/s x the delay / the pool's maximum); null for other strategies and
+     * when the pool is not known (--targets).
      */
     @JsonPropertyOrder({"server", "strategy", "concurrency", "engine", "round", "requests", "failed", "durationSeconds",
             "requestsPerSecond", "bound", "ratioToBound", "latencyMs", "serverCpuSeconds", "serverCpuMicrosPerRequest",
@@ -151,7 +157,12 @@ public record Results(Environment environment, Settings settings, List<Run> runs
                       boolean generatorBound, Reconciliation reconciliation, Long connectionsOpened,
                       Integer serverExitCode, List<LatencySummary.Point> percentiles, List<String> notes, ServerCost cost,
                       OpenModel open, List<AgentRun> agents, Coordination coordination, Timeline timeline,
-                      Map<String, ThreadClassCost> generatorThreads, Double warmupSeconds) {
+                      Map<String, ThreadClassCost> generatorThreads, Double warmupSeconds, String phase,
+                      Double workerPoolShare) {
+
+        public static final String GRID = "grid";
+        public static final String NARROWING = "narrowing";
+        public static final String ENDS = "ends";
 
         public Run {
             percentiles = percentiles == null ? List.of() : List.copyOf(percentiles);
@@ -159,6 +170,7 @@ public record Results(Environment environment, Settings settings, List<Run> runs
             agents = agents == null ? null : List.copyOf(agents);
         }
 
+        /** A run without the generator's thread classes, a warm-up time, a sweep phase or a worker pool share. */
         public Run(String server, String strategy, int concurrency, String engine, int round, long requests, Failed failed,
                    double durationSeconds, double requestsPerSecond, Double bound, Double ratioToBound,
                    Latency latencyMs, Double serverCpuSeconds, Double serverCpuMicrosPerRequest, Double serverCpuShare,
@@ -169,7 +181,21 @@ public record Results(Environment environment, Settings settings, List<Run> runs
             this(server, strategy, concurrency, engine, round, requests, failed, durationSeconds, requestsPerSecond, bound,
                     ratioToBound, latencyMs, serverCpuSeconds, serverCpuMicrosPerRequest, serverCpuShare, serverPeakRssMb,
                     clientCpuSeconds, generatorCpuShare, serverBound, generatorBound, reconciliation, connectionsOpened,
-                    serverExitCode, percentiles, notes, cost, open, agents, coordination, timeline, null, null);
+                    serverExitCode, percentiles, notes, cost, open, agents, coordination, timeline, null, null, null, null);
+        }
+
+        /** This run as measured in a sweep's {@code phase}, with its worker pool share (null when not known). */
+        public Run inPhase(String phase, Double workerPoolShare) {
+            return new Run(server, strategy, concurrency, engine, round, requests, failed, durationSeconds, requestsPerSecond,
+                    bound, ratioToBound, latencyMs, serverCpuSeconds, serverCpuMicrosPerRequest, serverCpuShare, serverPeakRssMb,
+                    clientCpuSeconds, generatorCpuShare, serverBound, generatorBound, reconciliation, connectionsOpened,
+                    serverExitCode, percentiles, notes, cost, open, agents, coordination, timeline, generatorThreads, warmupSeconds, phase,
+                    workerPoolShare);
+        }
+
+        /** Whether it re-measured a pair's ends after the narrowing in. */
+        public boolean endsRemeasure() {
+            return ENDS.equals(phase);
         }
 
         public String label() {
@@ -186,7 +212,8 @@ public record Results(Environment environment, Settings settings, List<Run> runs
             return new Run(server, strategy, concurrency, engine, round, requests, failed, durationSeconds, requestsPerSecond,
                     bound, ratioToBound, latencyMs, serverCpuSeconds, serverCpuMicrosPerRequest, serverCpuShare, serverPeakRssMb,
                     clientCpuSeconds, generatorCpuShare, serverBound, generatorBound, reconciliation, connectionsOpened, code,
-                    percentiles, notes, cost, open, agents, coordination, timeline, generatorThreads, warmupSeconds);
+                    percentiles, notes, cost, open, agents, coordination, timeline, generatorThreads, warmupSeconds, phase,
+                    workerPoolShare);
         }
     }
 

@@ -30,20 +30,25 @@ public final class SweepTable {
                     p.cpuUserMicrosPerRequest() == null || p.cpuSystemMicrosPerRequest() == null ? "n/a"
                             : String.format(Locale.ROOT, "%.1f / %.1f", p.cpuUserMicrosPerRequest().median(),
                             p.cpuSystemMicrosPerRequest().median()),
-                    p.reading(), p.limit()});
+                    p.reading(), p.limit().id()});
         }
         StringBuilder text = new StringBuilder("\nsweep: memory per 1,000 connections (least-squares slope over the concurrencies),"
                 + " CPU per request, breaking point:\n").append(TextGrid.render(rows, Set.of(0, 1, 7, 8)))
-                .append(String.format(Locale.ROOT, "breaking point: between the largest concurrency still held (>= %.0f %% of the"
-                        + " bound, median of the rounds, and no failed request) and the first above it not held%s; a number only"
-                        + " where the server itself stopped it.%n", 100 * SweepPair.HOLDS, resolution == null ? ""
-                        : String.format(Locale.ROOT, ", narrowed in to within %s %% of it", ReadableNumber.percent(resolution))))
-                .append("limit: what stopped it at the first not held: the server, the generator (generator-bound there: not"
-                        + " found, the generator gave out first), the machine (not run: not found), or none (it held at the largest"
+                .append(String.format(Locale.ROOT, "breaking point: between the largest concurrency still held (%s) and the"
+                        + " first above it not held%s; a number only where the evidence shows the server stopped it and its ends,"
+                        + " measured again, agree.%n", SweepPair.HOLDS_RULE, narrowed(pairs, resolution)))
+                .append("limit: what the first not held shows in most rounds: server (its CPUs full, the generator's not, or its"
+                        + " worker pool held by delayed requests), generator (its CPUs full, the server's not), machine (accept-queue"
+                        + " drops, or not run), unexplained (none of these: the evidence follows), or none (held at the largest"
                         + " swept).\n");
         for (SweepPair p : pairs) {
             text.append("  ").append(p.label()).append(": ").append(p.limitDetail())
-                    .append(p.shortBelow() == null ? "" : "; short of the bound below it, at " + p.shortBelow()).append('\n');
+                    .append(p.shortBelow() == null ? "" : "; short of the bound or failures below it, at " + p.shortBelow())
+                    .append('\n');
+            if (p.ends() != null) {
+                text.append("    ").append(p.nonMonotone() ? "NON-MONOTONE, measured again: " : "ends measured again: ")
+                        .append(p.ends().describe()).append('\n');
+            }
         }
         AboveBound.sweepPoints(cells, null).forEach(point -> text.append("  ARTEFACT: ").append(point).append(ARTEFACT).append('\n'));
         skipped.forEach(s -> text.append(String.format(Locale.ROOT, "not run: C=%,d: %s%n", s.concurrency(), s.reason())));
@@ -59,18 +64,37 @@ public final class SweepTable {
             return "";
         }
         StringBuilder text = new StringBuilder("| server, strategy | breaking point | held at | not held at | limit |"
-                + " peak RSS MB per 1,000 connections | server CPU µs/request (at C) |\n| --- | --- | --- | --- | --- | --- | --- |\n");
+                + " ends measured again | peak RSS MB per 1,000 connections | server CPU µs/request (at C) |\n"
+                + "| --- | --- | --- | --- | --- | --- | --- | --- |\n");
         for (SweepPair p : pairs) {
             String reading = p.reading();
-            text.append(String.format(Locale.ROOT, "| %s, %s | %s | %s | %s | %s | %s | %s (%,d) |%n", p.server(), p.strategy(),
+            text.append(String.format(Locale.ROOT, "| %s, %s | %s | %s | %s | %s | %s | %s | %s (%,d) |%n", p.server(), p.strategy(),
                     p.breakingPoint() != null ? String.format(Locale.ROOT, "%,d", p.breakingPoint())
                             : reading.replaceFirst(" \\(.*", ""),
                     p.heldAt() == null ? "-" : String.format(Locale.ROOT, "%,d", p.heldAt()),
                     p.notHeldAt() == null ? "-" : String.format(Locale.ROOT, "%,d", p.notHeldAt()),
-                    p.limitDetail(), number(p.rssMbPer1000(), "%+.1f"), Spread.format(p.cpuMicrosPerRequest(), "%.1f")
+                    p.limitDetail() + (p.shortBelow() == null ? "" : "; short of the bound or failures below, at " + p.shortBelow()),
+                    p.ends() == null ? "-" : (p.nonMonotone() ? "disagree (non-monotone): " : "agree: ") + p.ends().describe(),
+                    number(p.rssMbPer1000(), "%+.1f"), Spread.format(p.cpuMicrosPerRequest(), "%.1f")
                             .replace('-', '–'), p.cpuConcurrency()));
         }
         return text.toString();
+    }
+
+    /**
+     * ", narrowed in to within 10 % of it" when every pair with an interval is within the resolution; otherwise it says
+     * which are not (a lost run, or no readable number left between), never claiming a narrowing that did not happen.
+     */
+    static String narrowed(List<SweepPair> pairs, Double resolution) {
+        if (resolution == null) {
+            return "";
+        }
+        List<String> wide = pairs.stream().filter(p -> p.interval() != null && p.interval() > resolution + 1e-9
+                        && ReadableNumber.between(p.heldAt(), p.notHeldAt()) != null)
+                .map(p -> String.format(Locale.ROOT, "%s %.0f %%", p.label(), 100 * p.interval())).toList();
+        String within = ReadableNumber.percent(resolution);
+        return wide.isEmpty() ? String.format(Locale.ROOT, ", narrowed in to within %s %% of it", within)
+                : String.format(Locale.ROOT, ", narrowed in to within %s %% of it except %s", within, String.join(", ", wide));
     }
 
     private static String number(Double value, String format) {

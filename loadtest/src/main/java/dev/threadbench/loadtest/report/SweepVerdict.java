@@ -41,8 +41,8 @@ final class SweepVerdict {
     }
 
     static String holding(SweepPair p) {
-        String line = String.format(Locale.ROOT, "%s holds the bound (>= %.0f %%, no failures) ", p.label(), 100 * SweepPair.HOLDS);
-        if ("none".equals(p.limit())) {
+        String line = p.label() + " holds the bound (" + SweepPair.HOLDS_RULE + ") ";
+        if (p.limit() == Limit.NONE) {
             line += String.format(Locale.ROOT, "up to the largest swept concurrency, %,d", p.heldAt());
         } else {
             line += (p.heldAt() == null ? "at none of the swept concurrencies"
@@ -51,12 +51,15 @@ final class SweepVerdict {
                     p.breakingPoint()))
                     + "; then " + (p.serverLimited() ? "" : "no breaking point of its own: ") + p.limitDetail();
         }
-        return line + (p.shortBelow() == null ? "" : " (short of it below, at " + p.shortBelow() + ")") + ".";
+        return line + (p.shortBelow() == null ? "" : " (short of it or failures below, at " + p.shortBelow() + ")")
+                + (p.ends() == null ? "" : (p.nonMonotone() ? "; NON-MONOTONE, its ends measured again disagree: "
+                : "; its ends measured again agree: ") + p.ends().describe()) + ".";
     }
 
     /**
      * The breaking points set against each other, only those where the server itself was the limit (a pair the generator
-     * or the machine stopped says nothing about its server), each against the lowest: a difference only where the
+     * or the machine stopped, whose limit the evidence does not show, or whose ends measured again disagree says nothing about
+     * its server), each against the lowest: a difference only where the
      * intervals (last held, first not held) do not overlap.
      */
     static String breakingPoints(List<SweepPair> pairs) {

@@ -190,10 +190,13 @@ final class AnswerParser {
         }
     }
 
-    /** HTTP/1.x NNN reason */
+    /** HTTP/1.x NNN reason: three digits, then a space before the reason (or nothing: "HTTP/1.1 200"). */
     private void status(int length) {
         if (length < 12 || !startsWith(0, length, "HTTP/1.") || line[8] != ' ') {
             throw new Malformed("not an HTTP/1.x status line: " + text(0, Math.min(length, 64)));
+        }
+        if (length > 12 && line[12] != ' ') {
+            throw new Malformed("not a status code: " + text(9, Math.min(length - 9, 16)));
         }
         int code = 0;
         for (int i = 9; i < 12; i++) {
@@ -228,6 +231,10 @@ final class AnswerParser {
             to--;
         }
         if (nameIs(colon, "content-length")) {
+            if (contentLength >= 0) {
+                // two lengths: which one ends the body is a guess, and a wrong guess misreads every later answer
+                throw new Malformed("Content-Length given twice");
+            }
             contentLength = number(from, to);
         } else if (nameIs(colon, "transfer-encoding")) {
             chunked = containsIgnoreCase(from, to, "chunked");

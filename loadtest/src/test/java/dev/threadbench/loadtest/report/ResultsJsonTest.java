@@ -177,6 +177,33 @@ public class ResultsJsonTest {
     }
 
     @Test
+    void aSweepSectionWrittenBeforeTheLimitEnumAndTheEndsStillReads() throws Exception {
+        Results results = SweepFixtures.sweep(List.of()).withSweep();
+        ObjectNode json = (ObjectNode) new ObjectMapper().readTree(ResultsJson.toJson(results));
+        for (JsonNode pair : json.get("sweep")) {
+            ((ObjectNode) pair).remove("ends");
+        }
+        for (JsonNode run : json.get("runs")) {
+            ((ObjectNode) run).remove(List.of("phase", "workerPoolShare"));
+        }
+        ((ObjectNode) json.get("sweep").get(0)).put("limit", "server");
+        ((ObjectNode) json.get("sweep").get(2)).put("limit", "generator");
+        Path old = dir.resolve("results.json");
+        Files.writeString(old, json.toPrettyString());
+        List<SweepPair> pairs = ResultsJson.read(old).sweep();
+        assertEquals(List.of(Limit.SERVER, Limit.NONE, Limit.GENERATOR), pairs.stream().map(SweepPair::limit).toList());
+        assertEquals(null, pairs.getFirst().ends());
+        assertEquals(results.sweep(), pairs);
+        ((ObjectNode) json.get("sweep").get(0)).put("limit", "unexplained");
+        Files.writeString(old, json.toPrettyString());
+        assertEquals(Limit.UNEXPLAINED, ResultsJson.read(old).sweep().getFirst().limit(), "written as the lowercase name");
+        ((ObjectNode) json.get("sweep").get(0)).put("limit", "cosmic rays");
+        Files.writeString(old, json.toPrettyString());
+        UsageException bad = assertThrows(UsageException.class, () -> ResultsJson.read(old));
+        assertTrue(bad.getMessage().startsWith(old + ": not a results file from loadtest compare"), bad.getMessage());
+    }
+
+    @Test
     void aSweepFileFromBeforeTheSectionStillReadsItsPairsComputedFromItsRuns() throws Exception {
         Results results = SweepFixtures.sweep(List.of());
         ObjectNode json = (ObjectNode) new ObjectMapper().readTree(ResultsJson.toJson(results.withSweep()));

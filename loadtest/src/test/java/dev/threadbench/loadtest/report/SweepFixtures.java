@@ -50,13 +50,14 @@ final class SweepFixtures {
     }
 
     /**
-     * undertow/blocking: breaks at 2000 (80 % of the bound), CPU 2x timer's, 0.5 MB heap and 100 MB RSS per 1,000.
+     * undertow/blocking: breaks at 2000 (80 % of the bound, its CPUs full), CPU 2x timer's, 0.5 MB heap and 100 MB RSS per 1,000.
      * undertow/timer: holds throughout, 1 MB heap and 20 MB RSS per 1,000. vertx/timer: generator-bound at 2000,
      * CPU within a percent of undertow/timer's.
      */
     static Results sweep(List<Results.Skipped> skipped) {
         List<Results.Run> runs = new ArrayList<>();
-        runs.addAll(pair("undertow", "blocking", c -> new Point(c < 2000 ? 0.99 : 0.80, 0, 200, 50 + 0.0005 * c, 100 + 0.1 * c, false)));
+        runs.addAll(pair("undertow", "blocking", c -> new Point(c < 2000 ? 0.99 : 0.80, 0, 200, 50 + 0.0005 * c, 100 + 0.1 * c, false,
+                c == 2000)));
         runs.addAll(pair("undertow", "timer", c -> new Point(0.99, 0, 100, 40 + 0.001 * c, 80 + 0.02 * c, false)));
         runs.addAll(pair("vertx", "timer", c -> new Point(c < 2000 ? 0.99 : 0.90, 0, 101, 30 + 0.001 * c, 90 + 0.02 * c, c == 2000)));
         Results plain = ResultsFixtures.results();

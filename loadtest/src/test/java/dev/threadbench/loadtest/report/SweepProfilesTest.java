@@ -18,7 +18,7 @@ class SweepProfilesTest {
 
     @Test
     void eachPairGetsItsProfilesAt2000AndAtItsLargestConcurrencyHeldTheRoundsMedian() {
-        List<SweepPair> pairs = SweepPair.of(Cell.of(SweepFixtures.sweep(List.of()).runs()), List.of());
+        List<SweepPair> pairs = SweepPair.of(SweepFixtures.sweep(List.of()).runs(), List.of());
         List<Profile> profiles = new ArrayList<>();
         for (int round = 0; round < 3; round++) {
             for (int c : SweepFixtures.CONCURRENCIES) {
@@ -42,7 +42,7 @@ class SweepProfilesTest {
 
     @Test
     void noProfilesNoRows() {
-        List<SweepPair> pairs = SweepPair.of(Cell.of(SweepFixtures.sweep(List.of()).runs()), List.of());
+        List<SweepPair> pairs = SweepPair.of(SweepFixtures.sweep(List.of()).runs(), List.of());
         assertTrue(SweepProfiles.of(pairs, List.of()).isEmpty());
     }
 }

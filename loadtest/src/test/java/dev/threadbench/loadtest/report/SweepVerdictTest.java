@@ -14,11 +14,15 @@ class SweepVerdictTest {
     @Test
     void whoHoldsTheBoundWhereAndWhatStopsIt() {
         List<String> lines = Verdict.lines(SWEEP);
-        assertEquals("undertow/blocking holds the bound (>= 95 %, no failures) up to 1,000 connections, not at 2,000: breaking"
-                + " point 1,500; then the server's limit: at 2,000 80.0 % of the bound, 0 failed.", lines.get(0));
-        assertEquals("undertow/timer holds the bound (>= 95 %, no failures) up to the largest swept concurrency, 2,000.", lines.get(1));
-        assertTrue(lines.get(2).startsWith("vertx/timer holds the bound (>= 95 %, no failures) up to 1,000 connections; then no"
-                + " breaking point of its own: the generator's limit: at 2,000 it was generator-bound in 3/3 rounds"), lines.get(2));
+        String rule = "(>= 95 % of the bound (median of the rounds), failed requests in fewer than half of the rounds)";
+        assertEquals("undertow/blocking holds the bound " + rule + " up to 1,000 connections, not at 2,000: breaking point 1,500;"
+                + " then the server's limit (its CPUs full in most rounds, the generator's not): at 2,000: 80.0 % of the bound,"
+                + " server CPU 99 % (99-99, full in 3/3), generator CPU 30 % (30-30, full in 0/3), accept-queue drops in 0/3, failed"
+                + " requests 0 (in 0/3).", lines.get(0));
+        assertEquals("undertow/timer holds the bound " + rule + " up to the largest swept concurrency, 2,000.", lines.get(1));
+        assertTrue(lines.get(2).startsWith("vertx/timer holds the bound " + rule + " up to 1,000 connections; then no breaking"
+                + " point of its own: the generator's limit (its CPUs full in most rounds, the server's not): at 2,000: 90.0 % of"
+                + " the bound, server CPU 50 % (50-50, full in 0/3), generator CPU 95 % (95-95, full in 3/3)"), lines.get(2));
         assertEquals("Breaking points: none set against another: only undertow/blocking, 1,500 (held 1,000, not held 2,000), has"
                 + " the server as its limit. Not compared, their limit not the server's: undertow/timer, not found: held at every"
                 + " concurrency, up to 2,000; vertx/timer, not found: generator limit at 2,000 (held 1,000).", lines.get(3));
@@ -40,13 +44,13 @@ class SweepVerdictTest {
 
     @Test
     void figuresWithinTheRoundsSpreadAreNoMeasurableDifference() {
-        List<SweepPair> pairs = SweepPair.of(Cell.of(SweepFixtures.sweep(List.of()).runs()), List.of());
+        List<SweepPair> pairs = SweepPair.of(SweepFixtures.sweep(List.of()).runs(), List.of());
         SweepPair undertowTimer = pairs.get(1);
-        SweepPair likeIt = new SweepPair("undertow", "virtual", null, 2000, null, "none", "held", null, null, 1.0, 20.0, 2000,
+        SweepPair likeIt = new SweepPair("undertow", "virtual", null, 2000, null, Limit.NONE, "held", null, null, 1.0, 20.0, 2000,
                 new Spread(101, 99, 103, 3), null, null);
         assertEquals("On undertow at 2,000 connections: virtual and timer: no measurable difference (101.0 vs 100.0 us, within"
                 + " the rounds' spread).", SweepVerdict.costs(List.of(undertowTimer, likeIt)));
-        SweepPair oneRound = new SweepPair("undertow", "virtual", null, 2000, null, "none", "held", null, null, 1.0, 20.0, 2000,
+        SweepPair oneRound = new SweepPair("undertow", "virtual", null, 2000, null, Limit.NONE, "held", null, null, 1.0, 20.0, 2000,
                 new Spread(150, 150, 150, 1), null, null);
         assertEquals("On undertow at 2,000 connections: virtual costs 1.5x the CPU per request of timer (150.0 vs 100.0 us;"
                 + " one round: no spread to judge it by).", SweepVerdict.costs(List.of(undertowTimer, oneRound)));
@@ -75,7 +79,7 @@ class SweepVerdictTest {
 
     private static SweepPair pair(String label, Integer breakingPoint, int heldAt, Integer notHeldAt, String limit) {
         String[] names = label.split("/");
-        return new SweepPair(names[0], names[1], breakingPoint, heldAt, notHeldAt, limit, limit + "'s limit",
+        return new SweepPair(names[0], names[1], breakingPoint, heldAt, notHeldAt, Limit.of(limit), limit + "'s limit",
                 notHeldAt, null, null, null, 2000, null, null, null);
     }
 
@@ -93,7 +97,7 @@ class SweepVerdictTest {
         assertEquals("Breaking points: none set against another: no pair has the server as its limit. Not compared, their limit"
                 + " not the server's: vertx/timer, not found: generator limit at 10,000 (held 9,500); undertow/timer, not found:"
                 + " machine limit at 20,000 (held 19,000).", SweepVerdict.breakingPoints(List.of(timer,
-                new SweepPair("undertow", "timer", null, 19000, null, "machine", "the machine's limit", 20000, null, null, null, 2000,
+                new SweepPair("undertow", "timer", null, 19000, null, Limit.MACHINE, "the machine's limit", 20000, null, null, null, 2000,
                         null, null, null))));
         assertEquals(null, SweepVerdict.breakingPoints(List.of(blocking)), "one pair: nothing to set it against");
     }
@@ -101,12 +105,14 @@ class SweepVerdictTest {
     @Test
     void theReadmesTableCarriesEachBreakingPointItsIntervalAndLimit() {
         String table = SweepTable.markdown(SweepPair.of(SWEEP));
-        assertEquals("| server, strategy | breaking point | held at | not held at | limit | peak RSS MB per 1,000 connections |"
-                + " server CPU µs/request (at C) |", table.lines().findFirst().orElseThrow());
-        assertEquals("| undertow, blocking | 1,500 | 1,000 | 2,000 | the server's limit: at 2,000 80.0 % of the bound, 0 failed"
-                + " | +100.0 | 200.0 (198.0–202.0) (2,000) |", table.lines().toList().get(2));
+        assertEquals("| server, strategy | breaking point | held at | not held at | limit | ends measured again |"
+                + " peak RSS MB per 1,000 connections | server CPU µs/request (at C) |", table.lines().findFirst().orElseThrow());
+        assertEquals("| undertow, blocking | 1,500 | 1,000 | 2,000 | the server's limit (its CPUs full in most rounds, the"
+                + " generator's not): at 2,000: 80.0 % of the bound, server CPU 99 % (99-99, full in 3/3), generator CPU 30 % (30-30,"
+                + " full in 0/3), accept-queue drops in 0/3, failed requests 0 (in 0/3) | - | +100.0 | 200.0 (198.0–202.0) (2,000) |",
+                table.lines().toList().get(2));
         assertTrue(table.lines().toList().get(4).startsWith("| vertx, timer | not found: generator limit at 2,000 | 1,000 | 2,000 |"
-                + " the generator's limit: "), table);
+                + " the generator's limit (its CPUs full"), table);
         assertEquals("", SweepTable.markdown(List.of()));
     }
 }

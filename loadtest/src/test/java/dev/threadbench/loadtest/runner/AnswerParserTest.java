@@ -128,6 +128,21 @@ class AnswerParserTest {
         parser.expect(false);
         assertThrows(AnswerParser.Malformed.class, () -> parser.read(bytes("HTTP/1.1 200 OK\r\nContent-Length: ten\r\n\r\n")));
         parser.expect(false);
+        assertEquals("not a status code: 2000 OK", assertThrows(AnswerParser.Malformed.class,
+                () -> parser.read(bytes("HTTP/1.1 2000 OK\r\nContent-Length: 0\r\n\r\n"))).getMessage(), "four digits");
+        parser.expect(false);
+        assertEquals("not a status code: 2000", assertThrows(AnswerParser.Malformed.class,
+                () -> parser.read(bytes("HTTP/1.1 2000\r\nContent-Length: 0\r\n\r\n"))).getMessage(), "four digits, no reason");
+        parser.expect(false);
+        assertEquals("Content-Length given twice", assertThrows(AnswerParser.Malformed.class,
+                () -> parser.read(bytes("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nok"))).getMessage());
+        parser.expect(false);
+        assertThrows(AnswerParser.Malformed.class,
+                () -> parser.read(bytes("HTTP/1.1 200 OK\r\ncontent-length: 2\r\nContent-Length: 5\r\n\r\nok")));
+        parser.expect(false);
+        parser.read(bytes("HTTP/1.1 200\r\nContent-Length: 2\r\n\r\nok"));
+        assertTrue(parser.done() && parser.status() == 200, "no reason phrase: still a status line");
+        parser.expect(false);
         assertThrows(AnswerParser.Malformed.class, () -> parser.read(bytes("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")));
     }
 }
