@@ -121,7 +121,8 @@ final class RunAnalysis {
                 reconciliation, outcome.connectionsOpened(), null, outcome.percentiles(), notes, cost, outcome.open(),
                 outcome.agents(), outcome.coordination(), outcome.timeline(), run.generatorThreads(),
                 outcome.timeline() == null || rampupSeconds == null ? null
-                        : round(Math.max(0, outcome.timeline().measureStartSecond() - rampupSeconds), 1));
+                        : round(Math.max(0, outcome.timeline().measureStartSecond() - rampupSeconds), 1),
+                null, null);
     }
 
     /**

@@ -209,7 +209,7 @@ public final class ResultsFixtures {
                 r.durationSeconds(), r.requestsPerSecond(), r.bound(), r.ratioToBound(), r.latencyMs(), cost.cpuSeconds(),
                 total, r.serverCpuShare(), r.serverPeakRssMb(), r.clientCpuSeconds(), r.generatorCpuShare(), r.serverBound(),
                 r.generatorBound(), r.reconciliation(), r.connectionsOpened(), r.serverExitCode(), r.percentiles(), r.notes(), cost,
-                r.open(), r.agents(), r.coordination(), r.timeline(), generator, null);
+                r.open(), r.agents(), r.coordination(), r.timeline(), generator, null, null, null);
     }
 
     private static Results.ThreadClassCost classCost(double microsPerRequest, double waitMicrosPerRequest, double requests) {

@@ -199,7 +199,8 @@ class SweepPairTest {
                 r.durationSeconds(), r.requestsPerSecond(), r.bound(), r.ratioToBound(), r.latencyMs(), r.serverCpuSeconds(),
                 r.serverCpuMicrosPerRequest(), r.serverCpuShare(), r.serverPeakRssMb(), r.clientCpuSeconds(), r.generatorCpuShare(),
                 r.serverBound(), r.generatorBound(), r.reconciliation(), r.connectionsOpened(), r.serverExitCode(), r.percentiles(),
-                List.of(note), r.cost(), r.open(), r.agents(), r.coordination(), r.timeline(), r.phase(), r.workerPoolShare());
+                List.of(note), r.cost(), r.open(), r.agents(), r.coordination(), r.timeline(), r.generatorThreads(),
+                r.warmupSeconds(), r.phase(), r.workerPoolShare());
     }
 
     @Test

@@ -84,7 +84,7 @@ class ThreadBillTest {
                 first.serverCpuShare(), first.serverPeakRssMb(), first.clientCpuSeconds(), first.generatorCpuShare(),
                 first.serverBound(), first.generatorBound(), first.reconciliation(), first.connectionsOpened(),
                 first.serverExitCode(), first.percentiles(), List.of("server starved: its request threads ..."), first.cost(),
-                first.open(), first.agents(), first.coordination(), first.timeline(), first.generatorThreads(), 4.0));
+                first.open(), first.agents(), first.coordination(), first.timeline(), first.generatorThreads(), 4.0, null, null));
         String table = ConsoleTable.render(new Results(billed.environment(), billed.settings(), runs));
         assertTrue(table.contains("STARVED 1/3"), table);
         assertTrue(table.contains("STARVED: the server's request threads or the generator's event loops waited"), table);
