@@ -51,7 +51,8 @@ class DocsTest {
             "about **4 GB of memory**",                       // a requirement: two 2 GB heaps, one at a time, and the generator
             "Undertow's stock 16 give 80 req/s",               // 16 threads, each free every 2 s, 1 request in 10 held
             "runs 2,500, 4,500, 5,000 and 9,000 req/s",        // the rates --rate 0.5x,0.9x asks for
-            "(900 at 4,500 req/s)");                           // rate x delay / delay-every
+            "(900 at 4,500 req/s)",                            // rate x delay / delay-every
+            "`cpu>40us`, `rss>512MB`");                         // --fail-if's syntax, limits a user writes
 
     /** Each command's options, from the CLI itself; "server" is both servers' options. */
     static Map<String, Set<String>> commandOptions() {
