@@ -100,7 +100,7 @@ public record BaselineJudgement(String path, String baselineDate, String method,
         P50("p50 ms", "%,.1f", false, r -> r.latencyMs().p50()),
         P99("p99 ms", "%,.1f", false, r -> r.latencyMs().p99()),
         P999("p99.9 ms", "%,.1f", false, r -> r.latencyMs().p999()),
-        SERVER_CPU("srv us/req", "%.1f", false, BaselineJudgement::serverCpuMicrosPerRequest),
+        SERVER_CPU("srv us/req", "%.1f", false, Cell::serverCpuMicrosPerRequest),
         RSS("RSS MB", "%,.0f", false, Results.Run::serverPeakRssMb);
 
         public final String name;
@@ -247,12 +247,6 @@ public record BaselineJudgement(String path, String baselineDate, String method,
 
     private static double[] values(Cell cell, Figure figure) {
         return cell.runs().stream().map(figure.value).filter(Objects::nonNull).mapToDouble(Double::doubleValue).toArray();
-    }
-
-    /** As {@link Cell#serverCpuMicrosPerRequest}: derived from the CPU seconds and the requests in older files. */
-    private static Double serverCpuMicrosPerRequest(Results.Run r) {
-        return r.serverCpuMicrosPerRequest() != null || r.serverCpuSeconds() == null || r.requests() == 0
-                ? r.serverCpuMicrosPerRequest() : Double.valueOf(Math.round(r.serverCpuSeconds() * 1e7 / r.requests()) / 10.0);
     }
 
     private static List<BreakingPoint> breakingPoints(Results baseline, Results current) {

@@ -67,10 +67,14 @@ public record Cell(int concurrency, String strategy, String server, String engin
         return spread(Results.Run::requestsPerSecond);
     }
 
-    /** Derived from the CPU seconds and the requests for files from before it was recorded. */
     public Spread serverCpuMicrosPerRequest() {
-        return spread(r -> r.serverCpuMicrosPerRequest() != null || r.serverCpuSeconds() == null || r.requests() == 0
-                ? r.serverCpuMicrosPerRequest() : Double.valueOf(Math.round(r.serverCpuSeconds() * 1e7 / r.requests()) / 10.0));
+        return spread(Cell::serverCpuMicrosPerRequest);
+    }
+
+    /** One run's: derived from the CPU seconds and the requests for files from before it was recorded. */
+    static Double serverCpuMicrosPerRequest(Results.Run r) {
+        return r.serverCpuMicrosPerRequest() != null || r.serverCpuSeconds() == null || r.requests() == 0
+                ? r.serverCpuMicrosPerRequest() : Double.valueOf(Math.round(r.serverCpuSeconds() * 1e7 / r.requests()) / 10.0);
     }
 
     /**
