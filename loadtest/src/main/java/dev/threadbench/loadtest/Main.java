@@ -1,5 +1,8 @@
 package dev.threadbench.loadtest;
 
+import dev.threadbench.loadtest.base.BuildInfo;
+import dev.threadbench.loadtest.base.RunFailure;
+import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.cli.Console;
 import dev.threadbench.loadtest.cli.ExitCodes;
 import dev.threadbench.loadtest.cluster.AgentCommand;

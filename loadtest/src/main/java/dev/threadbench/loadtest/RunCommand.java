@@ -1,5 +1,7 @@
 package dev.threadbench.loadtest;
 
+import dev.threadbench.loadtest.base.OfferedRate;
+import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.cli.Console;
 import dev.threadbench.loadtest.cli.ExitCodes;
 import dev.threadbench.loadtest.cluster.AgentsOptions;

@@ -9,7 +9,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import dev.threadbench.loadtest.report.ResultsFixtures;
+import dev.threadbench.loadtest.model.ResultsFixtures;
 import dev.threadbench.loadtest.report.ResultsJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

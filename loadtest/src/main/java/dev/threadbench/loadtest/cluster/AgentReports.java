@@ -1,9 +1,9 @@
 package dev.threadbench.loadtest.cluster;
 
 import dev.threadbench.loadtest.cluster.messages.AgentReport;
-import dev.threadbench.loadtest.report.Results;
+import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.runner.FailureCause;
-import dev.threadbench.loadtest.runner.LatencySummary;
+import dev.threadbench.loadtest.model.LatencySummary;
 import dev.threadbench.loadtest.runner.LoadResult;
 import dev.threadbench.loadtest.runner.SecondSeries;
 import java.nio.ByteBuffer;

@@ -1,8 +1,8 @@
 package dev.threadbench.loadtest.cluster;
 
-import dev.threadbench.loadtest.BuildInfo;
-import dev.threadbench.loadtest.RunFailure;
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.BuildInfo;
+import dev.threadbench.loadtest.base.RunFailure;
+import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.cluster.messages.AgentReport;
 import dev.threadbench.loadtest.cluster.messages.Claim;
 import dev.threadbench.loadtest.cluster.messages.ClaimAnswer;
@@ -18,7 +18,7 @@ import dev.threadbench.loadtest.engine.EmbeddedEngine;
 import dev.threadbench.loadtest.engine.Engine;
 import dev.threadbench.loadtest.engine.Outcome;
 import dev.threadbench.loadtest.plan.Plan;
-import dev.threadbench.loadtest.report.Results;
+import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.runner.LoadResult;
 import dev.threadbench.loadtest.runner.LoadRunner;
 import io.vertx.core.eventbus.DeliveryOptions;

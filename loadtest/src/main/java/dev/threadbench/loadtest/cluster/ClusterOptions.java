@@ -1,6 +1,6 @@
 package dev.threadbench.loadtest.cluster;
 
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.UsageException;
 import java.io.UncheckedIOException;
 import java.net.DatagramSocket;
 import java.net.Inet4Address;

@@ -1,8 +1,8 @@
 package dev.threadbench.loadtest.compare;
 
-import dev.threadbench.loadtest.report.Limit;
-import dev.threadbench.loadtest.report.ReadableNumber;
-import dev.threadbench.loadtest.report.SweepPair;
+import dev.threadbench.loadtest.model.Limit;
+import dev.threadbench.loadtest.analysis.ReadableNumber;
+import dev.threadbench.loadtest.model.SweepPair;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,7 +1,7 @@
 package dev.threadbench.loadtest.compare;
 
 import dev.threadbench.loadtest.engine.Engine;
-import dev.threadbench.loadtest.report.ReadableNumber;
+import dev.threadbench.loadtest.analysis.ReadableNumber;
 import java.io.PrintStream;
 import java.util.Locale;
 

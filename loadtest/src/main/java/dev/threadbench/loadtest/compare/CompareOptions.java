@@ -2,8 +2,8 @@ package dev.threadbench.loadtest.compare;
 
 import dev.threadbench.common.OptionException;
 import dev.threadbench.common.Strategy;
-import dev.threadbench.loadtest.OfferedRate;
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.OfferedRate;
+import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.cluster.AgentsOptions;
 import dev.threadbench.loadtest.compare.CompareSettings.Planned;
 import dev.threadbench.loadtest.engine.Engine;

@@ -1,10 +1,10 @@
 package dev.threadbench.loadtest.compare;
 
-import dev.threadbench.loadtest.OfferedRate;
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.OfferedRate;
+import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.cluster.AgentsOptions;
 import dev.threadbench.loadtest.engine.Engine;
-import dev.threadbench.loadtest.report.Results;
+import dev.threadbench.loadtest.model.Results;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;

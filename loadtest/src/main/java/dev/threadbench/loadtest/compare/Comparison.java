@@ -1,25 +1,28 @@
 package dev.threadbench.loadtest.compare;
 
+import dev.threadbench.loadtest.analysis.SweepProfiles;
+import dev.threadbench.loadtest.analysis.SweepPairs;
+import dev.threadbench.loadtest.analysis.Baselines;
 import dev.threadbench.common.ThreadClasses;
-import dev.threadbench.loadtest.RunFailure;
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.RunFailure;
+import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.cli.ExitCodes;
 import dev.threadbench.loadtest.compare.CompareSettings.Planned;
 import dev.threadbench.loadtest.engine.Engine;
 import dev.threadbench.loadtest.engine.Outcome;
 import dev.threadbench.loadtest.profile.ProfileMode;
 import dev.threadbench.loadtest.profile.Profiling;
-import dev.threadbench.loadtest.report.AboveBound;
-import dev.threadbench.loadtest.report.BaselineJudgement;
+import dev.threadbench.loadtest.analysis.AboveBound;
+import dev.threadbench.loadtest.model.BaselineJudgement;
 import dev.threadbench.loadtest.report.BaselineOptions;
-import dev.threadbench.loadtest.report.Cell;
+import dev.threadbench.loadtest.analysis.Cell;
 import dev.threadbench.loadtest.report.ConsoleTable;
 import dev.threadbench.loadtest.report.History;
 import dev.threadbench.loadtest.report.HtmlReport;
-import dev.threadbench.loadtest.report.ReadableNumber;
-import dev.threadbench.loadtest.report.Results;
+import dev.threadbench.loadtest.analysis.ReadableNumber;
+import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.report.ResultsJson;
-import dev.threadbench.loadtest.report.SweepPair;
+import dev.threadbench.loadtest.model.SweepPair;
 import dev.threadbench.loadtest.runner.LoadRunner;
 import dev.threadbench.loadtest.runner.SourceAddresses;
 import dev.threadbench.process.ServerProcess;
@@ -133,14 +136,14 @@ final class Comparison {
             }
         }
         for (Results.Run run : runs) {
-            if ("mismatch".equals(run.reconciliation().verdict())) {
+            if (run.reconciliation().verdict() == Results.Reconciliation.Match.MISMATCH) {
                 problems.add(run.label() + roundLabel(run.round()) + ": the server counted " + run.reconciliation().serverCounted()
                         + " requests, the client got " + run.reconciliation().clientAnswered() + " answers");
             }
         }
-        Results results = new Results(environment(),
-                settings.results(engine.name()).withGeneratorTransport(engine.transport()), runs, skipped, null, profiling.profiles())
-                .withSweep();
+        Results results = SweepPairs.withSweep(new Results(environment(),
+                settings.results(engine.name()).withGeneratorTransport(engine.transport()), runs, skipped, null,
+                profiling.profiles()));
         if (baseline != null) {
             results = baseline.judge(results);
         }
@@ -152,7 +155,7 @@ final class Comparison {
         out.print(ConsoleTable.render(results));
         out.println();
         ProfileLines.of(results.profiles()).forEach(out::println);
-        BaselineJudgement.versions(results).forEach(versions -> {
+        Baselines.versions(results).forEach(versions -> {
             versions.lines().forEach(out::println);
             out.println();
         });
@@ -239,7 +242,7 @@ final class Comparison {
     private boolean narrowIn(Map<String, RunningServer> running, List<Results.Run> runs, List<Results.Skipped> skipped) {
         Set<Bisection.Step> tried = new HashSet<>();
         for (int step = 1; ; step++) {
-            List<SweepPair> pairs = SweepPair.of(runs, skipped);
+            List<SweepPair> pairs = SweepPairs.of(runs, skipped);
             List<Bisection.Step> next = Bisection.next(pairs, settings.resolution(), tried);
             if (next.isEmpty()) {
                 return true;
@@ -276,7 +279,7 @@ final class Comparison {
      * procedure (a grid point's server had climbed through every concurrency below it). Kept beside the first readings.
      */
     private void measureEndsAgain(Map<String, RunningServer> running, List<Results.Run> runs, List<Results.Skipped> skipped) {
-        List<Bisection.Step> ends = Bisection.ends(SweepPair.of(runs, skipped));
+        List<Bisection.Step> ends = Bisection.ends(SweepPairs.of(runs, skipped));
         if (ends.isEmpty()) {
             return;
         }

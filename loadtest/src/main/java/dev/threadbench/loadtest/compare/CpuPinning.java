@@ -1,8 +1,8 @@
 package dev.threadbench.loadtest.compare;
 
-import dev.threadbench.loadtest.RunFailure;
-import dev.threadbench.loadtest.UsageException;
-import dev.threadbench.loadtest.report.Results;
+import dev.threadbench.loadtest.base.RunFailure;
+import dev.threadbench.loadtest.base.UsageException;
+import dev.threadbench.loadtest.model.Results;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;

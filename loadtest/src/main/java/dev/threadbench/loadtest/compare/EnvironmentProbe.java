@@ -1,7 +1,7 @@
 package dev.threadbench.loadtest.compare;
 
-import dev.threadbench.loadtest.BuildInfo;
-import dev.threadbench.loadtest.report.Results;
+import dev.threadbench.loadtest.base.BuildInfo;
+import dev.threadbench.loadtest.model.Results;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Where the runs were made: JDK, OS, CPU, the frameworks' versions, how compare started the servers, the loadtest build
- * and the project's git commit: the run's fingerprint ({@link dev.threadbench.loadtest.report.Fingerprint}).
+ * and the project's git commit: the run's fingerprint ({@link dev.threadbench.loadtest.analysis.Fingerprint}).
  */
 final class EnvironmentProbe {
 

@@ -1,7 +1,7 @@
 package dev.threadbench.loadtest.compare;
 
 import com.sun.management.UnixOperatingSystemMXBean;
-import dev.threadbench.loadtest.report.Results;
+import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.runner.SourceAddresses;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

@@ -1,7 +1,7 @@
 package dev.threadbench.loadtest.compare;
 
 import dev.threadbench.common.HttpLimits;
-import dev.threadbench.loadtest.report.Limit;
+import dev.threadbench.loadtest.model.Limit;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package dev.threadbench.loadtest.compare;
 
-import dev.threadbench.loadtest.profile.Profile;
+import dev.threadbench.loadtest.model.Profile;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

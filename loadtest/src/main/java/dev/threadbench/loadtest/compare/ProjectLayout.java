@@ -1,6 +1,6 @@
 package dev.threadbench.loadtest.compare;
 
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.UsageException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,9 +1,9 @@
 package dev.threadbench.loadtest.compare;
 
+import dev.threadbench.loadtest.analysis.AboveBound;
 import dev.threadbench.common.Strategy;
 import dev.threadbench.loadtest.engine.Outcome;
-import dev.threadbench.loadtest.report.AboveBound;
-import dev.threadbench.loadtest.report.Results;
+import dev.threadbench.loadtest.model.Results;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -3,7 +3,7 @@ package dev.threadbench.loadtest.compare;
 import dev.threadbench.common.OptionException;
 import dev.threadbench.common.ServerOptions;
 import dev.threadbench.common.Strategy;
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.UsageException;
 import java.util.List;
 import java.util.Map;
 

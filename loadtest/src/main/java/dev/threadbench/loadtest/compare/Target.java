@@ -1,6 +1,6 @@
 package dev.threadbench.loadtest.compare;
 
-import dev.threadbench.loadtest.RunFailure;
+import dev.threadbench.loadtest.base.RunFailure;
 import java.net.URI;
 import java.time.Duration;
 import java.util.OptionalInt;

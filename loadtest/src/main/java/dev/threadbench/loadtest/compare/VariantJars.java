@@ -1,7 +1,7 @@
 package dev.threadbench.loadtest.compare;
 
-import dev.threadbench.loadtest.BuildInfo;
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.BuildInfo;
+import dev.threadbench.loadtest.base.UsageException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

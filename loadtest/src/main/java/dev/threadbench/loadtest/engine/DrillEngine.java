@@ -1,7 +1,7 @@
 package dev.threadbench.loadtest.engine;
 
-import dev.threadbench.loadtest.UsageException;
-import dev.threadbench.loadtest.report.Results;
+import dev.threadbench.loadtest.base.UsageException;
+import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.runner.LoadRunner;
 import java.io.IOException;
 import java.io.UncheckedIOException;

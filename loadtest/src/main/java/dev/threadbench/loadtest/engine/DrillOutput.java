@@ -1,6 +1,6 @@
 package dev.threadbench.loadtest.engine;
 
-import dev.threadbench.loadtest.RunFailure;
+import dev.threadbench.loadtest.base.RunFailure;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;

@@ -1,9 +1,9 @@
 package dev.threadbench.loadtest.engine;
 
 import dev.threadbench.loadtest.plan.Plan;
-import dev.threadbench.loadtest.report.Results;
+import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.runner.FailureCause;
-import dev.threadbench.loadtest.runner.LatencySummary;
+import dev.threadbench.loadtest.model.LatencySummary;
 import dev.threadbench.loadtest.runner.LoadResult;
 import dev.threadbench.loadtest.runner.LoadRunner;
 import dev.threadbench.loadtest.runner.LoadShape;

@@ -1,7 +1,7 @@
 package dev.threadbench.loadtest.engine;
 
-import dev.threadbench.loadtest.RunFailure;
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.RunFailure;
+import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.runner.LoadRunner;
 import java.io.File;
 import java.io.PrintStream;

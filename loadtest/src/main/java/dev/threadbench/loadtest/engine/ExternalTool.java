@@ -1,7 +1,7 @@
 package dev.threadbench.loadtest.engine;
 
-import dev.threadbench.loadtest.RunFailure;
-import dev.threadbench.loadtest.compare.ProcFs;
+import dev.threadbench.loadtest.base.RunFailure;
+import dev.threadbench.loadtest.base.ProcFs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

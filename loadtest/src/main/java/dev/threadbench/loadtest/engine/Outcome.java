@@ -1,7 +1,7 @@
 package dev.threadbench.loadtest.engine;
 
-import dev.threadbench.loadtest.report.Results;
-import dev.threadbench.loadtest.runner.LatencySummary;
+import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.LatencySummary;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -2,10 +2,10 @@ package dev.threadbench.loadtest.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.threadbench.loadtest.RunFailure;
-import dev.threadbench.loadtest.UsageException;
-import dev.threadbench.loadtest.compare.ProcFs;
-import dev.threadbench.loadtest.report.Results;
+import dev.threadbench.loadtest.base.RunFailure;
+import dev.threadbench.loadtest.base.UsageException;
+import dev.threadbench.loadtest.base.ProcFs;
+import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.runner.LoadRunner;
 import java.io.IOException;
 import java.io.InputStream;

@@ -2,7 +2,7 @@ package dev.threadbench.loadtest.engine;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.threadbench.loadtest.runner.LatencySummary;
+import dev.threadbench.loadtest.model.LatencySummary;
 import java.util.List;
 
 /**

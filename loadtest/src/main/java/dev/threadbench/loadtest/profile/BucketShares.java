@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.profile;
 
+import dev.threadbench.loadtest.model.Profile;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.threadbench.loadtest.profile;
 
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.UsageException;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;

@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.profile;
 
+import dev.threadbench.loadtest.model.Profile;
 import com.sun.tools.attach.VirtualMachine;
 import java.io.IOException;
 import java.io.PrintStream;

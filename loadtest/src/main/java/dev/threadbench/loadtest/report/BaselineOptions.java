@@ -1,6 +1,11 @@
 package dev.threadbench.loadtest.report;
 
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.analysis.Baselines;
+import dev.threadbench.loadtest.analysis.Fingerprint;
+import dev.threadbench.loadtest.analysis.Gate;
+import dev.threadbench.loadtest.model.BaselineJudgement;
+import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.cli.ExitCodes;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -74,7 +79,7 @@ public final class BaselineOptions {
             return results;
         }
         refuseAnotherMachine(results.environment());
-        return results.withBaseline(BaselineJudgement.of(baselineResults, results, file().toString()));
+        return results.withBaseline(Baselines.of(baselineResults, results, file().toString()));
     }
 
     /**

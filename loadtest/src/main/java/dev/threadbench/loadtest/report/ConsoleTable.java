@@ -1,5 +1,12 @@
 package dev.threadbench.loadtest.report;
 
+import dev.threadbench.loadtest.analysis.SweepPairs;
+import dev.threadbench.loadtest.analysis.AboveBound;
+import dev.threadbench.loadtest.analysis.Cell;
+import dev.threadbench.loadtest.analysis.Verdict;
+import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.Spread;
+import dev.threadbench.loadtest.model.SweepPair;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -17,13 +24,6 @@ public final class ConsoleTable {
     private ConsoleTable() {}
 
     /** Runs in table order: by concurrency, then rate (closed loop first), then strategy, then server, then round. */
-    public static List<Results.Run> ordered(List<Results.Run> runs) {
-        return runs.stream().sorted(Comparator.comparingInt(Results.Run::concurrency)
-                .thenComparing(Results.Run::targetRate, Comparator.nullsFirst(Comparator.naturalOrder()))
-                .thenComparing(Results.Run::strategy, Comparator.nullsFirst(Comparator.naturalOrder()))
-                .thenComparing(Results.Run::server).thenComparingInt(Results.Run::round)).toList();
-    }
-
     /**
      * One row per cell (server x strategy x concurrency): with several rounds, requests/s, p99 and server
      * CPU per request as {@code median (min-max)}, the other figures as medians; then the legend and the verdict.
@@ -59,7 +59,7 @@ public final class ConsoleTable {
                         cpu == null ? "" : String.format(Locale.ROOT, ", srv us/req %.1f %%", 100 * cpu.relativeRange()), c.rounds()));
             }
         }
-        text.append(SweepTable.render(SweepPair.of(results), cells, results.skipped(),
+        text.append(SweepTable.render(SweepPairs.of(results), cells, results.skipped(),
                 results.settings() == null ? null : results.settings().sweepResolution()));
         List<String> verdict = Verdict.lines(results);
         if (!verdict.isEmpty()) {
@@ -176,7 +176,7 @@ public final class ConsoleTable {
                         r.serverCpuSeconds(), figure(r.serverCpuMicrosPerRequest(), 1, "%.1f"), figure(r.serverCpuShare(), 100, "%.0f%%")),
                 serverFigure(r.serverPeakRssMb(), r.serverPeakRssMb() == null ? "" : String.format(Locale.ROOT, "%.0f MB", r.serverPeakRssMb())),
                 figure(r.generatorCpuShare(), 100, "%.0f%%") + " of its CPUs",
-                counts(r.reconciliation()), cost(r.cost()) + bill(r.cost()),
+                (r.reconciliation() == null ? "-" : r.reconciliation().describe()), cost(r.cost()) + bill(r.cost()),
                 r.serverBound() ? " [SERVER-BOUND]" : "",
                 r.generatorBound() ? " [GENERATOR-BOUND]" : "");
     }
@@ -215,17 +215,6 @@ public final class ConsoleTable {
         }
         return String.format(Locale.ROOT, ", request CPU %.1f us/req (JIT %s, GC %s of the server's CPU)", c.requestCpuMicrosPerRequest(),
                 figure(c.classShare("jit"), 100, "%.0f %%"), figure(c.classShare("gc"), 100, "%.0f %%"));
-    }
-
-    static String counts(Results.Reconciliation c) {
-        if (c == null) {
-            return "-";
-        }
-        return switch (c.verdict()) {
-            case "exact" -> "exact";
-            case "explained" -> String.format(Locale.ROOT, "explained (+%d)", c.difference());
-            default -> String.format(Locale.ROOT, "MISMATCH (%+d)", c.difference());
-        };
     }
 
     private static String ms(Double value) {

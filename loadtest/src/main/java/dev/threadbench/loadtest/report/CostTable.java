@@ -1,5 +1,8 @@
 package dev.threadbench.loadtest.report;
 
+import dev.threadbench.loadtest.analysis.Cell;
+import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.Spread;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

@@ -1,6 +1,15 @@
 package dev.threadbench.loadtest.report;
 
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.analysis.SweepPairs;
+import dev.threadbench.loadtest.analysis.Baselines;
+import dev.threadbench.loadtest.analysis.Cell;
+import dev.threadbench.loadtest.analysis.Fingerprint;
+import dev.threadbench.loadtest.analysis.PermutationTest;
+import dev.threadbench.loadtest.model.BaselineJudgement;
+import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.Spread;
+import dev.threadbench.loadtest.model.SweepPair;
+import dev.threadbench.loadtest.base.UsageException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -93,7 +102,7 @@ public final class History {
                 put(values, name + " req/s", i, runs.size(), cell.requestsPerSecond());
                 put(values, name + " srv us/req", i, runs.size(), cell.serverCpuMicrosPerRequest());
             }
-            for (SweepPair pair : SweepPair.of(runs.get(i))) {
+            for (SweepPair pair : SweepPairs.of(runs.get(i))) {
                 if (pair.breakingPoint() != null) {
                     values.computeIfAbsent(pair.label() + " breaking point", k -> new Double[runs.size()])[i] = pair.breakingPoint().doubleValue();
                 }
@@ -137,7 +146,7 @@ public final class History {
         double observed = statistic(part, split);
         double left = mean(part, 0, split);
         double right = mean(part, split, n);
-        if (left == 0 || Math.abs(right - left) / Math.abs(left) * 100 < BaselineJudgement.NAMEABLE_PERCENT) {
+        if (left == 0 || Math.abs(right - left) / Math.abs(left) * 100 < Baselines.NAMEABLE_PERCENT) {
             return;
         }
         SplittableRandom random = new SplittableRandom(35);

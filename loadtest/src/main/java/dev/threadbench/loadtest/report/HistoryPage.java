@@ -1,5 +1,7 @@
 package dev.threadbench.loadtest.report;
 
+import dev.threadbench.loadtest.analysis.Fingerprint;
+import dev.threadbench.loadtest.model.Results;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -1,6 +1,13 @@
 package dev.threadbench.loadtest.report;
 
-import dev.threadbench.loadtest.BuildInfo;
+import dev.threadbench.loadtest.analysis.SweepPairs;
+import dev.threadbench.loadtest.analysis.AboveBound;
+import dev.threadbench.loadtest.analysis.Cell;
+import dev.threadbench.loadtest.analysis.SweepProfiles;
+import dev.threadbench.loadtest.analysis.Verdict;
+import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.SweepPair;
+import dev.threadbench.loadtest.base.BuildInfo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -48,7 +55,7 @@ public final class HtmlReport {
 
     static View view(Results results) {
         List<Cell> cells = Cell.of(results.runs());
-        List<SweepPair> pairs = SweepPair.of(results);
+        List<SweepPair> pairs = SweepPairs.of(results);
         return new View(cells.stream().map(Cell::summary).toList(), Verdict.lines(results), ConsoleTable.pinning(results.environment()),
                 pairs, pairs.stream().map(SweepPair::reading).toList(),
                 pairs.stream().map(p -> AboveBound.sweepPoints(cells, p).stream().map(point -> "ARTEFACT: " + point + SweepTable.ARTEFACT)

@@ -1,8 +1,13 @@
 package dev.threadbench.loadtest.report;
 
+import dev.threadbench.loadtest.analysis.SweepPairs;
+import dev.threadbench.loadtest.analysis.Baselines;
+import dev.threadbench.loadtest.model.BaselineJudgement;
+import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.SweepPair;
 import dev.threadbench.loadtest.cli.Console;
 import dev.threadbench.loadtest.cli.ExitCodes;
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.UsageException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -59,13 +64,13 @@ public final class ReportCommand implements Callable<Integer> {
         }
         Results results = baseline.judge(ResultsJson.read(resultsFile));
         if (markdown) {
-            console.out().print(SweepTable.markdown(SweepPair.of(results)));
+            console.out().print(SweepTable.markdown(SweepPairs.of(results)));
             return ExitCodes.OK;
         }
         Path page = html != null ? html : resultsFile.toAbsolutePath().resolveSibling("report.html");
         HtmlReport.write(results, page);
         console.out().print(ConsoleTable.render(results));
-        BaselineJudgement.versions(results).forEach(versions -> versions.lines().forEach(console.out()::println));
+        Baselines.versions(results).forEach(versions -> versions.lines().forEach(console.out()::println));
         console.out().println("report: " + page);
         return baseline.report(results, page.toAbsolutePath().getParent(), ExitCodes.OK, console.out(), console.err());
     }

@@ -1,5 +1,10 @@
 package dev.threadbench.loadtest.report;
 
+import dev.threadbench.loadtest.analysis.Cell;
+import dev.threadbench.loadtest.analysis.Gate;
+import dev.threadbench.loadtest.model.BaselineJudgement;
+import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.Spread;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

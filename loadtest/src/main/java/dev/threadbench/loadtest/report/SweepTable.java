@@ -1,5 +1,12 @@
 package dev.threadbench.loadtest.report;
 
+import dev.threadbench.loadtest.analysis.SweepPairs;
+import dev.threadbench.loadtest.analysis.ReadableNumber;
+import dev.threadbench.loadtest.analysis.AboveBound;
+import dev.threadbench.loadtest.analysis.Cell;
+import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.Spread;
+import dev.threadbench.loadtest.model.SweepPair;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -36,7 +43,7 @@ public final class SweepTable {
                 + " CPU per request, breaking point:\n").append(TextGrid.render(rows, Set.of(0, 1, 7, 8)))
                 .append(String.format(Locale.ROOT, "breaking point: between the largest concurrency still held (%s) and the"
                         + " first above it not held%s; a number only where the evidence shows the server stopped it and its ends,"
-                        + " measured again, agree.%n", SweepPair.HOLDS_RULE, narrowed(pairs, resolution)))
+                        + " measured again, agree.%n", SweepPairs.HOLDS_RULE, narrowed(pairs, resolution)))
                 .append("limit: what the first not held shows in most rounds: server (its CPUs full, the generator's not, or its"
                         + " worker pool held by delayed requests), generator (its CPUs full, the server's not), machine (accept-queue"
                         + " drops, or not run), unexplained (none of these: the evidence follows), or none (held at the largest"

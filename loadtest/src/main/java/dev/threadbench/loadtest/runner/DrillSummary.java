@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.runner;
 
+import dev.threadbench.loadtest.model.LatencySummary;
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.StringJoiner;

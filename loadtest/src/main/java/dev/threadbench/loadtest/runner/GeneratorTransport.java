@@ -1,6 +1,6 @@
 package dev.threadbench.loadtest.runner;
 
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.UsageException;
 import io.vertx.core.transport.Transport;
 import java.util.Arrays;
 import java.util.Locale;

@@ -1,6 +1,6 @@
 package dev.threadbench.loadtest.runner;
 
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.UsageException;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;

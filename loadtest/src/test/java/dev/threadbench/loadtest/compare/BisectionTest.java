@@ -1,12 +1,13 @@
 package dev.threadbench.loadtest.compare;
 
+import dev.threadbench.loadtest.analysis.SweepPairs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.threadbench.loadtest.compare.CompareSettings.Planned;
-import dev.threadbench.loadtest.report.Limit;
-import dev.threadbench.loadtest.report.Results;
-import dev.threadbench.loadtest.report.SweepPair;
+import dev.threadbench.loadtest.model.Limit;
+import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.SweepPair;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -139,7 +140,7 @@ class BisectionTest {
             Set<Bisection.Step> tried = new HashSet<>();
             int steps = 0;
             while (true) {
-                List<Bisection.Step> next = Bisection.next(SweepPair.of(runs, List.of()), 0.10, tried);
+                List<Bisection.Step> next = Bisection.next(SweepPairs.of(runs, List.of()), 0.10, tried);
                 if (next.isEmpty()) {
                     break;
                 }
@@ -148,13 +149,13 @@ class BisectionTest {
                 next.forEach(step -> measure.accept(step.concurrency(), Results.Run.NARROWING));
             }
             assertTrue(steps <= 8, steps + " steps");
-            SweepPair narrowed = SweepPair.of(runs, List.of()).getFirst();
+            SweepPair narrowed = SweepPairs.of(runs, List.of()).getFirst();
             if (narrowed.heldAt() == null || narrowed.notHeldAt() == null) {
                 continue; // every point read short, or a noisy "held" at the top: no interval to measure again
             }
             assertTrue(Bisection.narrowEnough(narrowed.heldAt(), narrowed.notHeldAt(), 0.10), narrowed.toString());
             Bisection.ends(List.of(narrowed)).forEach(step -> measure.accept(step.concurrency(), Results.Run.ENDS));
-            SweepPair pair = SweepPair.of(runs, List.of()).getFirst();
+            SweepPair pair = SweepPairs.of(runs, List.of()).getFirst();
             assertEquals(narrowed.heldAt(), pair.heldAt(), "the ends measured again do not move the interval");
             boolean contains = pair.heldAt() <= limit && limit < pair.notHeldAt();
             boolean againWrong = wrong.contains(pair.heldAt() + " " + Results.Run.ENDS)

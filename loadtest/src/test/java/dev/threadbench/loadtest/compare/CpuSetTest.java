@@ -3,7 +3,7 @@ package dev.threadbench.loadtest.compare;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.UsageException;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

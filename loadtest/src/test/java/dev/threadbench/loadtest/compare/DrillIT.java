@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.threadbench.loadtest.MainTest;
-import dev.threadbench.loadtest.RunFailure;
+import dev.threadbench.loadtest.base.RunFailure;
 import dev.threadbench.loadtest.engine.DrillOutput;
 import dev.threadbench.loadtest.engine.Engine;
 import dev.threadbench.loadtest.engine.Outcome;

@@ -2,7 +2,7 @@ package dev.threadbench.loadtest.compare;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.threadbench.loadtest.report.Results;
+import dev.threadbench.loadtest.model.Results;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.threadbench.loadtest.engine.Outcome;
-import dev.threadbench.loadtest.report.Results;
+import dev.threadbench.loadtest.model.Results;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -73,7 +73,7 @@ class RunAnalysisTest {
                 new Target.Stats("vertx", "timer", 1000, 100, 0), new Target.Stats("vertx", "timer", 10_000, 1000, 0),
                 null), 10, 200, PINNED, problems);
         assertEquals(2, run.round());
-        assertEquals("exact", run.reconciliation().verdict());
+        assertEquals("exact", run.reconciliation().verdict().id());
         assertEquals(1000.0, run.bound());
         assertEquals(0.9, run.ratioToBound());
         assertFalse(run.generatorBound());

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.threadbench.loadtest.report.Results;
+import dev.threadbench.loadtest.model.Results;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;

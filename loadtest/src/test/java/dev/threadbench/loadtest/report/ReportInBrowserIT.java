@@ -1,11 +1,14 @@
 package dev.threadbench.loadtest.report;
 
+import dev.threadbench.loadtest.model.ResultsFixtures;
+import dev.threadbench.loadtest.model.SweepFixtures;
+import dev.threadbench.loadtest.model.Results;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.threadbench.loadtest.profile.Profile;
+import dev.threadbench.loadtest.model.Profile;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

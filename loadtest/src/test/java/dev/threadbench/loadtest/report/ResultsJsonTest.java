@@ -1,5 +1,11 @@
 package dev.threadbench.loadtest.report;
 
+import dev.threadbench.loadtest.model.ResultsFixtures;
+import dev.threadbench.loadtest.model.SweepFixtures;
+import dev.threadbench.loadtest.analysis.SweepPairs;
+import dev.threadbench.loadtest.model.Limit;
+import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.SweepPair;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.UsageException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -148,8 +154,8 @@ public class ResultsJsonTest {
 
     @Test
     void aSweepsPairsGoIntoATopLevelSweepSectionAndComeBack() throws Exception {
-        Results results = SweepFixtures.sweep(List.of(new Results.Skipped(5000, "the descriptor limit (ulimit -n) is 4,096")))
-                .withSweep();
+        Results results = SweepPairs.withSweep(SweepFixtures.sweep(List.of(new Results.Skipped(5000,
+                "the descriptor limit (ulimit -n) is 4,096"))));
         Path file = dir.resolve("results.json");
         ResultsJson.write(results, file);
         JsonNode sweep = new ObjectMapper().readTree(file.toFile()).get("sweep");
@@ -172,13 +178,13 @@ public class ResultsJsonTest {
         assertEquals("generator", vertx.get("limit").asText());
         assertEquals(results, ResultsJson.read(file), "and read back the same");
         assertTrue(ConsoleTable.render(ResultsJson.read(file)).contains("1,500 (held 1,000, not held 2,000)"));
-        ResultsJson.write(ResultsFixtures.results().withSweep(), file);
+        ResultsJson.write(SweepPairs.withSweep(ResultsFixtures.results()), file);
         assertTrue(new ObjectMapper().readTree(file.toFile()).get("sweep").isNull(), "a plain compare has none");
     }
 
     @Test
     void aSweepSectionWrittenBeforeTheLimitEnumAndTheEndsStillReads() throws Exception {
-        Results results = SweepFixtures.sweep(List.of()).withSweep();
+        Results results = SweepPairs.withSweep(SweepFixtures.sweep(List.of()));
         ObjectNode json = (ObjectNode) new ObjectMapper().readTree(ResultsJson.toJson(results));
         for (JsonNode pair : json.get("sweep")) {
             ((ObjectNode) pair).remove("ends");
@@ -206,14 +212,14 @@ public class ResultsJsonTest {
     @Test
     void aSweepFileFromBeforeTheSectionStillReadsItsPairsComputedFromItsRuns() throws Exception {
         Results results = SweepFixtures.sweep(List.of());
-        ObjectNode json = (ObjectNode) new ObjectMapper().readTree(ResultsJson.toJson(results.withSweep()));
+        ObjectNode json = (ObjectNode) new ObjectMapper().readTree(ResultsJson.toJson(SweepPairs.withSweep(results)));
         json.remove("sweep");
         ((ObjectNode) json.get("settings")).remove("sweepResolution");
         Path old = dir.resolve("results.json");
         Files.writeString(old, json.toPrettyString());
         Results read = ResultsJson.read(old);
         assertEquals(null, read.sweep());
-        assertEquals(results.withSweep().sweep(), SweepPair.of(read), "computed from its runs as compare would");
+        assertEquals(SweepPairs.withSweep(results).sweep(), SweepPairs.of(read), "computed from its runs as compare would");
         String table = ConsoleTable.render(read);
         assertTrue(table.contains("1,500 (held 1,000, not held 2,000)"), table);
         assertTrue(HtmlReport.render(read).contains("\"readings\":[\"1,500 (held 1,000, not held 2,000)\""));
@@ -233,9 +239,9 @@ public class ResultsJsonTest {
 
     @Test
     void reconciliationVerdicts() {
-        assertEquals("exact", Results.Reconciliation.of(100, 100, 0).verdict());
-        assertEquals("explained", Results.Reconciliation.of(103, 100, 5).verdict());
-        assertEquals("mismatch", Results.Reconciliation.of(106, 100, 5).verdict());
-        assertEquals("mismatch", Results.Reconciliation.of(99, 100, 5).verdict(), "the client got an answer the server never counted");
+        assertEquals("exact", Results.Reconciliation.of(100, 100, 0).verdict().id());
+        assertEquals("explained", Results.Reconciliation.of(103, 100, 5).verdict().id());
+        assertEquals("mismatch", Results.Reconciliation.of(106, 100, 5).verdict().id());
+        assertEquals("mismatch", Results.Reconciliation.of(99, 100, 5).verdict().id(), "the client got an answer the server never counted");
     }
 }

@@ -1,5 +1,7 @@
 package dev.threadbench.loadtest.runner;
 
+import dev.threadbench.loadtest.model.LatencySummary;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,11 +1,12 @@
 package dev.threadbench.loadtest.runner;
 
+import dev.threadbench.loadtest.model.LatencySummary;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.threadbench.loadtest.StandInServer;
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.plan.Plan;
 import java.net.ServerSocket;
 import java.net.URI;

@@ -1,0 +1,236 @@
+package dev.threadbench.loadtest.analysis;
+
+import dev.threadbench.loadtest.model.Limit;
+import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.Spread;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * One server x strategy x concurrency (x engine, x open-model rate) over all its rounds: what the table and the report show,
+ * each figure as its median and range ({@link Spread}).
+ */
+public record Cell(int concurrency, String strategy, String server, String engine, List<Results.Run> runs) {
+
+    /**
+     * In table order (by concurrency, then strategy, then server), each with its runs in round order; a sweep's ends
+     * measured again are left out (their pair shows them beside the first reading: {@link #remeasuredEnds}).
+     */
+    public static List<Cell> of(List<Results.Run> runs) {
+        return group(runs.stream().filter(run -> !run.endsRemeasure()).toList());
+    }
+
+    /** The sweep's ends measured again after its narrowing in, as cells like {@link #of}'s. */
+    public static List<Cell> remeasuredEnds(List<Results.Run> runs) {
+        return group(runs.stream().filter(Results.Run::endsRemeasure).toList());
+    }
+
+    private static List<Cell> group(List<Results.Run> runs) {
+        Map<List<Object>, List<Results.Run>> groups = new LinkedHashMap<>();
+        for (Results.Run run : ordered(runs)) {
+            groups.computeIfAbsent(List.of(run.concurrency(), String.valueOf(run.targetRate()), String.valueOf(run.strategy()),
+                            run.server(), run.engine()),
+                    key -> new ArrayList<>()).add(run);
+        }
+        return groups.values().stream().map(group -> {
+            Results.Run first = group.getFirst();
+            return new Cell(first.concurrency(), first.strategy(), first.server(), first.engine(),
+                    group.stream().sorted(Comparator.comparingInt(Results.Run::round)).toList());
+        }).toList();
+    }
+
+    public Cell {
+        runs = List.copyOf(runs);
+    }
+
+    /** server/strategy. */
+    public String label() {
+        return server + "/" + strategy;
+    }
+
+    /** The open model's target rate, null for a closed loop. */
+    public Double targetRate() {
+        return runs.getFirst().targetRate();
+    }
+
+    public int rounds() {
+        return runs.size();
+    }
+
+    public Spread spread(Function<Results.Run, Double> figure) {
+        return Spread.of(runs.stream().map(figure).toList());
+    }
+
+    public Spread requestsPerSecond() {
+        return spread(Results.Run::requestsPerSecond);
+    }
+
+    public Spread serverCpuMicrosPerRequest() {
+        return spread(Cell::serverCpuMicrosPerRequest);
+    }
+
+    /** One run's: derived from the CPU seconds and the requests for files from before it was recorded. */
+    static Double serverCpuMicrosPerRequest(Results.Run r) {
+        return r.serverCpuMicrosPerRequest() != null || r.serverCpuSeconds() == null || r.requests() == 0
+                ? r.serverCpuMicrosPerRequest() : Double.valueOf(Math.round(r.serverCpuSeconds() * 1e7 / r.requests()) / 10.0);
+    }
+
+    /**
+     * The request CPU: the server's io, worker and carrier threads' CPU per request (its JIT, GC and housekeeping apart);
+     * the whole process's for runs without the bill by thread class (older files and servers, off Linux).
+     */
+    public Spread requestCpuMicrosPerRequest() {
+        return billed() ? cost(Results.ServerCost::requestCpuMicrosPerRequest) : serverCpuMicrosPerRequest();
+    }
+
+    /** Whether every round has the server's bill by thread class: then its request CPU is apart from its JIT and GC. */
+    public boolean billed() {
+        return runs.stream().allMatch(r -> r.cost() != null && r.cost().threads() != null);
+    }
+
+    /** One thread class's figure over the rounds; null when no round has the bill. */
+    public Spread threadClass(String threadClass, Function<Results.ThreadClassCost, Double> figure) {
+        return cost(c -> c.threads() == null || c.threads().get(threadClass) == null ? null
+                : figure.apply(c.threads().get(threadClass)));
+    }
+
+    /** The generator's own figure summed over {@code classes}, over the rounds; null when no round has its bill. */
+    public Spread generatorThreads(List<String> classes, Function<Results.ThreadClassCost, Double> figure) {
+        return spread(r -> Results.ThreadClassCost.sum(r.generatorThreads(), classes, figure));
+    }
+
+    /** The generator's CPU time per request, from its CPU seconds over the window and the requests measured in it. */
+    public Spread generatorCpuMicrosPerRequest() {
+        return spread(r -> r.clientCpuSeconds() == null || r.requests() == 0 ? null
+                : Double.valueOf(Math.round(r.clientCpuSeconds() * 1e7 / r.requests()) / 10.0));
+    }
+
+    /** One of the server's cost figures over the rounds; null when no round has it. */
+    public Spread cost(Function<Results.ServerCost, Double> figure) {
+        return spread(r -> r.cost() == null ? null : figure.apply(r.cost()));
+    }
+
+    /** Whether the server reported its process figures on /stats. */
+    public boolean costMeasured() {
+        return runs.stream().anyMatch(r -> r.cost() != null);
+    }
+
+    /** Whether the server's CPU and RSS were measured: it reported them (older files: compare had started it). */
+    public boolean serverMeasured() {
+        return runs.stream().anyMatch(r -> r.serverCpuSeconds() != null);
+    }
+
+    public Double bound() {
+        return runs.getFirst().bound();
+    }
+
+    public long failed() {
+        return runs.stream().mapToLong(r -> r.failed().total()).sum();
+    }
+
+    /** Rounds with one failed request or more. */
+    public long failedRounds() {
+        return runs.stream().filter(r -> r.failed().total() > 0).count();
+    }
+
+    /** Rounds whose delayed requests held {@code share} or more of the server's worker pool. */
+    public long workerPoolRounds(double share) {
+        return runs.stream().filter(r -> r.workerPoolShare() != null && r.workerPoolShare() >= share).count();
+    }
+
+    /** Rounds in which the kernel dropped connection attempts at the server's full accept queue. */
+    public long dropRounds() {
+        return runs.stream().filter(r -> r.notes().stream().anyMatch(n -> n.startsWith(Limit.DROPS_NOTE_PREFIX))).count();
+    }
+
+    /** The procedure its runs were measured with in a sweep ({@link Results.Run#phase}); null outside one. */
+    public String phase() {
+        return runs.getFirst().phase();
+    }
+
+    public long generatorBoundRounds() {
+        return runs.stream().filter(Results.Run::generatorBound).count();
+    }
+
+    /** Rounds whose server's JIT compiled for a tenth or more of its CPU in the window. */
+    public long compilingRounds() {
+        return runs.stream().filter(r -> r.cost() != null && r.cost().compiling(r.requestsPerSecond())).count();
+    }
+
+    /** Whether a run's note says its server's or its generator's threads were starved of CPU (RunAnalysis.starved). */
+    public static boolean starvedNote(String note) {
+        return note.startsWith("server starved: ") || note.startsWith("generator starved: ");
+    }
+
+    /** Rounds with a note that the server's or the generator's threads waited on the run queue as long as they ran. */
+    public long starvedRounds() {
+        return runs.stream().filter(r -> r.notes().stream().anyMatch(Cell::starvedNote)).count();
+    }
+
+    /** Closed-loop rounds that read above the bound: measurement artefacts ({@link AboveBound}). */
+    public long aboveBoundRounds() {
+        return runs.stream().filter(AboveBound::of).count();
+    }
+
+    public long serverBoundRounds() {
+        return runs.stream().filter(Results.Run::serverBound).count();
+    }
+
+    /** Runs in the tables' order: by concurrency, open-model rate, strategy, server and round. */
+    public static List<Results.Run> ordered(List<Results.Run> runs) {
+        return runs.stream().sorted(Comparator.comparingInt(Results.Run::concurrency)
+                .thenComparing(Results.Run::targetRate, Comparator.nullsFirst(Comparator.naturalOrder()))
+                .thenComparing(Results.Run::strategy, Comparator.nullsFirst(Comparator.naturalOrder()))
+                .thenComparing(Results.Run::server).thenComparingInt(Results.Run::round)).toList();
+    }
+
+    /** The rounds' counts in one: exact when all were; else the worst (a mismatch), or the largest explained difference. */
+    public String counts() {
+        List<Results.Reconciliation> all = runs.stream().map(Results.Run::reconciliation).filter(c -> c != null).toList();
+        if (all.isEmpty()) {
+            return "-";
+        }
+        Results.Reconciliation worst = all.stream()
+                .max(Comparator.comparingInt((Results.Reconciliation c) -> c.verdict().ordinal()).thenComparingLong(c -> Math.abs(c.difference()))).orElseThrow();
+        String text = worst.describe();
+        long notExact = all.stream().filter(c -> c.verdict() != Results.Reconciliation.Match.EXACT).count();
+        return notExact == 0 || all.size() == 1 ? text : text + String.format(Locale.ROOT, " in %d/%d", notExact, all.size());
+    }
+
+    /** The round whose requests/s is nearest the median: its latency curve stands for the cell's. */
+    public Results.Run medianRun() {
+        double median = requestsPerSecond().median();
+        return runs.stream().min(Comparator.comparingDouble(r -> Math.abs(r.requestsPerSecond() - median))).orElseThrow();
+    }
+
+    /** The figures the report page draws, as JSON. */
+    public record Summary(int concurrency, String strategy, String server, String engine, int rounds, Double bound,
+                          Spread requestsPerSecond, Spread ratioToBound, Spread p50, Spread p90, Spread p99, Spread p999,
+                          Spread max, Spread serverCpuSeconds, Spread serverCpuMicrosPerRequest, Spread serverCpuShare,
+                          Spread serverPeakRssMb, Spread clientCpuSeconds, Spread generatorCpuShare, long failed, String counts,
+                          long serverBoundRounds, long generatorBoundRounds, long compilingRounds, int medianRound,
+                          Spread cpuUserMicrosPerRequest, Spread cpuSystemMicrosPerRequest, Spread peakThreads,
+                          Spread contextSwitchesPerRequest,
+                          Spread heapAfterGcMb, Spread gcPauseMsPerSecond, Spread jitMsPerSecond,
+                          Double targetRate, long aboveBoundRounds, Spread generatorCpuMicrosPerRequest,
+                          Spread requestCpuMicrosPerRequest, boolean billed) {}
+
+    public Summary summary() {
+        return new Summary(concurrency, strategy, server, engine, rounds(), bound(), requestsPerSecond(),
+                spread(Results.Run::ratioToBound), spread(r -> r.latencyMs().p50()), spread(r -> r.latencyMs().p90()),
+                spread(r -> r.latencyMs().p99()), spread(r -> r.latencyMs().p999()), spread(r -> r.latencyMs().max()),
+                spread(Results.Run::serverCpuSeconds), serverCpuMicrosPerRequest(), spread(Results.Run::serverCpuShare),
+                spread(Results.Run::serverPeakRssMb), spread(Results.Run::clientCpuSeconds), spread(Results.Run::generatorCpuShare),
+                failed(), counts(), serverBoundRounds(), generatorBoundRounds(), compilingRounds(), medianRun().round(),
+                cost(Results.ServerCost::cpuUserMicrosPerRequest), cost(Results.ServerCost::cpuSystemMicrosPerRequest),
+                cost(c -> c.peakThreads() == null ? null : c.peakThreads().doubleValue()),
+                cost(Results.ServerCost::contextSwitchesPerRequest), cost(Results.ServerCost::heapAfterGcMb),
+                cost(Results.ServerCost::gcPauseMsPerSecond), cost(Results.ServerCost::jitMsPerSecond), targetRate(),
+                aboveBoundRounds(), generatorCpuMicrosPerRequest(), requestCpuMicrosPerRequest(), billed());
+    }
+}

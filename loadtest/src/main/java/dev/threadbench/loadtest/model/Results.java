@@ -1,0 +1,415 @@
+package dev.threadbench.loadtest.model;
+
+import dev.threadbench.loadtest.analysis.Fingerprint;
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * What {@code compare} writes to results.json and {@code report} reads back. {@code skipped}: the concurrencies
+ * compare did not run because this machine could not hold them (descriptor limit, memory); empty in older files.
+ * {@code sweep}: with --sweep, one entry per server x strategy, its breaking point and what limited it
+ * ({@link SweepPair}); null for a plain compare, and in files from before it (report computes it from the runs).
+ * {@code profiles}: with --profile, each profiled run's flame graph and bucket shares; empty otherwise.
+ * {@code baseline}: with --baseline, each matching cell set against the baseline's ({@link BaselineJudgement}); null otherwise.
+ */
+@JsonInclude(JsonInclude.Include.ALWAYS)
+public record Results(Environment environment, Settings settings, List<Run> runs, List<Skipped> skipped, List<SweepPair> sweep,
+                      List<Profile> profiles, BaselineJudgement baseline) {
+
+    public Results {
+        runs = List.copyOf(runs);
+        skipped = skipped == null ? List.of() : List.copyOf(skipped);
+        sweep = sweep == null ? null : List.copyOf(sweep);
+        profiles = profiles == null ? List.of() : List.copyOf(profiles);
+    }
+
+    public Results(Environment environment, Settings settings, List<Run> runs, List<Skipped> skipped, List<SweepPair> sweep,
+                   List<Profile> profiles) {
+        this(environment, settings, runs, skipped, sweep, profiles, null);
+    }
+
+    /** These results judged against a baseline ({@code --baseline}): the {@code baseline} section. */
+    public Results withBaseline(BaselineJudgement judgement) {
+        return new Results(environment, settings, runs, skipped, sweep, profiles, judgement);
+    }
+
+    public Results(Environment environment, Settings settings, List<Run> runs, List<Skipped> skipped) {
+        this(environment, settings, runs, skipped, null, List.of());
+    }
+
+    public Results(Environment environment, Settings settings, List<Run> runs) {
+        this(environment, settings, runs, List.of(), null, List.of());
+    }
+
+    /** These results with their sweep section (null for none). */
+    public Results withSweep(List<SweepPair> pairs) {
+        return new Results(environment, settings, runs, skipped, pairs, profiles, baseline);
+    }
+
+    /** A concurrency not run, and why: "the descriptor limit (ulimit -n) is 4,096; it needs 10,256", say. */
+    public record Skipped(int concurrency, String reason) {}
+
+    /**
+     * Where and with what the runs were made; {@code serverJvmOptions} and {@code serverArgs} (--server-args)
+     * are null when the servers were already running; {@code cpuPinning} null in files from before it was recorded.
+     * With {@code frameworks} (each server as named in the runs, undertow@2.3.27.Final say, and the framework version
+     * it logged), {@code build} (the loadtest jar's build id) and {@code gitCommit} (the project's commit, "-dirty" when
+     * its tree had changes; null when unknown) they are the run's fingerprint ({@link Fingerprint}); the three are null
+     * in files from before it.
+     */
+    @JsonPropertyOrder({"jdk", "os", "cpuModel", "cores", "undertowVersion", "vertxVersion", "date"})
+    public record Environment(String jdk, String os, String cpuModel, int cores, String undertowVersion,
+                              String vertxVersion, String date, String serverJvmOptions, String serverArgs, Pinning cpuPinning,
+                              Map<String, String> frameworks, String build, String gitCommit) {
+
+        public Environment(String jdk, String os, String cpuModel, int cores, String undertowVersion, String vertxVersion,
+                           String date, String serverJvmOptions, String serverArgs, Pinning cpuPinning) {
+            this(jdk, os, cpuModel, cores, undertowVersion, vertxVersion, date, serverJvmOptions, serverArgs, cpuPinning, null,
+                    null, null);
+        }
+    }
+
+    /**
+     * The CPUs the servers and the load generator were pinned to ({@code 0-3,6}); null for a side not pinned.
+     * {@code note}: how ("taskset; server JVMs with -XX:ActiveProcessorCount=1"), or why not ("not pinned: --no-pin").
+     */
+    public record Pinning(String serverCpus, String generatorCpus, String note) {}
+
+    /**
+     * How the runs were made; {@code iterations} null when each run was measured for a duration; {@code rounds}
+     * (--repeat) null in files from before rounds, which had one; {@code sweep}: --sweep (null in older files);
+     * {@code sweepResolution}: --resolution, how close the sweep narrowed each pair's last concurrency held and first
+     * not held, (notHeld - held) / held (null without --sweep, and in files from before it narrowed in);
+     * {@code generatorTransport}: the I/O the embedded runner ran on (epoll, io_uring or nio; null for other engines and
+     * in older files). {@code warmupAuto}: --warmup auto, each run's warm-up ended once the server's JIT had settled, at
+     * most {@code warmupSeconds} (each run's own in its {@code warmupSeconds}); null in older files.
+     */
+    public record Settings(String engine, int rampupSeconds, int warmupSeconds, Integer durationSeconds, Long iterations,
+                           int timeoutSeconds, int delayEvery, long delayMs, int eventLoops, Integer rounds, Boolean sweep,
+                           Double sweepResolution, String generatorTransport, Boolean warmupAuto) {
+
+        public Settings(String engine, int rampupSeconds, int warmupSeconds, Integer durationSeconds, Long iterations,
+                        int timeoutSeconds, int delayEvery, long delayMs, int eventLoops, Integer rounds, Boolean sweep,
+                        Double sweepResolution, String generatorTransport) {
+            this(engine, rampupSeconds, warmupSeconds, durationSeconds, iterations, timeoutSeconds, delayEvery, delayMs, eventLoops,
+                    rounds, sweep, sweepResolution, generatorTransport, null);
+        }
+
+        public Settings(String engine, int rampupSeconds, int warmupSeconds, Integer durationSeconds, Long iterations,
+                        int timeoutSeconds, int delayEvery, long delayMs, int eventLoops, Integer rounds, Boolean sweep) {
+            this(engine, rampupSeconds, warmupSeconds, durationSeconds, iterations, timeoutSeconds, delayEvery, delayMs, eventLoops,
+                    rounds, sweep, null, null);
+        }
+
+        public Settings withGeneratorTransport(String transport) {
+            return new Settings(engine, rampupSeconds, warmupSeconds, durationSeconds, iterations, timeoutSeconds, delayEvery,
+                    delayMs, eventLoops, rounds, sweep, sweepResolution, transport, warmupAuto);
+        }
+
+        public boolean autoWarmup() {
+            return Boolean.TRUE.equals(warmupAuto);
+        }
+
+        public boolean swept() {
+            return Boolean.TRUE.equals(sweep);
+        }
+
+
+        public int roundCount() {
+            return rounds == null ? 1 : rounds;
+        }
+    }
+
+    /**
+     * One server x strategy x concurrency in one round (0 for the first, and in files from before rounds).
+     * {@code bound}: the most requests/s the workload allows (C closed-loop clients, 1 in delayEvery held
+     * delayMs): 5 x C with the defaults; null without a delay. Figures an engine cannot give are null (wrk
+     * reports no 99.9th percentile without its script, say), as are the server's when it reports no process
+     * figures on its /stats (older files: when compare had not started it). {@code open}: what the open model did
+     * (its latencies count from each request's intended send time); null for a closed-loop run. {@code serverCpuShare} and {@code generatorCpuShare}: each side's CPU use over the measured
+     * window as a fraction of its own CPU set; {@code serverBound} / {@code generatorBound}: 0.9 or more.
+     * {@code cost}: what the server reported of its own process over the window; null when it reports nothing.
+     * {@code timeline}: the run second by second (null in older files, and from wrk and drill, which give no intervals).
+     * {@code generatorThreads}: the embedded generator's own JVM (compare's) over the window by thread class, for its
+     * run-queue wait ({@link ThreadClassCost}); null from wrk, drill and agents, and in older files. {@code warmupSeconds}:
+     * how long its warm-up took, from the ramp-up's end to the window's start (null without a timeline, and in older files).
+     * {@code phase}: with --sweep, the procedure that measured it: "grid" (one server climbing through the concurrencies),
+     * "narrowing" (a server started for this point and warmed first) or "ends" (a pair's last held and first not held
+     * measured again, as the narrowing measures); null for a plain compare and in older files.
+     * {@code workerPoolShare}: for the blocking strategy, the share of the server's worker pool its delayed requests held
+     * over the window (Little's law: delayed answers/s x the delay / the pool's maximum); null for other strategies and
+     * when the pool is not known (--targets).
+     */
+    @JsonPropertyOrder({"server", "strategy", "concurrency", "engine", "round", "requests", "failed", "durationSeconds",
+            "requestsPerSecond", "bound", "ratioToBound", "latencyMs", "serverCpuSeconds", "serverCpuMicrosPerRequest",
+            "serverCpuShare", "serverPeakRssMb", "clientCpuSeconds", "generatorCpuShare", "serverBound", "generatorBound",
+            "reconciliation"})
+    public record Run(String server, String strategy, int concurrency, String engine, int round, long requests, Failed failed,
+                      double durationSeconds, double requestsPerSecond, Double bound, Double ratioToBound,
+                      Latency latencyMs, Double serverCpuSeconds, Double serverCpuMicrosPerRequest, Double serverCpuShare,
+                      Double serverPeakRssMb, Double clientCpuSeconds, Double generatorCpuShare, boolean serverBound,
+                      boolean generatorBound, Reconciliation reconciliation, Long connectionsOpened,
+                      Integer serverExitCode, List<LatencySummary.Point> percentiles, List<String> notes, ServerCost cost,
+                      OpenModel open, List<AgentRun> agents, Coordination coordination, Timeline timeline,
+                      Map<String, ThreadClassCost> generatorThreads, Double warmupSeconds, String phase,
+                      Double workerPoolShare) {
+
+        public static final String GRID = "grid";
+        public static final String NARROWING = "narrowing";
+        public static final String ENDS = "ends";
+
+        public Run {
+            percentiles = percentiles == null ? List.of() : List.copyOf(percentiles);
+            notes = notes == null ? List.of() : List.copyOf(notes);
+            agents = agents == null ? null : List.copyOf(agents);
+        }
+
+        /** A run without the generator's thread classes, a warm-up time, a sweep phase or a worker pool share. */
+        public Run(String server, String strategy, int concurrency, String engine, int round, long requests, Failed failed,
+                   double durationSeconds, double requestsPerSecond, Double bound, Double ratioToBound,
+                   Latency latencyMs, Double serverCpuSeconds, Double serverCpuMicrosPerRequest, Double serverCpuShare,
+                   Double serverPeakRssMb, Double clientCpuSeconds, Double generatorCpuShare, boolean serverBound,
+                   boolean generatorBound, Reconciliation reconciliation, Long connectionsOpened,
+                   Integer serverExitCode, List<LatencySummary.Point> percentiles, List<String> notes, ServerCost cost,
+                   OpenModel open, List<AgentRun> agents, Coordination coordination, Timeline timeline) {
+            this(server, strategy, concurrency, engine, round, requests, failed, durationSeconds, requestsPerSecond, bound,
+                    ratioToBound, latencyMs, serverCpuSeconds, serverCpuMicrosPerRequest, serverCpuShare, serverPeakRssMb,
+                    clientCpuSeconds, generatorCpuShare, serverBound, generatorBound, reconciliation, connectionsOpened,
+                    serverExitCode, percentiles, notes, cost, open, agents, coordination, timeline, null, null, null, null);
+        }
+
+        /** This run as measured in a sweep's {@code phase}, with its worker pool share (null when not known). */
+        public Run inPhase(String phase, Double workerPoolShare) {
+            return new Run(server, strategy, concurrency, engine, round, requests, failed, durationSeconds, requestsPerSecond,
+                    bound, ratioToBound, latencyMs, serverCpuSeconds, serverCpuMicrosPerRequest, serverCpuShare, serverPeakRssMb,
+                    clientCpuSeconds, generatorCpuShare, serverBound, generatorBound, reconciliation, connectionsOpened,
+                    serverExitCode, percentiles, notes, cost, open, agents, coordination, timeline, generatorThreads, warmupSeconds, phase,
+                    workerPoolShare);
+        }
+
+        /** Whether it re-measured a pair's ends after the narrowing in. */
+        public boolean endsRemeasure() {
+            return ENDS.equals(phase);
+        }
+
+        public String label() {
+            return server + "/" + strategy + " C=" + concurrency + (open == null ? "" : String.format(Locale.ROOT, " @%,.0f/s",
+                    open.targetRate()));
+        }
+
+        /** The open model's target rate; null for a closed loop. */
+        public Double targetRate() {
+            return open == null ? null : open.targetRate();
+        }
+
+        public Run withServerExitCode(Integer code) {
+            return new Run(server, strategy, concurrency, engine, round, requests, failed, durationSeconds, requestsPerSecond,
+                    bound, ratioToBound, latencyMs, serverCpuSeconds, serverCpuMicrosPerRequest, serverCpuShare, serverPeakRssMb,
+                    clientCpuSeconds, generatorCpuShare, serverBound, generatorBound, reconciliation, connectionsOpened, code,
+                    percentiles, notes, cost, open, agents, coordination, timeline, generatorThreads, warmupSeconds, phase,
+                    workerPoolShare);
+        }
+    }
+
+    /**
+     * What happened during a run, over time, on one clock: seconds since the load started (its ramp-up, warm-up, measured
+     * window and the drain of its last answers). {@code generatorSeconds}: per 1 s bucket, the requests completed in it and their
+     * latency (HdrHistogram intervals; from agents, their histograms added per second); {@code serverSamples}: those of
+     * its own /stats compare takes every 500 ms (null when it reports none); {@code measureStartSecond} /
+     * {@code measureEndSecond}: the measured window on that clock.
+     */
+    public record Timeline(double measureStartSecond, double measureEndSecond, List<GeneratorSecond> generatorSeconds,
+                           List<ServerSample> serverSamples) {
+
+        public Timeline {
+            generatorSeconds = generatorSeconds == null ? List.of() : List.copyOf(generatorSeconds);
+            serverSamples = serverSamples == null ? null : List.copyOf(serverSamples);
+        }
+    }
+
+    /** One second of the generator's: requests completed in it (answered or failed), their p50, p99 and max in ms. */
+    public record GeneratorSecond(int second, long requests, long failed, Double p50Ms, Double p99Ms, Double maxMs) {}
+
+    /**
+     * One sample of the server's own /stats: {@code cpuShare}, its CPU use since the previous sample as a share of its
+     * CPUs; {@code threads}, its live threads; {@code gcPauseMs}, GC pause time since the previous sample.
+     */
+    public record ServerSample(double second, Double cpuShare, Long threads, Double gcPauseMs) {}
+
+    /**
+     * One agent's share of a run the cluster made ({@code engine} "cluster"): its connections and what it measured of
+     * them. The run's own figures are the merged ones (one histogram of every agent's samples).
+     * {@code generatorCpuShare}: its CPU over the window as a share of its own CPUs; {@code startLateMs}: how long
+     * after its intended start it began.
+     */
+    public record AgentRun(String name, String host, int connections, long requests, long failed, double requestsPerSecond,
+                           Double p99Ms, double generatorCpuSeconds, double generatorCpuShare, int cpus, long answered,
+                           double startLateMs) {}
+
+    /**
+     * What coordinating a cluster run cost: {@code startSkewMs}, the most the agents' starts may have been apart (from
+     * the orders' send and accept times as compare saw them, and each agent's own lateness), and the event-bus
+     * messages and bytes compare sent and received for the run (the cluster's own heartbeats not counted).
+     */
+    public record Coordination(double startSkewMs, long messages, long bytes) {}
+
+    /**
+     * The server's cost over a run's measured window, from the {@code "process"} figures of its own /stats, read at
+     * the window's edges and sampled every 500 ms in between (the same for servers compare started and --targets).
+     * Per request: over the requests the client completed in the window. {@code peakThreads} and {@code peakRssMb}:
+     * the highest in the window; {@code heapAfterGcMb}: the heap left after the last collection, read at the
+     * window's end (live data, not what the heap may grow to); {@code jitMsPerSecond}: JIT compilation per second of
+     * the window, CPU the server spent on itself rather than on requests; figures the server cannot give (RSS and context
+     * switches off Linux) are null. {@code threads}: the window's CPU bill by thread class (io, worker, carrier, gc, jit,
+     * other, exited), read at its edges only; null from servers that give none (off Linux, older jars) and in older files.
+     */
+    public record ServerCost(Double cpuSeconds, Double cpuMicrosPerRequest, Double cpuUserMicrosPerRequest,
+                             Double cpuSystemMicrosPerRequest, Long peakThreads, Double contextSwitchesPerRequest,
+                             Double peakRssMb, Double heapAfterGcMb, Double heapCommittedMb, Long gcCount,
+                             Double gcPauseMsPerSecond, Double jitMsPerSecond, int samples, Map<String, ThreadClassCost> threads) {
+
+        public ServerCost(Double cpuSeconds, Double cpuMicrosPerRequest, Double cpuUserMicrosPerRequest,
+                          Double cpuSystemMicrosPerRequest, Long peakThreads, Double contextSwitchesPerRequest,
+                          Double peakRssMb, Double heapAfterGcMb, Double heapCommittedMb, Long gcCount,
+                          Double gcPauseMsPerSecond, Double jitMsPerSecond, int samples) {
+            this(cpuSeconds, cpuMicrosPerRequest, cpuUserMicrosPerRequest, cpuSystemMicrosPerRequest, peakThreads,
+                    contextSwitchesPerRequest, peakRssMb, heapAfterGcMb, heapCommittedMb, gcCount, gcPauseMsPerSecond,
+                    jitMsPerSecond, samples, null);
+        }
+
+        /** The request CPU: the io, worker and carrier classes' CPU per request; null without the bill. */
+        public Double requestCpuMicrosPerRequest() {
+            return ThreadClassCost.sum(threads, ThreadClassCost.REQUEST_CLASSES, ThreadClassCost::cpuMicrosPerRequest);
+        }
+
+        /** The request threads' (io, worker, carrier) run-queue wait per request; null without the bill. */
+        public Double requestRunQueueWaitMicrosPerRequest() {
+            return ThreadClassCost.sum(threads, ThreadClassCost.REQUEST_CLASSES, ThreadClassCost::runQueueWaitMicrosPerRequest);
+        }
+
+        /** A class's share of all the classes' CPU in the window (the JIT's, the GC's); null without the bill. */
+        public Double classShare(String threadClass) {
+            Double all = ThreadClassCost.sum(threads, threads == null ? List.of() : List.copyOf(threads.keySet()),
+                    ThreadClassCost::cpuMs);
+            ThreadClassCost c = threads == null ? null : threads.get(threadClass);
+            return all == null || all <= 0 || c == null || c.cpuMs() == null ? null : c.cpuMs() / all;
+        }
+
+        /** The share of the server's CPU at which the JIT's compiling is flagged: its CPU per request then counts the compiler. */
+        public static final double COMPILING_SHARE = 0.1;
+
+        /**
+         * The JIT's compile time as a share of the server's CPU in the window, at the window's {@code requestsPerSecond}
+         * (compile time is elapsed time in the compiler threads, so it can pass 1); null when either is unknown.
+         */
+        public Double jitShare(double requestsPerSecond) {
+            if (jitMsPerSecond == null || cpuMicrosPerRequest == null) {
+                return null;
+            }
+            double serverMsPerSecond = cpuMicrosPerRequest * requestsPerSecond / 1000;
+            return serverMsPerSecond > 0 ? jitMsPerSecond / serverMsPerSecond : null;
+        }
+
+        /** Whether the JIT compiled for {@link #COMPILING_SHARE} or more of the server's CPU in the window. */
+        public boolean compiling(double requestsPerSecond) {
+            Double share = jitShare(requestsPerSecond);
+            return share != null && share >= COMPILING_SHARE;
+        }
+    }
+
+    /**
+     * One thread class over a window (ms; per request over the window's requests): CPU ({@code cpuMs}: time on the CPU,
+     * from schedstat; {@code userMs} and {@code systemMs} from stat, in 10 ms ticks), time runnable but waiting for a CPU
+     * ({@code runQueueWaitMs}; null for {@code exited}, whose threads took it with them), context switches, and the live
+     * threads at the window's end.
+     */
+    public record ThreadClassCost(Double cpuMs, Double userMs, Double systemMs, Double runQueueWaitMs,
+                                  Long voluntaryContextSwitches, Long involuntaryContextSwitches, Long threads,
+                                  Double cpuMicrosPerRequest, Double runQueueWaitMicrosPerRequest) {
+
+        /** The classes whose threads serve requests: the request CPU is theirs. */
+        public static final List<String> REQUEST_CLASSES = List.of("io", "worker", "carrier");
+        /** Every class, in the order the tables and the report's bars show them. */
+        public static final List<String> CLASSES = List.of("io", "worker", "carrier", "gc", "jit", "other", "exited");
+
+        /** The figure summed over {@code classes} (a class absent counts 0); null without a bill or when one's figure is null. */
+        public static Double sum(Map<String, ThreadClassCost> bill, List<String> classes,
+                                 Function<ThreadClassCost, Double> figure) {
+            if (bill == null) {
+                return null;
+            }
+            double sum = 0;
+            for (String name : classes) {
+                ThreadClassCost c = bill.get(name);
+                Double value = c == null ? Double.valueOf(0) : figure.apply(c);
+                if (value == null) {
+                    return null;
+                }
+                sum += value;
+            }
+            return sum;
+        }
+    }
+
+    /**
+     * An open-model run: requests scheduled at {@code targetRate} requests/s over {@code connections}, whatever
+     * the answers; {@code achievedRate}: those sent per second of the measured window; {@code lateRequests}: sent
+     * more than 10 ms after their intended time (no free connection, a busy generator); {@code unsentRequests}:
+     * never sent (no free connection within the timeout, counted as timeouts); {@code maxLateMs}: the latest one.
+     * {@code model} is "open"; a run without this record is closed-loop.
+     */
+    public record OpenModel(String model, double targetRate, double achievedRate, int connections, long lateRequests,
+                            long unsentRequests, double maxLateMs) {}
+
+    /** Failed requests, in all and by cause. */
+    public record Failed(long total, long non2xx, long timeout, long refused, long reset, long shortBody, long other) {}
+
+    /** Latency in milliseconds. */
+    public record Latency(Double p50, Double p90, Double p99, Double p999, Double max, Double mean) {}
+
+    /**
+     * The server's own count (requests to / between two /stats reads taken while it was idle, before the run
+     * and after its last answer) against the answers the client received in the same span.
+     * {@code verdict}: "exact" (equal), "explained" (the server counted more, by no more than the requests
+     * that failed without an answer: timeouts, resets), or "mismatch".
+     */
+    public record Reconciliation(long serverCounted, long clientAnswered, long difference, Match verdict) {
+
+        /** How the two counts compare; in results.json as the lowercase name. */
+        public enum Match {
+            EXACT, EXPLAINED, MISMATCH;
+
+            @JsonValue
+            public String id() {
+                return name().toLowerCase(Locale.ROOT);
+            }
+
+            @JsonCreator
+            public static Match of(String id) {
+                return valueOf(id.toUpperCase(Locale.ROOT));
+            }
+        }
+
+        public static Reconciliation of(long serverCounted, long clientAnswered, long unansweredFailures) {
+            long difference = serverCounted - clientAnswered;
+            Match verdict = difference == 0 ? Match.EXACT
+                    : difference > 0 && difference <= unansweredFailures ? Match.EXPLAINED : Match.MISMATCH;
+            return new Reconciliation(serverCounted, clientAnswered, difference, verdict);
+        }
+
+        /** "exact", "explained (+3)" or "MISMATCH (-1)". */
+        public String describe() {
+            return switch (verdict) {
+                case EXACT -> "exact";
+                case EXPLAINED -> String.format(Locale.ROOT, "explained (+%d)", difference);
+                case MISMATCH -> String.format(Locale.ROOT, "MISMATCH (%+d)", difference);
+            };
+        }
+    }
+}
