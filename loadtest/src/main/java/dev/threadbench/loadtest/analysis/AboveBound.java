@@ -23,7 +23,7 @@ public final class AboveBound {
 
     /** Whether {@code run}, a closed loop, read above {@link #LIMIT} of its bound (the open model's bound is C's, not its own). */
     public static boolean of(Results.Run run) {
-        return run.open() == null && run.ratioToBound() != null && run.ratioToBound() > LIMIT;
+        return run.open() == null && run.load().ratioToBound() != null && run.load().ratioToBound() > LIMIT;
     }
 
     /**
@@ -34,7 +34,7 @@ public final class AboveBound {
     public static List<String> sweepPoints(List<Cell> cells, SweepPair pair) {
         List<String> points = new ArrayList<>();
         for (Cell c : cells) {
-            Spread ratio = c.spread(Results.Run::ratioToBound);
+            Spread ratio = c.spread(run -> run.load().ratioToBound());
             if (ratio != null && ratio.median() > LIMIT
                     && (pair == null || c.server().equals(pair.server()) && Objects.equals(c.strategy(), pair.strategy()))) {
                 points.add(String.format(Locale.ROOT, "%s C=%,d: %.1f %% of the bound", c.label(), c.concurrency(), 100 * ratio.median()));

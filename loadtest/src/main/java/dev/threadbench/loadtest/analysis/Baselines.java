@@ -29,13 +29,13 @@ public final class Baselines {
     /** A figure's value in one run. */
     static Function<Results.Run, Double> value(BaselineJudgement.Figure figure) {
         return switch (figure) {
-            case REQUESTS_PER_SECOND -> Results.Run::requestsPerSecond;
-            case OF_BOUND -> Results.Run::ratioToBound;
-            case P50 -> r -> r.latencyMs().p50();
-            case P99 -> r -> r.latencyMs().p99();
-            case P999 -> r -> r.latencyMs().p999();
+            case REQUESTS_PER_SECOND -> run -> run.load().requestsPerSecond();
+            case OF_BOUND -> run -> run.load().ratioToBound();
+            case P50 -> r -> r.latency().latencyMs().p50();
+            case P99 -> r -> r.latency().latencyMs().p99();
+            case P999 -> r -> r.latency().latencyMs().p999();
             case SERVER_CPU -> Cell::serverCpuMicrosPerRequest;
-            case RSS -> Results.Run::serverPeakRssMb;
+            case RSS -> run -> run.serverSide().peakRssMb();
         };
     }
 

@@ -67,7 +67,7 @@ public record Cell(int concurrency, String strategy, String server, String engin
     }
 
     public Spread requestsPerSecond() {
-        return spread(Results.Run::requestsPerSecond);
+        return spread(run -> run.load().requestsPerSecond());
     }
 
     public Spread serverCpuMicrosPerRequest() {
@@ -76,8 +76,8 @@ public record Cell(int concurrency, String strategy, String server, String engin
 
     /** One run's: derived from the CPU seconds and the requests for files from before it was recorded. */
     static Double serverCpuMicrosPerRequest(Results.Run r) {
-        return r.serverCpuMicrosPerRequest() != null || r.serverCpuSeconds() == null || r.requests() == 0
-                ? r.serverCpuMicrosPerRequest() : Double.valueOf(Math.round(r.serverCpuSeconds() * 1e7 / r.requests()) / 10.0);
+        return r.serverSide().cpuMicrosPerRequest() != null || r.serverSide().cpuSeconds() == null || r.load().requests() == 0
+                ? r.serverSide().cpuMicrosPerRequest() : Double.valueOf(Math.round(r.serverSide().cpuSeconds() * 1e7 / r.load().requests()) / 10.0);
     }
 
     /**
@@ -90,7 +90,7 @@ public record Cell(int concurrency, String strategy, String server, String engin
 
     /** Whether every round has the server's bill by thread class: then its request CPU is apart from its JIT and GC. */
     public boolean billed() {
-        return runs.stream().allMatch(r -> r.cost() != null && r.cost().threads() != null);
+        return runs.stream().allMatch(r -> r.serverSide().cost() != null && r.serverSide().cost().threads() != null);
     }
 
     /** One thread class's figure over the rounds; null when no round has the bill. */
@@ -101,46 +101,46 @@ public record Cell(int concurrency, String strategy, String server, String engin
 
     /** The generator's own figure summed over {@code classes}, over the rounds; null when no round has its bill. */
     public Spread generatorThreads(List<String> classes, Function<Results.ThreadClassCost, Double> figure) {
-        return spread(r -> Results.ThreadClassCost.sum(r.generatorThreads(), classes, figure));
+        return spread(r -> Results.ThreadClassCost.sum(r.generatorSide().threads(), classes, figure));
     }
 
     /** The generator's CPU time per request, from its CPU seconds over the window and the requests measured in it. */
     public Spread generatorCpuMicrosPerRequest() {
-        return spread(r -> r.clientCpuSeconds() == null || r.requests() == 0 ? null
-                : Double.valueOf(Math.round(r.clientCpuSeconds() * 1e7 / r.requests()) / 10.0));
+        return spread(r -> r.generatorSide().cpuSeconds() == null || r.load().requests() == 0 ? null
+                : Double.valueOf(Math.round(r.generatorSide().cpuSeconds() * 1e7 / r.load().requests()) / 10.0));
     }
 
     /** One of the server's cost figures over the rounds; null when no round has it. */
     public Spread cost(Function<Results.ServerCost, Double> figure) {
-        return spread(r -> r.cost() == null ? null : figure.apply(r.cost()));
+        return spread(r -> r.serverSide().cost() == null ? null : figure.apply(r.serverSide().cost()));
     }
 
     /** Whether the server reported its process figures on /stats. */
     public boolean costMeasured() {
-        return runs.stream().anyMatch(r -> r.cost() != null);
+        return runs.stream().anyMatch(r -> r.serverSide().cost() != null);
     }
 
     /** Whether the server's CPU and RSS were measured: it reported them (older files: compare had started it). */
     public boolean serverMeasured() {
-        return runs.stream().anyMatch(r -> r.serverCpuSeconds() != null);
+        return runs.stream().anyMatch(r -> r.serverSide().cpuSeconds() != null);
     }
 
     public Double bound() {
-        return runs.getFirst().bound();
+        return runs.getFirst().load().bound();
     }
 
     public long failed() {
-        return runs.stream().mapToLong(r -> r.failed().total()).sum();
+        return runs.stream().mapToLong(r -> r.load().failed().total()).sum();
     }
 
     /** Rounds with one failed request or more. */
     public long failedRounds() {
-        return runs.stream().filter(r -> r.failed().total() > 0).count();
+        return runs.stream().filter(r -> r.load().failed().total() > 0).count();
     }
 
     /** Rounds whose delayed requests held {@code share} or more of the server's worker pool. */
     public long workerPoolRounds(double share) {
-        return runs.stream().filter(r -> r.workerPoolShare() != null && r.workerPoolShare() >= share).count();
+        return runs.stream().filter(r -> r.serverSide().workerPoolShare() != null && r.serverSide().workerPoolShare() >= share).count();
     }
 
     /** Rounds in which the kernel dropped connection attempts at the server's full accept queue. */
@@ -149,17 +149,17 @@ public record Cell(int concurrency, String strategy, String server, String engin
     }
 
     /** The procedure its runs were measured with in a sweep ({@link Results.Run#phase}); null outside one. */
-    public String phase() {
+    public Results.Phase phase() {
         return runs.getFirst().phase();
     }
 
     public long generatorBoundRounds() {
-        return runs.stream().filter(Results.Run::generatorBound).count();
+        return runs.stream().filter(run -> run.generatorSide().cpuBound()).count();
     }
 
     /** Rounds whose server's JIT compiled for a tenth or more of its CPU in the window. */
     public long compilingRounds() {
-        return runs.stream().filter(r -> r.cost() != null && r.cost().compiling(r.requestsPerSecond())).count();
+        return runs.stream().filter(r -> r.serverSide().cost() != null && r.serverSide().cost().compiling(r.load().requestsPerSecond())).count();
     }
 
     /** Whether a run's note says its server's or its generator's threads were starved of CPU (RunAnalysis.starved). */
@@ -178,7 +178,7 @@ public record Cell(int concurrency, String strategy, String server, String engin
     }
 
     public long serverBoundRounds() {
-        return runs.stream().filter(Results.Run::serverBound).count();
+        return runs.stream().filter(run -> run.serverSide().cpuBound()).count();
     }
 
     /** Runs in the tables' order: by concurrency, open-model rate, strategy, server and round. */
@@ -205,7 +205,7 @@ public record Cell(int concurrency, String strategy, String server, String engin
     /** The round whose requests/s is nearest the median: its latency curve stands for the cell's. */
     public Results.Run medianRun() {
         double median = requestsPerSecond().median();
-        return runs.stream().min(Comparator.comparingDouble(r -> Math.abs(r.requestsPerSecond() - median))).orElseThrow();
+        return runs.stream().min(Comparator.comparingDouble(r -> Math.abs(r.load().requestsPerSecond() - median))).orElseThrow();
     }
 
     /** The figures the report page draws, as JSON. */
@@ -222,10 +222,10 @@ public record Cell(int concurrency, String strategy, String server, String engin
 
     public Summary summary() {
         return new Summary(concurrency, strategy, server, engine, rounds(), bound(), requestsPerSecond(),
-                spread(Results.Run::ratioToBound), spread(r -> r.latencyMs().p50()), spread(r -> r.latencyMs().p90()),
-                spread(r -> r.latencyMs().p99()), spread(r -> r.latencyMs().p999()), spread(r -> r.latencyMs().max()),
-                spread(Results.Run::serverCpuSeconds), serverCpuMicrosPerRequest(), spread(Results.Run::serverCpuShare),
-                spread(Results.Run::serverPeakRssMb), spread(Results.Run::clientCpuSeconds), spread(Results.Run::generatorCpuShare),
+                spread(run -> run.load().ratioToBound()), spread(r -> r.latency().latencyMs().p50()), spread(r -> r.latency().latencyMs().p90()),
+                spread(r -> r.latency().latencyMs().p99()), spread(r -> r.latency().latencyMs().p999()), spread(r -> r.latency().latencyMs().max()),
+                spread(run -> run.serverSide().cpuSeconds()), serverCpuMicrosPerRequest(), spread(run -> run.serverSide().cpuShare()),
+                spread(run -> run.serverSide().peakRssMb()), spread(run -> run.generatorSide().cpuSeconds()), spread(run -> run.generatorSide().cpuShare()),
                 failed(), counts(), serverBoundRounds(), generatorBoundRounds(), compilingRounds(), medianRun().round(),
                 cost(Results.ServerCost::cpuUserMicrosPerRequest), cost(Results.ServerCost::cpuSystemMicrosPerRequest),
                 cost(c -> c.peakThreads() == null ? null : c.peakThreads().doubleValue()),

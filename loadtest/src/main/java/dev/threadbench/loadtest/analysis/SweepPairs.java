@@ -32,7 +32,7 @@ public final class SweepPairs {
 
     /** A cell's reading: the median of its rounds' shares of the bound, its failed rounds, whether it held. */
     static SweepPair.Reading reading(Cell cell) {
-        Spread ratio = cell.spread(Results.Run::ratioToBound);
+        Spread ratio = cell.spread(run -> run.load().ratioToBound());
         return new SweepPair.Reading(cell.concurrency(), cell.phase(), ratio == null ? null : ratio.median(), cell.failedRounds(),
                 cell.rounds(), holds(cell));
     }
@@ -134,7 +134,7 @@ public final class SweepPairs {
      * breaks it.
      */
     public static boolean holds(Cell cell) {
-        Spread ratio = cell.spread(Results.Run::ratioToBound);
+        Spread ratio = cell.spread(run -> run.load().ratioToBound());
         return ratio != null && ratio.median() >= HOLDS && !most(cell.failedRounds(), cell.rounds());
     }
 
@@ -184,9 +184,9 @@ public final class SweepPairs {
         int rounds = cell.rounds();
         List<String> parts = new ArrayList<>();
         parts.add(ratio(cell));
-        parts.add(share("server CPU", cell.spread(Results.Run::serverCpuShare), cell.serverBoundRounds(), rounds));
-        parts.add(share("generator CPU", cell.spread(Results.Run::generatorCpuShare), cell.generatorBoundRounds(), rounds));
-        Spread pool = cell.spread(Results.Run::workerPoolShare);
+        parts.add(share("server CPU", cell.spread(run -> run.serverSide().cpuShare()), cell.serverBoundRounds(), rounds));
+        parts.add(share("generator CPU", cell.spread(run -> run.generatorSide().cpuShare()), cell.generatorBoundRounds(), rounds));
+        Spread pool = cell.spread(run -> run.serverSide().workerPoolShare());
         if (pool != null) {
             parts.add(share("worker pool", pool, cell.workerPoolRounds(FULL), rounds));
         }
@@ -196,7 +196,7 @@ public final class SweepPairs {
     }
 
     private static String ratio(Cell cell) {
-        Spread ratio = cell.spread(Results.Run::ratioToBound);
+        Spread ratio = cell.spread(run -> run.load().ratioToBound());
         return ratio == null ? "- of the bound" : String.format(Locale.ROOT, "%.1f %% of the bound", 100 * ratio.median());
     }
 

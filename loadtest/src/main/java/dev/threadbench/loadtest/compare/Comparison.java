@@ -130,7 +130,7 @@ final class Comparison {
             Map<String, RunningServer> running = connect();
             Map<Planned, List<CompareSettings.Load>> grid = new LinkedHashMap<>();
             settings.planned().forEach(planned -> grid.put(planned, loads));
-            if (rounds(grid, Map.of(), running, runs, "", settings.sweep() ? Results.Run.GRID : null) && settings.sweep()
+            if (rounds(grid, Map.of(), running, runs, "", settings.sweep() ? Results.Phase.GRID : null) && settings.sweep()
                     && narrowIn(running, runs, skipped)) {
                 measureEndsAgain(running, runs, skipped);
             }
@@ -203,7 +203,7 @@ final class Comparison {
      * {@code warmUps} gives it, if any; false when the engine said no run can go on (the runs made are kept).
      */
     private boolean rounds(Map<Planned, List<CompareSettings.Load>> plan, Map<Planned, Integer> warmUps,
-                           Map<String, RunningServer> running, List<Results.Run> runs, String logSuffix, String phase) {
+                           Map<String, RunningServer> running, List<Results.Run> runs, String logSuffix, Results.Phase phase) {
         for (int round = 0; round < settings.rounds(); round++) {
             for (Planned planned : settings.order(round)) {
                 if (!plan.containsKey(planned)) {
@@ -257,7 +257,7 @@ final class Comparison {
             out.flush();
             Map<Planned, List<CompareSettings.Load>> plan = new LinkedHashMap<>();
             Map<Planned, Integer> warmUps = new LinkedHashMap<>();
-            if (!stepRounds(next, running, runs, "-step" + step, Results.Run.NARROWING)) {
+            if (!stepRounds(next, running, runs, "-step" + step, Results.Phase.NARROWING)) {
                 return false;
             }
         }
@@ -289,18 +289,18 @@ final class Comparison {
         out.printf(Locale.ROOT, "%nmeasuring the ends again as the narrowing measures, held ends: %s%n",
                 String.join("; ", held.stream().map(Bisection.Step::describe).toList()));
         out.flush();
-        if (!stepRounds(held, running, runs, "-held-end", Results.Run.ENDS)) {
+        if (!stepRounds(held, running, runs, "-held-end", Results.Phase.ENDS)) {
             return;
         }
         out.printf(Locale.ROOT, "%nmeasuring the ends again as the narrowing measures, not-held ends: %s%n",
                 String.join("; ", notHeld.stream().map(Bisection.Step::describe).toList()));
         out.flush();
-        stepRounds(notHeld, running, runs, "-not-held-end", Results.Run.ENDS);
+        stepRounds(notHeld, running, runs, "-not-held-end", Results.Phase.ENDS);
     }
 
     /** One run per step (at most one per planned server), every round, each server started for it warmed first. */
     private boolean stepRounds(List<Bisection.Step> steps, Map<String, RunningServer> running, List<Results.Run> runs,
-                               String logSuffix, String phase) {
+                               String logSuffix, Results.Phase phase) {
         Map<Planned, List<CompareSettings.Load>> plan = new LinkedHashMap<>();
         Map<Planned, Integer> warmUps = new LinkedHashMap<>();
         for (Bisection.Step n : steps) {
@@ -334,7 +334,7 @@ final class Comparison {
      * its stop (or, already running, between connect and close), each added to {@code done} as it ends.
      */
     private void runsOf(Planned planned, int round, RunningServer alreadyRunning, List<CompareSettings.Load> loads,
-                        Integer warmUpConcurrency, String logSuffix, String phase, List<Results.Run> done) {
+                        Integer warmUpConcurrency, String logSuffix, Results.Phase phase, List<Results.Run> done) {
         Path log = settings.out().resolve("logs").resolve(planned.server() + "-"
                 + (planned.strategy() == null ? "default" : planned.strategy())
                 + (settings.rounds() == 1 ? "" : "-round" + (round + 1)) + logSuffix + ".log");
@@ -354,7 +354,7 @@ final class Comparison {
                 try {
                     run = measure(server, load, round);
                     run = phase == null ? run : run.inPhase(phase, RunAnalysis.workerPoolShare(run.strategy(),
-                            run.requestsPerSecond(), settings.delayEvery(), settings.delayMs(), workers));
+                            run.load().requestsPerSecond(), settings.delayEvery(), settings.delayMs(), workers));
                 } catch (Engine.RunLost e) {
                     // that run is lost, the next may go on (the engine says when none can)
                     problems.add(planned.server() + " C=" + load.concurrency() + roundLabel(round) + ": " + e.getMessage());
@@ -365,11 +365,11 @@ final class Comparison {
                 runs.add(run);
                 done.add(run);
                 out.println("  " + progress() + ConsoleTable.oneLine(run));
-                if (settings.timing().autoWarmup() && run.warmupSeconds() != null) {
-                    out.println("      " + warmUpLine(run.warmupSeconds(), lastWarmUpJit));
+                if (settings.timing().autoWarmup() && run.load().warmupSeconds() != null) {
+                    out.println("      " + warmUpLine(run.load().warmupSeconds(), lastWarmUpJit));
                 }
                 if (AboveBound.of(run)) {
-                    out.println("      " + AboveBound.note(run.ratioToBound(), run.durationSeconds(),
+                    out.println("      " + AboveBound.note(run.load().ratioToBound(), run.load().durationSeconds(),
                             settings.timing().rampupSeconds(), settings.delayMs()));
                 }
                 run.notes().stream().filter(note -> note.startsWith(ListenDrops.NOTE_PREFIX) || Cell.starvedNote(note))

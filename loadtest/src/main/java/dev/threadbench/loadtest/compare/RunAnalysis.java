@@ -113,16 +113,17 @@ final class RunAnalysis {
         }
         Results.Reconciliation reconciliation = Results.Reconciliation.of(after.requests() - run.before().requests(),
                 outcome.answered(), outcome.unansweredAllowance());
-        return new Results.Run(run.server().name(), after.strategy(), run.concurrency(), run.engine(), run.round(),
-                outcome.requests(), outcome.failed(), round(seconds, 3), round(outcome.requestsPerSecond(), 1), bound,
-                ratio, outcome.latency(), serverCpu,
-                microsPerRequest, serverShare, peakRss,
-                round(outcome.clientCpuSeconds(), 2), generatorShare, serverBound, generatorBound,
-                reconciliation, outcome.connectionsOpened(), null, outcome.percentiles(), notes, cost, outcome.open(),
-                outcome.agents(), outcome.coordination(), outcome.timeline(), run.generatorThreads(),
-                outcome.timeline() == null || rampupSeconds == null ? null
-                        : round(Math.max(0, outcome.timeline().measureStartSecond() - rampupSeconds), 1),
-                null, null);
+        Double warmup = outcome.timeline() == null || rampupSeconds == null ? null
+                : round(Math.max(0, outcome.timeline().measureStartSecond() - rampupSeconds), 1);
+        return new Results.Run(run.server().name(), after.strategy(), run.concurrency(), run.engine(), run.round(), null,
+                new Results.Load(outcome.requests(), outcome.failed(), round(seconds, 3), round(outcome.requestsPerSecond(), 1),
+                        bound, ratio, outcome.connectionsOpened(), warmup),
+                new Results.Latencies(outcome.latency(), outcome.percentiles()),
+                new Results.ServerSide(serverCpu, microsPerRequest, serverShare, peakRss, serverBound, null, cost, null),
+                new Results.GeneratorSide(round(outcome.clientCpuSeconds(), 2), generatorShare, generatorBound,
+                        run.generatorThreads()),
+                reconciliation, notes, outcome.open(), new Results.Distributed(outcome.agents(), outcome.coordination()),
+                outcome.timeline());
     }
 
     /**

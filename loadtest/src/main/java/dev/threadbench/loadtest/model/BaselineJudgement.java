@@ -1,6 +1,5 @@
 package dev.threadbench.loadtest.model;
 
-import dev.threadbench.loadtest.analysis.Baselines;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

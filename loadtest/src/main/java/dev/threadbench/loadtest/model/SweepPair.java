@@ -1,6 +1,5 @@
 package dev.threadbench.loadtest.model;
 
-import dev.threadbench.loadtest.analysis.SweepPairs;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.List;
 import java.util.Locale;
@@ -45,7 +44,7 @@ public record SweepPair(String server, String strategy, Integer breakingPoint, I
      * One concurrency's reading: its median share of the bound, the rounds with failed requests, whether it held, and
      * the procedure that measured it ({@link Results.Run#phase}).
      */
-    public record Reading(int concurrency, String phase, Double ratio, long failedRounds, int rounds, boolean held) {
+    public record Reading(int concurrency, Results.Phase phase, Double ratio, long failedRounds, int rounds, boolean held) {
 
         /** "99.0 % (grid, 3 rounds)", or with failures "94.0 % (ends, 3 rounds, failures in 1)". */
         public String describe() {

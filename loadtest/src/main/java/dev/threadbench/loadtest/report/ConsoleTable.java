@@ -37,14 +37,14 @@ public final class ConsoleTable {
                     : String.format(Locale.ROOT, " @%,.0f/s", c.targetRate())), String.valueOf(c.strategy()), c.server(), c.engine(),
                     String.valueOf(c.rounds()), c.requestsPerSecond().format("%,.0f"),
                     c.bound() == null ? "-" : String.format(Locale.ROOT, "%,.0f", c.bound()),
-                    median(c.spread(Results.Run::ratioToBound), 100, "%.1f%%"),
-                    ms(c.spread(r -> r.latencyMs().p50()), false), ms(c.spread(r -> r.latencyMs().p99()), true),
-                    ms(c.spread(r -> r.latencyMs().p999()), false), ms(c.spread(r -> r.latencyMs().max()), false),
+                    median(c.spread(run -> run.load().ratioToBound()), 100, "%.1f%%"),
+                    ms(c.spread(r -> r.latency().latencyMs().p50()), false), ms(c.spread(r -> r.latency().latencyMs().p99()), true),
+                    ms(c.spread(r -> r.latency().latencyMs().p999()), false), ms(c.spread(r -> r.latency().latencyMs().max()), false),
                     serverFigure(c, c.requestCpuMicrosPerRequest() == null ? "-" : c.requestCpuMicrosPerRequest().format("%.1f")),
                     c.generatorCpuMicrosPerRequest() == null ? "-" : c.generatorCpuMicrosPerRequest().format("%.1f"),
-                    serverFigure(c, median(c.spread(Results.Run::serverCpuShare), 100, "%.0f%%")),
-                    median(c.spread(Results.Run::generatorCpuShare), 100, "%.0f%%"),
-                    serverFigure(c, median(c.spread(Results.Run::serverPeakRssMb), 1, "%.0f")),
+                    serverFigure(c, median(c.spread(run -> run.serverSide().cpuShare()), 100, "%.0f%%")),
+                    median(c.spread(run -> run.generatorSide().cpuShare()), 100, "%.0f%%"),
+                    serverFigure(c, median(c.spread(run -> run.serverSide().peakRssMb()), 1, "%.0f")),
                     String.format(Locale.ROOT, "%,d", c.failed()), c.counts(), note(c)});
         }
         StringBuilder text = new StringBuilder(TextGrid.render(rows, LEFT));
@@ -88,7 +88,7 @@ public final class ConsoleTable {
                 .append("counts: the server's /stats count against the answers the client got (exact, explained by failed"
                         + " or abandoned requests, or MISMATCH).\n");
         if (settings != null && settings.autoWarmup()) {
-            Spread warmups = Spread.of(results.runs().stream().map(Results.Run::warmupSeconds).toList());
+            Spread warmups = Spread.of(results.runs().stream().map(run -> run.load().warmupSeconds()).toList());
             text.append("warm-up: auto, each run's ended on a whole delay period once the server's JIT had settled, at most ")
                     .append(settings.warmupSeconds()).append(" s").append(warmups == null ? "" : String.format(Locale.ROOT,
                             ": %.0f s median, %.0f-%.0f s (each run's in results.json)", warmups.median(), warmups.min(),
@@ -98,7 +98,7 @@ public final class ConsoleTable {
             text.append("C @R/s: the open model, R requests/s scheduled whatever the answers (C sets the bound); req/s: answered per"
                     + " second; latencies from each request's intended send time, so a server that falls behind shows it.\n");
         }
-        if (results.runs().stream().anyMatch(r -> r.serverCpuSeconds() == null || r.serverPeakRssMb() == null)) {
+        if (results.runs().stream().anyMatch(r -> r.serverSide().cpuSeconds() == null || r.serverSide().peakRssMb() == null)) {
             text.append("n/a: the server reports no process figures on its /stats (an older jar, or another server).\n");
         }
         if (results.runs().stream().anyMatch(AboveBound::of)) {
@@ -107,7 +107,7 @@ public final class ConsoleTable {
                     + " shorter than one, or a stall that released a wave inside it; each run's cause is in its notes in"
                     + " results.json and the report): a measurement artefact, not a result.\n");
         }
-        if (results.runs().stream().anyMatch(Results.Run::serverBound)) {
+        if (results.runs().stream().anyMatch(run -> run.serverSide().cpuBound())) {
             text.append("SERVER-BOUND: the server used 90 % or more of its CPUs: it, not the workload, set the pace.\n");
         }
         if (cells.stream().anyMatch(c -> c.compilingRounds() > 0)) {
@@ -121,7 +121,7 @@ public final class ConsoleTable {
             text.append("STARVED: the server's request threads or the generator's event loops waited on the run queue at least as"
                     + " long as they ran (which side: the run's note).\n");
         }
-        if (results.runs().stream().anyMatch(Results.Run::generatorBound)) {
+        if (results.runs().stream().anyMatch(run -> run.generatorSide().cpuBound())) {
             text.append("GENERATOR-BOUND: the load generator used 90 % or more of its CPUs; that figure is the generator's"
                     + " limit as much as the server's.\n");
         }
@@ -168,17 +168,17 @@ public final class ConsoleTable {
                 r.concurrency(), r.open() == null ? "" : String.format(Locale.ROOT, " open model @%,.0f req/s (%,.0f sent/s, %d"
                         + " connections, %,d late, %,d never sent)", r.open().targetRate(), r.open().achievedRate(),
                         r.open().connections(), r.open().lateRequests(), r.open().unsentRequests()),
-                r.requestsPerSecond(),
-                r.bound() == null ? "" : String.format(Locale.ROOT, " (%.1f%% of the %,.0f bound)%s", 100 * r.ratioToBound(), r.bound(),
+                r.load().requestsPerSecond(),
+                r.load().bound() == null ? "" : String.format(Locale.ROOT, " (%.1f%% of the %,.0f bound)%s", 100 * r.load().ratioToBound(), r.load().bound(),
                         AboveBound.of(r) ? " [ARTEFACT: above the bound]" : ""),
-                ms(r.latencyMs().p50()), ms(r.latencyMs().p99()), r.failed().total(),
-                r.serverCpuSeconds() == null ? "n/a" : String.format(Locale.ROOT, "%.1f s (%s us/req, %s of its CPUs)",
-                        r.serverCpuSeconds(), figure(r.serverCpuMicrosPerRequest(), 1, "%.1f"), figure(r.serverCpuShare(), 100, "%.0f%%")),
-                serverFigure(r.serverPeakRssMb(), r.serverPeakRssMb() == null ? "" : String.format(Locale.ROOT, "%.0f MB", r.serverPeakRssMb())),
-                figure(r.generatorCpuShare(), 100, "%.0f%%") + " of its CPUs",
-                (r.reconciliation() == null ? "-" : r.reconciliation().describe()), cost(r.cost()) + bill(r.cost()),
-                r.serverBound() ? " [SERVER-BOUND]" : "",
-                r.generatorBound() ? " [GENERATOR-BOUND]" : "");
+                ms(r.latency().latencyMs().p50()), ms(r.latency().latencyMs().p99()), r.load().failed().total(),
+                r.serverSide().cpuSeconds() == null ? "n/a" : String.format(Locale.ROOT, "%.1f s (%s us/req, %s of its CPUs)",
+                        r.serverSide().cpuSeconds(), figure(r.serverSide().cpuMicrosPerRequest(), 1, "%.1f"), figure(r.serverSide().cpuShare(), 100, "%.0f%%")),
+                serverFigure(r.serverSide().peakRssMb(), r.serverSide().peakRssMb() == null ? "" : String.format(Locale.ROOT, "%.0f MB", r.serverSide().peakRssMb())),
+                figure(r.generatorSide().cpuShare(), 100, "%.0f%%") + " of its CPUs",
+                (r.reconciliation() == null ? "-" : r.reconciliation().describe()), cost(r.serverSide().cost()) + bill(r.serverSide().cost()),
+                r.serverSide().cpuBound() ? " [SERVER-BOUND]" : "",
+                r.generatorSide().cpuBound() ? " [GENERATOR-BOUND]" : "");
     }
 
     /**
@@ -186,19 +186,19 @@ public final class ConsoleTable {
      * 0 failed, generator CPU 31% of 1"), then how far apart they started and what coordinating them cost; none otherwise.
      */
     public static List<String> agentLines(Results.Run r) {
-        if (r.agents() == null) {
+        if (r.cluster().agents() == null) {
             return List.of();
         }
         List<String> lines = new ArrayList<>();
-        for (Results.AgentRun a : r.agents()) {
+        for (Results.AgentRun a : r.cluster().agents()) {
             lines.add(String.format(Locale.ROOT, "agent %s (%s): %,d connections, %,.0f req/s, p99 %s ms, %,d failed, %,d answered,"
                     + " generator CPU %.0f%% of %d", a.name(), a.host(), a.connections(), a.requestsPerSecond(), ms(a.p99Ms()),
                     a.failed(), a.answered(), 100 * a.generatorCpuShare(), a.cpus()));
         }
-        if (r.coordination() != null) {
+        if (r.cluster().coordination() != null) {
             lines.add(String.format(Locale.ROOT, "merged from %d agents (one histogram); starts at most %.1f ms apart; coordination"
-                    + " %d messages, %,d bytes", r.agents().size(), r.coordination().startSkewMs(), r.coordination().messages(),
-                    r.coordination().bytes()));
+                    + " %d messages, %,d bytes", r.cluster().agents().size(), r.cluster().coordination().startSkewMs(), r.cluster().coordination().messages(),
+                    r.cluster().coordination().bytes()));
         }
         return lines;
     }

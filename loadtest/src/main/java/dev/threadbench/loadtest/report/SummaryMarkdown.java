@@ -28,8 +28,8 @@ public final class SummaryMarkdown {
             md.append("|---|---:|---:|---:|---:|---:|---:|\n");
             for (Cell cell : Cell.of(results.runs())) {
                 md.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s | %,d |%n", label(cell), cell.rounds(),
-                        median(cell.requestsPerSecond(), "%,.0f"), median(cell.spread(Results.Run::ratioToBound), "%.3f"),
-                        median(cell.spread(r -> r.latencyMs().p99()), "%,.0f"), median(cell.serverCpuMicrosPerRequest(), "%.1f"),
+                        median(cell.requestsPerSecond(), "%,.0f"), median(cell.spread(run -> run.load().ratioToBound()), "%.3f"),
+                        median(cell.spread(r -> r.latency().latencyMs().p99()), "%,.0f"), median(cell.serverCpuMicrosPerRequest(), "%.1f"),
                         cell.failed()));
             }
         } else {

@@ -97,11 +97,11 @@ class BaselinesTest {
     }
 
     private static Results.Run generatorBound(Results.Run r) {
-        return new Results.Run(r.server(), r.strategy(), r.concurrency(), r.engine(), r.round(), r.requests(), r.failed(),
-                r.durationSeconds(), r.requestsPerSecond(), r.bound(), r.ratioToBound(), r.latencyMs(), r.serverCpuSeconds(),
-                r.serverCpuMicrosPerRequest(), r.serverCpuShare(), r.serverPeakRssMb(), r.clientCpuSeconds(), 0.97, r.serverBound(),
-                true, r.reconciliation(), r.connectionsOpened(), r.serverExitCode(), r.percentiles(), r.notes(), r.cost(), r.open(),
-                r.agents(), r.coordination(), r.timeline());
+        return ResultsFixtures.flat(r.server(), r.strategy(), r.concurrency(), r.engine(), r.round(), r.load().requests(), r.load().failed(),
+                r.load().durationSeconds(), r.load().requestsPerSecond(), r.load().bound(), r.load().ratioToBound(), r.latency().latencyMs(), r.serverSide().cpuSeconds(),
+                r.serverSide().cpuMicrosPerRequest(), r.serverSide().cpuShare(), r.serverSide().peakRssMb(), r.generatorSide().cpuSeconds(), 0.97, r.serverSide().cpuBound(),
+                true, r.reconciliation(), r.load().connectionsOpened(), r.serverSide().exitCode(), r.latency().percentiles(), r.notes(), r.serverSide().cost(), r.open(),
+                r.cluster().agents(), r.cluster().coordination(), r.timeline());
     }
 
     @Test

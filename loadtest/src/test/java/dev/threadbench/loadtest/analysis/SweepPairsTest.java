@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.analysis;
 
+import dev.threadbench.loadtest.model.ResultsFixtures;
 import dev.threadbench.loadtest.model.Limit;
 import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.model.SweepPair;
@@ -179,7 +180,7 @@ class SweepPairsTest {
 
     @Test
     void aWorkerPoolHeldByDelayedRequestsIsTheServersLimitWhateverTheCpus() {
-        SweepPair pair = breakingAt2000(round -> at2000(round, true, false).inPhase(Results.Run.GRID, round == 2 ? 0.5 : 0.97));
+        SweepPair pair = breakingAt2000(round -> at2000(round, true, false).inPhase(Results.Phase.GRID, round == 2 ? 0.5 : 0.97));
         assertEquals(Limit.SERVER, pair.limit());
         assertEquals(1500, pair.breakingPoint());
         assertTrue(pair.limitDetail().startsWith("the server's limit (its worker pool held by delayed requests in most rounds): at"
@@ -199,12 +200,12 @@ class SweepPairsTest {
     }
 
     private static Results.Run withNote(Results.Run r, String note) {
-        return new Results.Run(r.server(), r.strategy(), r.concurrency(), r.engine(), r.round(), r.requests(), r.failed(),
-                r.durationSeconds(), r.requestsPerSecond(), r.bound(), r.ratioToBound(), r.latencyMs(), r.serverCpuSeconds(),
-                r.serverCpuMicrosPerRequest(), r.serverCpuShare(), r.serverPeakRssMb(), r.clientCpuSeconds(), r.generatorCpuShare(),
-                r.serverBound(), r.generatorBound(), r.reconciliation(), r.connectionsOpened(), r.serverExitCode(), r.percentiles(),
-                List.of(note), r.cost(), r.open(), r.agents(), r.coordination(), r.timeline(), r.generatorThreads(),
-                r.warmupSeconds(), r.phase(), r.workerPoolShare());
+        return ResultsFixtures.flat(r.server(), r.strategy(), r.concurrency(), r.engine(), r.round(), r.load().requests(), r.load().failed(),
+                r.load().durationSeconds(), r.load().requestsPerSecond(), r.load().bound(), r.load().ratioToBound(), r.latency().latencyMs(), r.serverSide().cpuSeconds(),
+                r.serverSide().cpuMicrosPerRequest(), r.serverSide().cpuShare(), r.serverSide().peakRssMb(), r.generatorSide().cpuSeconds(), r.generatorSide().cpuShare(),
+                r.serverSide().cpuBound(), r.generatorSide().cpuBound(), r.reconciliation(), r.load().connectionsOpened(), r.serverSide().exitCode(), r.latency().percentiles(),
+                List.of(note), r.serverSide().cost(), r.open(), r.cluster().agents(), r.cluster().coordination(), r.timeline(), r.generatorSide().threads(),
+                r.load().warmupSeconds(), r.phase(), r.serverSide().workerPoolShare());
     }
 
     @Test
@@ -225,12 +226,12 @@ class SweepPairsTest {
             for (int round = 0; round < 3; round++) {
                 for (int c : List.of(5000, 10000, 11000)) {
                     runs.add(SweepFixtures.run("vertx", "timer", c, round, new SweepFixtures.Point(c <= 10000 ? 0.99 : 0.8, 0, 100,
-                            10, 10, false, c > 10000)).inPhase(c == 11000 ? Results.Run.NARROWING : Results.Run.GRID, null));
+                            10, 10, false, c > 10000)).inPhase(c == 11000 ? Results.Phase.NARROWING : Results.Phase.GRID, null));
                 }
                 runs.add(SweepFixtures.run("vertx", "timer", 10000, round, new SweepFixtures.Point(heldRatio, 0, 100, 10, 10, false,
-                        false)).inPhase(Results.Run.ENDS, null));
+                        false)).inPhase(Results.Phase.ENDS, null));
                 runs.add(SweepFixtures.run("vertx", "timer", 11000, round, new SweepFixtures.Point(notHeldRatio, 0, 100, 10, 10,
-                        false, true)).inPhase(Results.Run.ENDS, null));
+                        false, true)).inPhase(Results.Phase.ENDS, null));
             }
             return SweepPairs.of(runs, List.of()).getFirst();
         };
@@ -250,7 +251,7 @@ class SweepPairsTest {
         assertTrue(SweepVerdict.holding(disagree).contains("; NON-MONOTONE, its ends measured again disagree: held 10,000: 99.0 %"
                 + " (grid, 3 rounds), again 80.8 % (ends, 3 rounds)"), SweepVerdict.holding(disagree));
         assertEquals(List.of(), Cell.of(List.of(SweepFixtures.run("vertx", "timer", 10000, 0, new SweepFixtures.Point(0.99, 0, 100,
-                10, 10, false)).inPhase(Results.Run.ENDS, null))), "the tables' cells leave the ends measured again out");
+                10, 10, false)).inPhase(Results.Phase.ENDS, null))), "the tables' cells leave the ends measured again out");
     }
 
     @Test

@@ -80,11 +80,11 @@ class VerdictTest {
     @Test
     void aServerStillCompilingIsFlaggedJitInTheTableWithItsLegend() {
         Results.Run run = ResultsFixtures.run("vertx", "timer", 1000, 4998, false);
-        Results.Run compiling = new Results.Run(run.server(), run.strategy(), run.concurrency(), run.engine(), run.round(),
-                run.requests(), run.failed(), run.durationSeconds(), run.requestsPerSecond(), run.bound(), run.ratioToBound(),
-                run.latencyMs(), run.serverCpuSeconds(), run.serverCpuMicrosPerRequest(), run.serverCpuShare(), run.serverPeakRssMb(),
-                run.clientCpuSeconds(), run.generatorCpuShare(), run.serverBound(), run.generatorBound(), run.reconciliation(),
-                run.connectionsOpened(), run.serverExitCode(), run.percentiles(), run.notes(),
+        Results.Run compiling = ResultsFixtures.flat(run.server(), run.strategy(), run.concurrency(), run.engine(), run.round(),
+                run.load().requests(), run.load().failed(), run.load().durationSeconds(), run.load().requestsPerSecond(), run.load().bound(), run.load().ratioToBound(),
+                run.latency().latencyMs(), run.serverSide().cpuSeconds(), run.serverSide().cpuMicrosPerRequest(), run.serverSide().cpuShare(), run.serverSide().peakRssMb(),
+                run.generatorSide().cpuSeconds(), run.generatorSide().cpuShare(), run.serverSide().cpuBound(), run.generatorSide().cpuBound(), run.reconciliation(),
+                run.load().connectionsOpened(), run.serverSide().exitCode(), run.latency().percentiles(), run.notes(),
                 // 20 us a request at 4,998 requests/s is 100 ms of server CPU a second, 87 of them compiling
                 new Results.ServerCost(5.0, 20.0, 15.0, 5.0, 30L, 0.8, 346.0, 20.0, 512.0, 4L, 1.0, 87.0, 21), run.open(), null, null, null);
         Results results = new Results(ResultsFixtures.threeRounds().environment(), ResultsFixtures.threeRounds().settings(),

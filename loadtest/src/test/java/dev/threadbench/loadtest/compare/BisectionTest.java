@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.compare;
 
+import dev.threadbench.loadtest.model.ResultsFixtures;
 import dev.threadbench.loadtest.analysis.SweepPairs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -128,7 +129,7 @@ class BisectionTest {
             Random noise = new Random(seed);
             Set<String> wrong = new HashSet<>();
             List<Results.Run> runs = new ArrayList<>();
-            java.util.function.BiConsumer<Integer, String> measure = (c, phase) -> {
+            java.util.function.BiConsumer<Integer, Results.Phase> measure = (c, phase) -> {
                 boolean holds = c <= limit;
                 boolean flipped = holds ? noise.nextDouble() < 0.2 : c <= 1.15 * limit && noise.nextDouble() < 0.2;
                 if (flipped) {
@@ -136,7 +137,7 @@ class BisectionTest {
                 }
                 runs.add(run(c, holds != flipped, phase));
             };
-            List.of(2000, 5000, 10000, 20000).forEach(c -> measure.accept(c, Results.Run.GRID));
+            List.of(2000, 5000, 10000, 20000).forEach(c -> measure.accept(c, Results.Phase.GRID));
             Set<Bisection.Step> tried = new HashSet<>();
             int steps = 0;
             while (true) {
@@ -146,7 +147,7 @@ class BisectionTest {
                 }
                 tried.addAll(next);
                 steps++;
-                next.forEach(step -> measure.accept(step.concurrency(), Results.Run.NARROWING));
+                next.forEach(step -> measure.accept(step.concurrency(), Results.Phase.NARROWING));
             }
             assertTrue(steps <= 8, steps + " steps");
             SweepPair narrowed = SweepPairs.of(runs, List.of()).getFirst();
@@ -154,12 +155,12 @@ class BisectionTest {
                 continue; // every point read short, or a noisy "held" at the top: no interval to measure again
             }
             assertTrue(Bisection.narrowEnough(narrowed.heldAt(), narrowed.notHeldAt(), 0.10), narrowed.toString());
-            Bisection.ends(List.of(narrowed)).forEach(step -> measure.accept(step.concurrency(), Results.Run.ENDS));
+            Bisection.ends(List.of(narrowed)).forEach(step -> measure.accept(step.concurrency(), Results.Phase.ENDS));
             SweepPair pair = SweepPairs.of(runs, List.of()).getFirst();
             assertEquals(narrowed.heldAt(), pair.heldAt(), "the ends measured again do not move the interval");
             boolean contains = pair.heldAt() <= limit && limit < pair.notHeldAt();
-            boolean againWrong = wrong.contains(pair.heldAt() + " " + Results.Run.ENDS)
-                    || wrong.contains(pair.notHeldAt() + " " + Results.Run.ENDS);
+            boolean againWrong = wrong.contains(pair.heldAt() + " " + Results.Phase.ENDS)
+                    || wrong.contains(pair.notHeldAt() + " " + Results.Phase.ENDS);
             if (!contains) {
                 misled++;
                 assertTrue(pair.nonMonotone() || againWrong, "seed " + seed + ": " + pair.heldAt() + "-" + pair.notHeldAt()
@@ -176,10 +177,10 @@ class BisectionTest {
     }
 
     /** One round at {@code concurrency}: held (99 % of the bound) or not (80 %, the server's CPUs full). */
-    private static Results.Run run(int concurrency, boolean held, String phase) {
+    private static Results.Run run(int concurrency, boolean held, Results.Phase phase) {
         double bound = 5.0 * concurrency;
         double ratio = held ? 0.99 : 0.80;
-        return new Results.Run("undertow", "blocking", concurrency, "embedded", 0, Math.round(ratio * bound * 6),
+        return ResultsFixtures.flat("undertow", "blocking", concurrency, "embedded", 0, Math.round(ratio * bound * 6),
                 new Results.Failed(0, 0, 0, 0, 0, 0, 0), 6.0, ratio * bound, bound, ratio, null, null, null, held ? 0.5 : 0.99, null,
                 null, 0.3, !held, false, null, null, null, null, null, null, null, null, null, null).inPhase(phase, null);
     }

@@ -74,14 +74,14 @@ class RunAnalysisTest {
                 null), 10, 200, PINNED, problems);
         assertEquals(2, run.round());
         assertEquals("exact", run.reconciliation().verdict().id());
-        assertEquals(1000.0, run.bound());
-        assertEquals(0.9, run.ratioToBound());
-        assertFalse(run.generatorBound());
-        assertEquals(0.01, run.generatorCpuShare(), "0.1 s over 10 s on its 1 CPU");
-        assertNull(run.serverCpuSeconds());
-        assertNull(run.serverCpuMicrosPerRequest());
-        assertNull(run.serverCpuShare());
-        assertFalse(run.serverBound());
+        assertEquals(1000.0, run.load().bound());
+        assertEquals(0.9, run.load().ratioToBound());
+        assertFalse(run.generatorSide().cpuBound());
+        assertEquals(0.01, run.generatorSide().cpuShare(), "0.1 s over 10 s on its 1 CPU");
+        assertNull(run.serverSide().cpuSeconds());
+        assertNull(run.serverSide().cpuMicrosPerRequest());
+        assertNull(run.serverSide().cpuShare());
+        assertFalse(run.serverSide().cpuBound());
         assertTrue(run.notes().getFirst().startsWith("server CPU, peak RSS and cost n/a: vertx at http://vertx:8081 reports no"
                 + " process figures on its /stats"), run.notes().toString());
         assertEquals(List.of(), problems);
@@ -93,7 +93,7 @@ class RunAnalysisTest {
         Results.Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 0, outcome(9000, 9.0),
                 new Target.Stats("vertx", "timer", 0, 0, 0), new Target.Stats("vertx", "timer", 9000, 450, 0),
                 null), 10, 200, PINNED, problems);
-        assertTrue(run.generatorBound(), "9 s of CPU over 10 s on its 1 CPU");
+        assertTrue(run.generatorSide().cpuBound(), "9 s of CPU over 10 s on its 1 CPU");
         assertTrue(run.notes().stream().anyMatch(note -> note.startsWith("generator-bound: the load generator used 90 % of its 1 CPUs")),
                 run.notes().toString());
         assertEquals(List.of("--delay-every 10 does not match vertx at http://vertx:8081: its /stats counts 450 delayed of 9000"
@@ -106,12 +106,12 @@ class RunAnalysisTest {
         Results.Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 0, outcome(9000, 0.1),
                 new Target.Stats("vertx", "timer", 0, 0, 0), new Target.Stats("vertx", "timer", 9000, 900, 0),
                 cost), 10, 200, PINNED, new ArrayList<>());
-        assertEquals(9.5, run.serverCpuSeconds());
-        assertEquals(1055.6, run.serverCpuMicrosPerRequest(), "9.5 s over 9000 requests");
-        assertEquals(0.95, run.serverCpuShare(), "9.5 s over 10 s on its 1 CPU");
-        assertTrue(run.serverBound());
-        assertEquals(1172.0, run.serverPeakRssMb());
-        assertSame(cost, run.cost());
+        assertEquals(9.5, run.serverSide().cpuSeconds());
+        assertEquals(1055.6, run.serverSide().cpuMicrosPerRequest(), "9.5 s over 9000 requests");
+        assertEquals(0.95, run.serverSide().cpuShare(), "9.5 s over 10 s on its 1 CPU");
+        assertTrue(run.serverSide().cpuBound());
+        assertEquals(1172.0, run.serverSide().peakRssMb());
+        assertSame(cost, run.serverSide().cost());
         assertTrue(run.notes().stream().noneMatch(note -> note.contains("n/a")), run.notes().toString());
     }
 
@@ -137,7 +137,7 @@ class RunAnalysisTest {
         Results.Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 0, outcome(10_210, 0.1),
                 new Target.Stats("vertx", "timer", 0, 0, 0), new Target.Stats("vertx", "timer", 10_210, 1021, 0),
                 null), 10, 200, 2, PINNED, new ArrayList<>());
-        assertEquals(1.021, run.ratioToBound());
+        assertEquals(1.021, run.load().ratioToBound());
         assertTrue(run.notes().contains("above the bound: 102.1 % of it, more than C closed-loop clients can get: a measurement"
                 + " artefact, not a result: the window's edges caught more delayed answers than its share (they come in waves one"
                 + " delay period apart; a stall just before the window that released a wave inside it does the same)"),
@@ -154,8 +154,8 @@ class RunAnalysisTest {
         Results.Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 0, outcome(9000, 17.0),
                 new Target.Stats("vertx", "timer", 0, 0, 0), new Target.Stats("vertx", "timer", 9000, 900, 0),
                 null), 10, 200, unpinned, new ArrayList<>());
-        assertEquals(0.85, run.generatorCpuShare(), "1.7 cores of half of 4");
-        assertFalse(run.generatorBound());
+        assertEquals(0.85, run.generatorSide().cpuShare(), "1.7 cores of half of 4");
+        assertFalse(run.generatorSide().cpuBound());
     }
 
     @Test

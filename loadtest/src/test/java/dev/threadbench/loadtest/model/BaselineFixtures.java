@@ -26,12 +26,12 @@ public final class BaselineFixtures {
 
     public static Results.Run round(String server, int round, double rps, double p99, double cpu) {
         Results.Run r = ResultsFixtures.run(server, "blocking", 2000, round, rps, false, true);
-        return new Results.Run(r.server(), r.strategy(), r.concurrency(), r.engine(), r.round(), r.requests(), r.failed(),
-                r.durationSeconds(), r.requestsPerSecond(), r.bound(), r.ratioToBound(),
-                new Results.Latency(0.8, 2000.5, p99, p99 + 5, p99 + 90, 201.0), r.serverCpuSeconds(), cpu, r.serverCpuShare(),
-                r.serverPeakRssMb(), r.clientCpuSeconds(), r.generatorCpuShare(), r.serverBound(), r.generatorBound(),
-                r.reconciliation(), r.connectionsOpened(), r.serverExitCode(), r.percentiles(), r.notes(), r.cost(), r.open(),
-                r.agents(), r.coordination(), r.timeline());
+        return ResultsFixtures.flat(r.server(), r.strategy(), r.concurrency(), r.engine(), r.round(), r.load().requests(), r.load().failed(),
+                r.load().durationSeconds(), r.load().requestsPerSecond(), r.load().bound(), r.load().ratioToBound(),
+                new Results.Latency(0.8, 2000.5, p99, p99 + 5, p99 + 90, 201.0), r.serverSide().cpuSeconds(), cpu, r.serverSide().cpuShare(),
+                r.serverSide().peakRssMb(), r.generatorSide().cpuSeconds(), r.generatorSide().cpuShare(), r.serverSide().cpuBound(), r.generatorSide().cpuBound(),
+                r.reconciliation(), r.load().connectionsOpened(), r.serverSide().exitCode(), r.latency().percentiles(), r.notes(), r.serverSide().cost(), r.open(),
+                r.cluster().agents(), r.cluster().coordination(), r.timeline());
     }
 
     public static Results withEnvironment(Results results, Results.Environment environment) {

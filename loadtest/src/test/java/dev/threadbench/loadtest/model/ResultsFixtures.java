@@ -2,6 +2,7 @@ package dev.threadbench.loadtest.model;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** A small, plausible results file for the report's tests. */
 public final class ResultsFixtures {
@@ -22,7 +23,7 @@ public final class ResultsFixtures {
                            boolean startedByCompare) {
         double bound = 5.0 * concurrency;
         long requests = Math.round(rps * 20);
-        return new Results.Run(server, strategy, concurrency, "embedded", round, requests, new Results.Failed(0, 0, 0, 0, 0, 0, 0),
+        return flat(server, strategy, concurrency, "embedded", round, requests, new Results.Failed(0, 0, 0, 0, 0, 0, 0),
                 20.0, rps, bound, rps / bound, new Results.Latency(0.8, 2000.5, 2003.1, 2010.2, 2100.0, 201.0),
                 startedByCompare ? 12.3 : null, startedByCompare ? Math.round(12.3e6 / requests * 10) / 10.0 : null,
                 startedByCompare ? 0.615 : null, startedByCompare ? 345.6 : null, 4.5, generatorBound ? 0.95 : 0.225, false,
@@ -47,12 +48,12 @@ public final class ResultsFixtures {
     }
 
     private static Results.Run open(Results.Run r, double rate, double p99) {
-        return new Results.Run(r.server(), r.strategy(), r.concurrency(), r.engine(), r.round(), r.requests(), r.failed(),
-                r.durationSeconds(), r.requestsPerSecond(), r.bound(), r.ratioToBound(),
-                new Results.Latency(0.9, 2000.8, p99, p99 + 40, p99 + 90, 210.0), r.serverCpuSeconds(),
-                r.serverCpuMicrosPerRequest(), r.serverCpuShare(), r.serverPeakRssMb(), r.clientCpuSeconds(),
-                r.generatorCpuShare(), r.serverBound(), r.generatorBound(), r.reconciliation(), r.connectionsOpened(),
-                r.serverExitCode(), r.percentiles(), r.notes(), r.cost(),
+        return flat(r.server(), r.strategy(), r.concurrency(), r.engine(), r.round(), r.load().requests(), r.load().failed(),
+                r.load().durationSeconds(), r.load().requestsPerSecond(), r.load().bound(), r.load().ratioToBound(),
+                new Results.Latency(0.9, 2000.8, p99, p99 + 40, p99 + 90, 210.0), r.serverSide().cpuSeconds(),
+                r.serverSide().cpuMicrosPerRequest(), r.serverSide().cpuShare(), r.serverSide().peakRssMb(), r.generatorSide().cpuSeconds(),
+                r.generatorSide().cpuShare(), r.serverSide().cpuBound(), r.generatorSide().cpuBound(), r.reconciliation(), r.load().connectionsOpened(),
+                r.serverSide().exitCode(), r.latency().percentiles(), r.notes(), r.serverSide().cost(),
                 new Results.OpenModel("open", rate, rate - 1, (int) Math.ceil(rate / 5 * 1.5) + 16, 0, 0, 1.2), null, null, null);
     }
 
@@ -87,29 +88,29 @@ public final class ResultsFixtures {
 
     /** The run with the server's CPU time (and so its CPU per request and share) replaced. */
     public static Results.Run withCpu(Results.Run r, double serverCpuSeconds) {
-        return new Results.Run(r.server(), r.strategy(), r.concurrency(), r.engine(), r.round(), r.requests(), r.failed(),
-                r.durationSeconds(), r.requestsPerSecond(), r.bound(), r.ratioToBound(), r.latencyMs(), serverCpuSeconds,
-                Math.round(serverCpuSeconds * 1e6 / r.requests() * 10) / 10.0, serverCpuSeconds / r.durationSeconds(),
-                r.serverPeakRssMb(), r.clientCpuSeconds(), r.generatorCpuShare(), r.serverBound(), r.generatorBound(),
-                r.reconciliation(), r.connectionsOpened(), r.serverExitCode(), r.percentiles(), r.notes(), r.cost(), r.open(), r.agents(), r.coordination(), r.timeline());
+        return flat(r.server(), r.strategy(), r.concurrency(), r.engine(), r.round(), r.load().requests(), r.load().failed(),
+                r.load().durationSeconds(), r.load().requestsPerSecond(), r.load().bound(), r.load().ratioToBound(), r.latency().latencyMs(), serverCpuSeconds,
+                Math.round(serverCpuSeconds * 1e6 / r.load().requests() * 10) / 10.0, serverCpuSeconds / r.load().durationSeconds(),
+                r.serverSide().peakRssMb(), r.generatorSide().cpuSeconds(), r.generatorSide().cpuShare(), r.serverSide().cpuBound(), r.generatorSide().cpuBound(),
+                r.reconciliation(), r.load().connectionsOpened(), r.serverSide().exitCode(), r.latency().percentiles(), r.notes(), r.serverSide().cost(), r.open(), r.cluster().agents(), r.cluster().coordination(), r.timeline());
     }
 
     /** The run with its requests/s (and so its share of the bound) replaced. */
     public static Results.Run withRequestsPerSecond(Results.Run r, double rps) {
-        return new Results.Run(r.server(), r.strategy(), r.concurrency(), r.engine(), r.round(), r.requests(), r.failed(),
-                r.durationSeconds(), rps, r.bound(), rps / r.bound(), r.latencyMs(), r.serverCpuSeconds(),
-                r.serverCpuMicrosPerRequest(), r.serverCpuShare(), r.serverPeakRssMb(), r.clientCpuSeconds(), r.generatorCpuShare(),
-                r.serverBound(), r.generatorBound(), r.reconciliation(), r.connectionsOpened(), r.serverExitCode(), r.percentiles(),
-                r.notes(), r.cost(), r.open(), r.agents(), r.coordination(), r.timeline());
+        return flat(r.server(), r.strategy(), r.concurrency(), r.engine(), r.round(), r.load().requests(), r.load().failed(),
+                r.load().durationSeconds(), rps, r.load().bound(), rps / r.load().bound(), r.latency().latencyMs(), r.serverSide().cpuSeconds(),
+                r.serverSide().cpuMicrosPerRequest(), r.serverSide().cpuShare(), r.serverSide().peakRssMb(), r.generatorSide().cpuSeconds(), r.generatorSide().cpuShare(),
+                r.serverSide().cpuBound(), r.generatorSide().cpuBound(), r.reconciliation(), r.load().connectionsOpened(), r.serverSide().exitCode(), r.latency().percentiles(),
+                r.notes(), r.serverSide().cost(), r.open(), r.cluster().agents(), r.cluster().coordination(), r.timeline());
     }
 
     /** The run with a timeline. */
     public static Results.Run withTimeline(Results.Run r, Results.Timeline timeline) {
-        return new Results.Run(r.server(), r.strategy(), r.concurrency(), r.engine(), r.round(), r.requests(), r.failed(),
-                r.durationSeconds(), r.requestsPerSecond(), r.bound(), r.ratioToBound(), r.latencyMs(), r.serverCpuSeconds(),
-                r.serverCpuMicrosPerRequest(), r.serverCpuShare(), r.serverPeakRssMb(), r.clientCpuSeconds(), r.generatorCpuShare(),
-                r.serverBound(), r.generatorBound(), r.reconciliation(), r.connectionsOpened(), r.serverExitCode(), r.percentiles(),
-                r.notes(), r.cost(), r.open(), r.agents(), r.coordination(), timeline);
+        return flat(r.server(), r.strategy(), r.concurrency(), r.engine(), r.round(), r.load().requests(), r.load().failed(),
+                r.load().durationSeconds(), r.load().requestsPerSecond(), r.load().bound(), r.load().ratioToBound(), r.latency().latencyMs(), r.serverSide().cpuSeconds(),
+                r.serverSide().cpuMicrosPerRequest(), r.serverSide().cpuShare(), r.serverSide().peakRssMb(), r.generatorSide().cpuSeconds(), r.generatorSide().cpuShare(),
+                r.serverSide().cpuBound(), r.generatorSide().cpuBound(), r.reconciliation(), r.load().connectionsOpened(), r.serverSide().exitCode(), r.latency().percentiles(),
+                r.notes(), r.serverSide().cost(), r.open(), r.cluster().agents(), r.cluster().coordination(), timeline);
     }
 
     /**
@@ -139,15 +140,15 @@ public final class ResultsFixtures {
         Results three = threeRounds();
         List<Results.Run> runs = new ArrayList<>();
         for (Results.Run r : three.runs()) {
-            Results.Run costed = new Results.Run(r.server(), r.strategy(), r.concurrency(), r.engine(), r.round(), r.requests(),
-                    r.failed(), r.durationSeconds(), r.requestsPerSecond(), r.bound(), r.ratioToBound(), r.latencyMs(),
-                    r.serverCpuSeconds(), r.serverCpuMicrosPerRequest(), r.serverCpuShare(), r.serverPeakRssMb(), r.clientCpuSeconds(),
-                    r.generatorCpuShare(), r.serverBound(), r.generatorBound(), r.reconciliation(), r.connectionsOpened(),
-                    r.serverExitCode(), r.percentiles(), r.notes(), new Results.ServerCost(r.serverCpuSeconds(),
-                    r.serverCpuMicrosPerRequest(), 0.8 * r.serverCpuMicrosPerRequest() + r.round(), 0.2 * r.serverCpuMicrosPerRequest(),
+            Results.Run costed = flat(r.server(), r.strategy(), r.concurrency(), r.engine(), r.round(), r.load().requests(),
+                    r.load().failed(), r.load().durationSeconds(), r.load().requestsPerSecond(), r.load().bound(), r.load().ratioToBound(), r.latency().latencyMs(),
+                    r.serverSide().cpuSeconds(), r.serverSide().cpuMicrosPerRequest(), r.serverSide().cpuShare(), r.serverSide().peakRssMb(), r.generatorSide().cpuSeconds(),
+                    r.generatorSide().cpuShare(), r.serverSide().cpuBound(), r.generatorSide().cpuBound(), r.reconciliation(), r.load().connectionsOpened(),
+                    r.serverSide().exitCode(), r.latency().percentiles(), r.notes(), new Results.ServerCost(r.serverSide().cpuSeconds(),
+                    r.serverSide().cpuMicrosPerRequest(), 0.8 * r.serverSide().cpuMicrosPerRequest() + r.round(), 0.2 * r.serverSide().cpuMicrosPerRequest(),
                     2035L + 10 * r.round(), 1.27, 345.6 + r.round(), 20.4 + r.round(), 512.0, 4L + r.round(), 1.25, 12.5 + r.round(),
-                    33), r.open(), r.agents(), r.coordination(), r.timeline());
-            runs.add(withTimeline(costed, timeline(r.requestsPerSecond())));
+                    33), r.open(), r.cluster().agents(), r.cluster().coordination(), r.timeline());
+            runs.add(withTimeline(costed, timeline(r.load().requestsPerSecond())));
         }
         runs.set(1, withRequestsPerSecond(runs.get(1), 10_210));
         return new Results(three.environment(), three.settings(), runs);
@@ -158,14 +159,14 @@ public final class ResultsFixtures {
         List<Results.Run> runs = new ArrayList<>();
         for (Results.Run r : List.of(run("undertow", "blocking", 2000, 9990, false), run("vertx", "timer", 2000, 9996, false))) {
             List<Results.AgentRun> agents = List.of(
-                    new Results.AgentRun("agent1", "198.18.0.3", 1000, r.requests() / 2, 0, r.requestsPerSecond() / 2, 2003.1, 1.9, 0.048, 2,
+                    new Results.AgentRun("agent1", "198.18.0.3", 1000, r.load().requests() / 2, 0, r.load().requestsPerSecond() / 2, 2003.1, 1.9, 0.048, 2,
                             r.reconciliation().clientAnswered() / 2, 0.3),
-                    new Results.AgentRun("agent2", "198.18.0.4", 1000, r.requests() - r.requests() / 2, 0, r.requestsPerSecond() / 2, 2002.9,
+                    new Results.AgentRun("agent2", "198.18.0.4", 1000, r.load().requests() - r.load().requests() / 2, 0, r.load().requestsPerSecond() / 2, 2002.9,
                             2.1, 0.052, 2, r.reconciliation().clientAnswered() - r.reconciliation().clientAnswered() / 2, 0.5));
-            runs.add(new Results.Run(r.server(), r.strategy(), r.concurrency(), "cluster", r.round(), r.requests(), r.failed(),
-                    r.durationSeconds(), r.requestsPerSecond(), r.bound(), r.ratioToBound(), r.latencyMs(), r.serverCpuSeconds(),
-                    r.serverCpuMicrosPerRequest(), r.serverCpuShare(), r.serverPeakRssMb(), 4.0, 0.052, r.serverBound(), false,
-                    r.reconciliation(), r.connectionsOpened(), r.serverExitCode(), r.percentiles(), r.notes(), r.cost(), r.open(), agents,
+            runs.add(flat(r.server(), r.strategy(), r.concurrency(), "cluster", r.round(), r.load().requests(), r.load().failed(),
+                    r.load().durationSeconds(), r.load().requestsPerSecond(), r.load().bound(), r.load().ratioToBound(), r.latency().latencyMs(), r.serverSide().cpuSeconds(),
+                    r.serverSide().cpuMicrosPerRequest(), r.serverSide().cpuShare(), r.serverSide().peakRssMb(), 4.0, 0.052, r.serverSide().cpuBound(), false,
+                    r.reconciliation(), r.load().connectionsOpened(), r.serverSide().exitCode(), r.latency().percentiles(), r.notes(), r.serverSide().cost(), r.open(), agents,
                     new Results.Coordination(3.2, 52, 3600), null));
         }
         return new Results(environment("-Xms512m -Xmx2g"), new Results.Settings("cluster", 2, 5, 20, null, 10, 10, 2000, 0, 1, null),
@@ -189,7 +190,7 @@ public final class ResultsFixtures {
 
     /** The run with a cost whose bill has io, worker and carrier us/req as given, gc and jit, and the threads' waits. */
     public static Results.Run withBill(Results.Run r, double[] request, double gc, double jit, double serverWait, double generatorWait) {
-        double requests = r.requestsPerSecond() * r.durationSeconds();
+        double requests = r.load().requestsPerSecond() * r.load().durationSeconds();
         java.util.Map<String, Results.ThreadClassCost> bill = new java.util.LinkedHashMap<>();
         String[] names = {"io", "worker", "carrier"};
         for (int i = 0; i < 3; i++) {
@@ -202,13 +203,13 @@ public final class ResultsFixtures {
         bill.put("exited", classCost(0, 0, requests));
         double total = bill.values().stream().mapToDouble(Results.ThreadClassCost::cpuMicrosPerRequest).sum();
         Results.ServerCost cost = new Results.ServerCost(total * requests / 1e6, total, total * 0.7, total * 0.3, 40L, 1.2, 300.0,
-                90.0, 512.0, 3L, 1.0, jit * r.requestsPerSecond() / 1000, 34, bill);
+                90.0, 512.0, 3L, 1.0, jit * r.load().requestsPerSecond() / 1000, 34, bill);
         java.util.Map<String, Results.ThreadClassCost> generator = java.util.Map.of("io", classCost(20, generatorWait, requests));
-        return new Results.Run(r.server(), r.strategy(), r.concurrency(), r.engine(), r.round(), r.requests(), r.failed(),
-                r.durationSeconds(), r.requestsPerSecond(), r.bound(), r.ratioToBound(), r.latencyMs(), cost.cpuSeconds(),
-                total, r.serverCpuShare(), r.serverPeakRssMb(), r.clientCpuSeconds(), r.generatorCpuShare(), r.serverBound(),
-                r.generatorBound(), r.reconciliation(), r.connectionsOpened(), r.serverExitCode(), r.percentiles(), r.notes(), cost,
-                r.open(), r.agents(), r.coordination(), r.timeline(), generator, null, null, null);
+        return flat(r.server(), r.strategy(), r.concurrency(), r.engine(), r.round(), r.load().requests(), r.load().failed(),
+                r.load().durationSeconds(), r.load().requestsPerSecond(), r.load().bound(), r.load().ratioToBound(), r.latency().latencyMs(), cost.cpuSeconds(),
+                total, r.serverSide().cpuShare(), r.serverSide().peakRssMb(), r.generatorSide().cpuSeconds(), r.generatorSide().cpuShare(), r.serverSide().cpuBound(),
+                r.generatorSide().cpuBound(), r.reconciliation(), r.load().connectionsOpened(), r.serverSide().exitCode(), r.latency().percentiles(), r.notes(), cost,
+                r.open(), r.cluster().agents(), r.cluster().coordination(), r.timeline(), generator, null, null, null);
     }
 
     private static Results.ThreadClassCost classCost(double microsPerRequest, double waitMicrosPerRequest, double requests) {
@@ -219,5 +220,39 @@ public final class ResultsFixtures {
 
     private static Results.Settings settings(int rounds) {
         return new Results.Settings("embedded", 2, 5, 20, null, 10, 10, 2000, 1, rounds, null);
+    }
+
+    /** A run from its figures in results.json's order (the record groups them): for tests that set a few of them. */
+    public static Results.Run flat(String server, String strategy, int concurrency, String engine, int round, long requests,
+            Results.Failed failed, double durationSeconds, double requestsPerSecond, Double bound, Double ratioToBound,
+            Results.Latency latencyMs, Double serverCpuSeconds, Double serverCpuMicrosPerRequest, Double serverCpuShare,
+            Double serverPeakRssMb, Double clientCpuSeconds, Double generatorCpuShare, boolean serverBound,
+            boolean generatorBound, Results.Reconciliation reconciliation, Long connectionsOpened, Integer serverExitCode,
+            List<LatencySummary.Point> percentiles, List<String> notes, Results.ServerCost cost, Results.OpenModel open,
+            List<Results.AgentRun> agents, Results.Coordination coordination, Results.Timeline timeline) {
+        return flat(server, strategy, concurrency, engine, round, requests, failed, durationSeconds, requestsPerSecond, bound,
+                ratioToBound, latencyMs, serverCpuSeconds, serverCpuMicrosPerRequest, serverCpuShare, serverPeakRssMb,
+                clientCpuSeconds, generatorCpuShare, serverBound, generatorBound, reconciliation, connectionsOpened,
+                serverExitCode, percentiles, notes, cost, open, agents, coordination, timeline, null, null, null, null);
+    }
+
+    /** The same with the generator's thread classes, the warm-up's length, the sweep phase and the worker pool share. */
+    public static Results.Run flat(String server, String strategy, int concurrency, String engine, int round, long requests,
+            Results.Failed failed, double durationSeconds, double requestsPerSecond, Double bound, Double ratioToBound,
+            Results.Latency latencyMs, Double serverCpuSeconds, Double serverCpuMicrosPerRequest, Double serverCpuShare,
+            Double serverPeakRssMb, Double clientCpuSeconds, Double generatorCpuShare, boolean serverBound,
+            boolean generatorBound, Results.Reconciliation reconciliation, Long connectionsOpened, Integer serverExitCode,
+            List<LatencySummary.Point> percentiles, List<String> notes, Results.ServerCost cost, Results.OpenModel open,
+            List<Results.AgentRun> agents, Results.Coordination coordination, Results.Timeline timeline,
+            Map<String, Results.ThreadClassCost> generatorThreads, Double warmupSeconds, Results.Phase phase,
+            Double workerPoolShare) {
+        return new Results.Run(server, strategy, concurrency, engine, round, phase,
+                new Results.Load(requests, failed, durationSeconds, requestsPerSecond, bound, ratioToBound, connectionsOpened,
+                        warmupSeconds),
+                new Results.Latencies(latencyMs, percentiles),
+                new Results.ServerSide(serverCpuSeconds, serverCpuMicrosPerRequest, serverCpuShare, serverPeakRssMb, serverBound,
+                        serverExitCode, cost, workerPoolShare),
+                new Results.GeneratorSide(clientCpuSeconds, generatorCpuShare, generatorBound, generatorThreads),
+                reconciliation, notes, open, new Results.Distributed(agents, coordination), timeline);
     }
 }

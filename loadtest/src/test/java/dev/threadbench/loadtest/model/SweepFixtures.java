@@ -30,13 +30,13 @@ public final class SweepFixtures {
         Results.Run base = ResultsFixtures.run(server, strategy, concurrency, round, p.ratio() * 5 * concurrency * wobble,
                 p.generatorBound(), true);
         double cpu = p.cpuMicros() * wobble;
-        Results.ServerCost cost = new Results.ServerCost(cpu * base.requests() / 1e6, cpu, 0.8 * cpu, 0.2 * cpu, 20L + concurrency,
+        Results.ServerCost cost = new Results.ServerCost(cpu * base.load().requests() / 1e6, cpu, 0.8 * cpu, 0.2 * cpu, 20L + concurrency,
                 2.0, p.rssMb() * wobble, p.heapMb() * wobble, 1024.0, 3L, 1.5, 4.0, 20);
-        return new Results.Run(base.server(), base.strategy(), base.concurrency(), base.engine(), base.round(), base.requests(),
-                new Results.Failed(p.failed(), p.failed(), 0, 0, 0, 0, 0), base.durationSeconds(), base.requestsPerSecond(),
-                base.bound(), p.ratio() * wobble, base.latencyMs(), cost.cpuSeconds(), cpu, p.serverBound() ? 0.99 : 0.5, p.rssMb() * wobble,
-                base.clientCpuSeconds(), p.generatorBound() ? 0.95 : 0.3, p.serverBound(), p.generatorBound(), base.reconciliation(),
-                base.connectionsOpened(), 0, base.percentiles(), base.notes(), cost, null, null, null, null);
+        return ResultsFixtures.flat(base.server(), base.strategy(), base.concurrency(), base.engine(), base.round(), base.load().requests(),
+                new Results.Failed(p.failed(), p.failed(), 0, 0, 0, 0, 0), base.load().durationSeconds(), base.load().requestsPerSecond(),
+                base.load().bound(), p.ratio() * wobble, base.latency().latencyMs(), cost.cpuSeconds(), cpu, p.serverBound() ? 0.99 : 0.5, p.rssMb() * wobble,
+                base.generatorSide().cpuSeconds(), p.generatorBound() ? 0.95 : 0.3, p.serverBound(), p.generatorBound(), base.reconciliation(),
+                base.load().connectionsOpened(), 0, base.latency().percentiles(), base.notes(), cost, null, null, null, null);
     }
 
     public static List<Results.Run> pair(String server, String strategy, Shape shape) {

@@ -144,7 +144,7 @@ public class ResultsJsonTest {
         Results results = ResultsJson.read(old);
         assertEquals(4, results.runs().size());
         assertEquals(1, results.settings().roundCount());
-        assertTrue(results.runs().stream().allMatch(r -> r.round() == 0 && r.serverCpuMicrosPerRequest() == null));
+        assertTrue(results.runs().stream().allMatch(r -> r.round() == 0 && r.serverSide().cpuMicrosPerRequest() == null));
         String table = ConsoleTable.render(results);
         assertTrue(table.contains("CPU sets not recorded"), table);
         assertTrue(table.split("\n")[2].matches("1000\\s+blocking\\s+undertow\\s+embedded\\s+1\\s+4,950\\s+5,000\\s+99\\.0%.*"),

@@ -24,7 +24,7 @@ class ThreadBillTest {
         assertTrue(undertow.billed());
         assertEquals(new Spread(40.0, 39.5, 41.0, 3), undertow.requestCpuMicrosPerRequest());
         assertEquals(43.5, undertow.serverCpuMicrosPerRequest().median(), 1e-9, "the whole process: + gc 1, jit 2, other 0.5");
-        Results.ServerCost cost = undertow.runs().getFirst().cost();
+        Results.ServerCost cost = undertow.runs().getFirst().serverSide().cost();
         assertEquals(2.0 / 43.5, cost.classShare("jit"), 1e-9);
         assertEquals(12.0, cost.requestRunQueueWaitMicrosPerRequest(), 1e-9);
     }
@@ -65,10 +65,10 @@ class ThreadBillTest {
         ResultsJson.write(ResultsFixtures.billed(), file);
         Results back = ResultsJson.read(file);
         Results.Run run = back.runs().getFirst();
-        assertEquals(ResultsFixtures.billed().runs().getFirst().cost().threads(), run.cost().threads());
-        assertEquals(List.of("io", "worker", "carrier", "gc", "jit", "other", "exited"), List.copyOf(run.cost().threads().keySet()));
-        assertEquals(40.0, run.generatorThreads().get("io").runQueueWaitMicrosPerRequest());
-        assertNull(ResultsFixtures.results().runs().getFirst().cost(), "the older fixture: no cost, no bill");
+        assertEquals(ResultsFixtures.billed().runs().getFirst().serverSide().cost().threads(), run.serverSide().cost().threads());
+        assertEquals(List.of("io", "worker", "carrier", "gc", "jit", "other", "exited"), List.copyOf(run.serverSide().cost().threads().keySet()));
+        assertEquals(40.0, run.generatorSide().threads().get("io").runQueueWaitMicrosPerRequest());
+        assertNull(ResultsFixtures.results().runs().getFirst().serverSide().cost(), "the older fixture: no cost, no bill");
     }
 
     @Test
@@ -83,13 +83,13 @@ class ThreadBillTest {
         Results billed = ResultsFixtures.billed();
         java.util.List<Results.Run> runs = new java.util.ArrayList<>(billed.runs());
         Results.Run first = runs.getFirst();
-        runs.set(0, new Results.Run(first.server(), first.strategy(), first.concurrency(), first.engine(), first.round(),
-                first.requests(), first.failed(), first.durationSeconds(), first.requestsPerSecond(), first.bound(),
-                first.ratioToBound(), first.latencyMs(), first.serverCpuSeconds(), first.serverCpuMicrosPerRequest(),
-                first.serverCpuShare(), first.serverPeakRssMb(), first.clientCpuSeconds(), first.generatorCpuShare(),
-                first.serverBound(), first.generatorBound(), first.reconciliation(), first.connectionsOpened(),
-                first.serverExitCode(), first.percentiles(), List.of("server starved: its request threads ..."), first.cost(),
-                first.open(), first.agents(), first.coordination(), first.timeline(), first.generatorThreads(), 4.0, null, null));
+        runs.set(0, ResultsFixtures.flat(first.server(), first.strategy(), first.concurrency(), first.engine(), first.round(),
+                first.load().requests(), first.load().failed(), first.load().durationSeconds(), first.load().requestsPerSecond(), first.load().bound(),
+                first.load().ratioToBound(), first.latency().latencyMs(), first.serverSide().cpuSeconds(), first.serverSide().cpuMicrosPerRequest(),
+                first.serverSide().cpuShare(), first.serverSide().peakRssMb(), first.generatorSide().cpuSeconds(), first.generatorSide().cpuShare(),
+                first.serverSide().cpuBound(), first.generatorSide().cpuBound(), first.reconciliation(), first.load().connectionsOpened(),
+                first.serverSide().exitCode(), first.latency().percentiles(), List.of("server starved: its request threads ..."), first.serverSide().cost(),
+                first.open(), first.cluster().agents(), first.cluster().coordination(), first.timeline(), first.generatorSide().threads(), 4.0, null, null));
         String table = ConsoleTable.render(new Results(billed.environment(), billed.settings(), runs));
         assertTrue(table.contains("STARVED 1/3"), table);
         assertTrue(table.contains("STARVED: the server's request threads or the generator's event loops waited"), table);
