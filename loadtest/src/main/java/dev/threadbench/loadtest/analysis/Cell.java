@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.analysis;
 
+import dev.threadbench.loadtest.model.Note;
 import dev.threadbench.loadtest.model.Limit;
 import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.model.Spread;
@@ -145,7 +146,7 @@ public record Cell(int concurrency, String strategy, String server, String engin
 
     /** Rounds in which the kernel dropped connection attempts at the server's full accept queue. */
     public long dropRounds() {
-        return runs.stream().filter(r -> r.notes().stream().anyMatch(n -> n.startsWith(Limit.DROPS_NOTE_PREFIX))).count();
+        return runs.stream().filter(r -> Note.KERNEL_DROPS.in(r.notes())).count();
     }
 
     /** The procedure its runs were measured with in a sweep ({@link Results.Run#phase}); null outside one. */
@@ -162,9 +163,9 @@ public record Cell(int concurrency, String strategy, String server, String engin
         return runs.stream().filter(r -> r.serverSide().cost() != null && r.serverSide().cost().compiling(r.load().requestsPerSecond())).count();
     }
 
-    /** Whether a run's note says its server's or its generator's threads were starved of CPU (RunAnalysis.starved). */
+    /** Whether a run's note says its server's or its generator's threads were starved of CPU. */
     public static boolean starvedNote(String note) {
-        return note.startsWith("server starved: ") || note.startsWith("generator starved: ");
+        return Note.SERVER_STARVED.is(note) || Note.GENERATOR_STARVED.is(note);
     }
 
     /** Rounds with a note that the server's or the generator's threads waited on the run queue as long as they ran. */

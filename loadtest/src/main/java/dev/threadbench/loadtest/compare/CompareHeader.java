@@ -69,8 +69,8 @@ final class CompareHeader {
         String rounds = settings.rounds() == 1 ? ""
                 : String.format(Locale.ROOT, " in %d rounds (servers in turn, their order reversed each round)", settings.rounds());
         if (timing.durationSeconds() != null && timing.autoWarmup()) {
-            // a server's first run in a round warms its JIT for up to the cap (2-10 s on 2026-12-03, 2 cores AMD EPYC: the
-            // fixed warm-up's 8 s taken), the runs after it in the same process for about one delay period (2 periods taken)
+            // a server's first run in a round warms its JIT for up to the cap (the estimate takes the fixed warm-up's 8 s;
+            // measured warm-ups: docs/cpu-bill.md), the runs after it in the same process for about one delay period (2 taken)
             long delaySeconds = Math.max(1, delayMs / 1000);
             long base = timing.rampupSeconds() + timing.durationSeconds() + delayMs / 1000 + 1;
             long starts = settings.running() ? 0 : (long) settings.rounds() * settings.planned().size();

@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.compare;
 
+import dev.threadbench.loadtest.model.Note;
 import dev.threadbench.loadtest.analysis.SweepProfiles;
 import dev.threadbench.loadtest.analysis.SweepPairs;
 import dev.threadbench.loadtest.analysis.Baselines;
@@ -372,7 +373,7 @@ final class Comparison {
                     out.println("      " + AboveBound.note(run.load().ratioToBound(), run.load().durationSeconds(),
                             settings.timing().rampupSeconds(), settings.delayMs()));
                 }
-                run.notes().stream().filter(note -> note.startsWith(ListenDrops.NOTE_PREFIX) || Cell.starvedNote(note))
+                run.notes().stream().filter(note -> Note.KERNEL_DROPS.is(note) || Cell.starvedNote(note))
                         .forEach(note -> out.println("      " + note));
                 ConsoleTable.agentLines(run).forEach(line -> out.println("      " + line));
                 out.flush();

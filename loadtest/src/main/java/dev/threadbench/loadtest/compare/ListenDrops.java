@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.compare;
 
+import dev.threadbench.loadtest.model.Note;
 import dev.threadbench.common.HttpLimits;
 import dev.threadbench.loadtest.model.Limit;
 import java.io.IOException;
@@ -19,7 +20,6 @@ final class ListenDrops {
     static final Path NETSTAT = Path.of("/proc/net/netstat");
     static final Path SOMAXCONN = Path.of("/proc/sys/net/core/somaxconn");
     /** How a run's note on drops begins, so that the console can print it under the run's line and a sweep see a machine limit. */
-    static final String NOTE_PREFIX = Limit.DROPS_NOTE_PREFIX;
 
     private ListenDrops() {}
 
@@ -60,11 +60,11 @@ final class ListenDrops {
             return null;
         }
         int queue = somaxconn == null ? HttpLimits.ACCEPT_BACKLOG : Math.min(somaxconn, HttpLimits.ACCEPT_BACKLOG);
-        return String.format(Locale.ROOT, NOTE_PREFIX + "%,d connection attempts dropped at the server's full accept queue (%,d long%s),"
+        return Note.KERNEL_DROPS.write(String.format(Locale.ROOT, "%,d connection attempts dropped at the server's full accept queue (%,d long%s),"
                 + " each retried by its client after 1 s or more", drops, queue,
                 somaxconn != null && somaxconn < HttpLimits.ACCEPT_BACKLOG
                         ? String.format(Locale.ROOT, ": net.core.somaxconn %,d cuts the servers' %,d", somaxconn, HttpLimits.ACCEPT_BACKLOG)
-                        : "");
+                        : ""));
     }
 
     /**

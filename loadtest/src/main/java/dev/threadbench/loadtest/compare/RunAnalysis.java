@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.compare;
 
+import dev.threadbench.loadtest.model.Note;
 import dev.threadbench.loadtest.analysis.AboveBound;
 import dev.threadbench.common.Strategy;
 import dev.threadbench.loadtest.engine.Outcome;
@@ -36,7 +37,7 @@ final class RunAnalysis {
      * Request threads are flagged starved when they waited on the run queue at least as long as they ran: a request thread
      * that became runnable then waited, on average, as long for a CPU as it went on to use. Below it the wait is the
      * scheduler's ordinary latency; above it, more threads want the CPUs than they have, and latency and throughput fall
-     * next (on 2026-12-03, 2 cores AMD EPYC: docs/cpu-bill.md).
+     * next (docs/cpu-bill.md).
      */
     static final double STARVED_WAIT_RATIO = 1.0;
 
@@ -90,11 +91,11 @@ final class RunAnalysis {
         if (compiling != null) {
             notes.add(compiling);
         }
-        String serverStarved = starved("server", cost == null ? null : cost.threads());
+        String serverStarved = starved(Note.SERVER_STARVED, cost == null ? null : cost.threads());
         if (serverStarved != null) {
             notes.add(serverStarved);
         }
-        String generatorStarved = starved("generator", run.generatorThreads());
+        String generatorStarved = starved(Note.GENERATOR_STARVED, run.generatorThreads());
         if (generatorStarved != null) {
             notes.add(generatorStarved);
         }
@@ -127,10 +128,10 @@ final class RunAnalysis {
     }
 
     /**
-     * A note when {@code side}'s request threads (io, worker, carrier; the generator's event loops are io) waited on the run
+     * A note of {@code kind} when its side's request threads (io, worker, carrier; the generator's event loops are io) waited on the run
      * queue {@link #STARVED_WAIT_RATIO} times their CPU time or more; null otherwise or without the bill.
      */
-    static String starved(String side, Map<String, Results.ThreadClassCost> bill) {
+    static String starved(Note kind, Map<String, Results.ThreadClassCost> bill) {
         Double cpu = Results.ThreadClassCost.sum(bill, Results.ThreadClassCost.REQUEST_CLASSES,
                 Results.ThreadClassCost::cpuMicrosPerRequest);
         Double wait = Results.ThreadClassCost.sum(bill, Results.ThreadClassCost.REQUEST_CLASSES,
@@ -138,9 +139,9 @@ final class RunAnalysis {
         if (cpu == null || wait == null || cpu <= 0 || wait < STARVED_WAIT_RATIO * cpu) {
             return null;
         }
-        return String.format(Locale.ROOT, "%s starved: its %s waited %.1f us per request on the run queue, %.1f x the %.1f us"
-                + " they ran: more threads wanted its CPUs than it had", side,
-                side.equals("generator") ? "event loops" : "request threads (io, worker, carrier)", wait, wait / cpu, cpu);
+        return kind.write(String.format(Locale.ROOT, "its %s waited %.1f us per request on the run queue, %.1f x the %.1f us"
+                + " they ran: more threads wanted its CPUs than it had",
+                kind == Note.GENERATOR_STARVED ? "event loops" : "request threads (io, worker, carrier)", wait, wait / cpu, cpu));
     }
 
     /** The generator's CPU share: this JVM's over its CPUs or, from a cluster, the busiest agent's over its own. */

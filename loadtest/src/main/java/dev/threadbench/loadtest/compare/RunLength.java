@@ -73,9 +73,8 @@ record RunLength(int rampupSeconds, int warmupSeconds, int durationSeconds, int 
     /**
      * A narrowing-in run's server, started for it, first gets this many seconds of unmeasured load at its pair's largest
      * concurrency held, at most {@link #NARROWING_WARMUP_MAX_CONCURRENCY}: about the requests a grid point's server has
-     * answered before its point (250 ... 2,000 connections, ~90,000 requests to 2,000). Without it, on 2026-12-01 (2 cores
-     * Intel Xeon) the narrowing-in runs' JIT compiled 500-1,500 ms a second of the window, the grid's 1-90, and every
-     * pair "broke" at its first midpoint below points the grid had held (Vert.x timer: 55.6 % at 5,500, 69.3 % at 10,000).
+     * answered before its point (250 ... 2,000 connections, ~90,000 requests to 2,000). Without it a cold JIT broke every
+     * pair at its first midpoint, below points the grid had held (docs/sweep.md).
      */
     static final int NARROWING_WARMUP_SECONDS = 12;
     static final int NARROWING_WARMUP_MAX_CONCURRENCY = 2000;

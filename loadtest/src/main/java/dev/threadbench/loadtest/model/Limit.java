@@ -20,9 +20,6 @@ public enum Limit {
     /** It held at every concurrency run. */
     NONE;
 
-    /** The start of a run's note saying how many connection attempts the kernel dropped at a full accept queue. */
-    public static final String DROPS_NOTE_PREFIX = "kernel: ";
-
     @JsonValue
     public String id() {
         return name().toLowerCase(Locale.ROOT);

@@ -29,10 +29,7 @@ public final class SourceAddresses {
     /**
      * The share of an address's ephemeral ports the runner fills when it chooses the addresses itself: a quarter.
      * Linux's connect() looks for a free port among the even ones first and scans all of them before it tries an odd
-     * one, so past half the range every connect() walks thousands of ports. Measured 2026-12-02 (2 cores AMD EPYC,
-     * Linux 6.18): 19,000 connections from one address spent half of the generator's core in connect() for 8 s, far
-     * past the 2 s ramp-up, and the run read 7-9 % of the bound, generator-bound; from four addresses, 23-29 %,
-     * server-bound.
+     * one, so past half the range every connect() walks thousands of ports (the measurement: docs/generator.md).
      */
     static final int PORT_SHARE = 4;
     /** Addresses in one range at most: more is surely a typo. */

@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.analysis;
 
+import dev.threadbench.loadtest.model.Note;
 import dev.threadbench.loadtest.model.ResultsFixtures;
 import dev.threadbench.loadtest.model.Limit;
 import dev.threadbench.loadtest.model.Results;
@@ -192,7 +193,7 @@ class SweepPairsTest {
     void acceptQueueDropsInMostRoundsAreTheMachinesLimit() {
         SweepPair pair = breakingAt2000(round -> {
             Results.Run run = at2000(round, false, true);
-            return round == 0 ? run : withNote(run, Limit.DROPS_NOTE_PREFIX + "1,200 connection attempts dropped");
+            return round == 0 ? run : withNote(run, Note.KERNEL_DROPS.write("1,200 connection attempts dropped"));
         });
         assertEquals(Limit.MACHINE, pair.limit());
         assertNull(pair.breakingPoint());

@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.compare;
 
+import dev.threadbench.loadtest.model.Note;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -165,11 +166,11 @@ class RunAnalysisTest {
                 "worker", new Results.ThreadClassCost(null, null, null, null, null, null, 9_000L, 30.0, 56.0),
                 "jit", new Results.ThreadClassCost(null, null, null, null, null, null, 2L, 5.0, 500.0));
         assertEquals("server starved: its request threads (io, worker, carrier) waited 60.0 us per request on the run queue,"
-                + " 1.2 x the 50.0 us they ran: more threads wanted its CPUs than it had", RunAnalysis.starved("server", busy));
-        assertTrue(RunAnalysis.starved("generator", java.util.Map.of("io", new Results.ThreadClassCost(null, null, null, null,
+                + " 1.2 x the 50.0 us they ran: more threads wanted its CPUs than it had", RunAnalysis.starved(Note.SERVER_STARVED, busy));
+        assertTrue(RunAnalysis.starved(Note.GENERATOR_STARVED, java.util.Map.of("io", new Results.ThreadClassCost(null, null, null, null,
                 null, null, 1L, 10.0, 12.5))).startsWith("generator starved: its event loops waited 12.5 us per request"));
-        assertNull(RunAnalysis.starved("server", java.util.Map.of("io", new Results.ThreadClassCost(null, null, null, null, null,
+        assertNull(RunAnalysis.starved(Note.SERVER_STARVED, java.util.Map.of("io", new Results.ThreadClassCost(null, null, null, null, null,
                 null, 1L, 40.0, 39.0))), "a wait shorter than the run: not starved; the JIT's wait does not count");
-        assertNull(RunAnalysis.starved("server", null), "no bill");
+        assertNull(RunAnalysis.starved(Note.SERVER_STARVED, null), "no bill");
     }
 }
