@@ -213,7 +213,7 @@ public record Cell(int concurrency, String strategy, String server, String engin
     public record Summary(int concurrency, String strategy, String server, String engine, int rounds, Double bound,
                           Spread requestsPerSecond, Spread ratioToBound, Spread p50, Spread p90, Spread p99, Spread p999,
                           Spread max, Spread serverCpuSeconds, Spread serverCpuMicrosPerRequest, Spread serverCpuShare,
-                          Spread serverPeakRssMb, Spread clientCpuSeconds, Spread generatorCpuShare, long failed, String counts,
+                          Spread serverPeakRssMb, Spread generatorCpuSeconds, Spread generatorCpuShare, long failed, String counts,
                           long serverBoundRounds, long generatorBoundRounds, long compilingRounds, int medianRound,
                           Spread cpuUserMicrosPerRequest, Spread cpuSystemMicrosPerRequest, Spread peakThreads,
                           Spread contextSwitchesPerRequest,

@@ -254,7 +254,7 @@ final class Agent implements AutoCloseable {
         result.failures().forEach((cause, count) -> failures.put(cause.name(), count));
         return new AgentReport(order.runId(), node.nodeId(), node.name(), node.host(), order.connections(), result.requests(), result.successes(),
                 failures, result.durationSeconds(), Base64.getEncoder().encodeToString(Arrays.copyOf(buffer.array(), length)),
-                result.sent(), result.answered(), result.connectionsOpened(), result.clientCpuSeconds(),
+                result.sent(), result.answered(), result.connectionsOpened(), result.generatorCpuSeconds(),
                 Runtime.getRuntime().availableProcessors(), result.transport(), result.firstOtherFailure(), result.open(), lateMs, null,
                 result.seconds());
     }

@@ -49,7 +49,7 @@ final class AgentReports {
             sent += report.sent();
             answered += report.answered();
             opened += report.connectionsOpened();
-            cpu += report.clientCpuSeconds();
+            cpu += report.generatorCpuSeconds();
             // a timed window is the same length on every agent; a counted one lasts until the last agent is done
             seconds = Math.max(seconds, report.durationSeconds());
             report.failures().forEach((cause, count) -> failures.merge(FailureCause.valueOf(cause), count, Long::sum));
@@ -79,10 +79,10 @@ final class AgentReports {
         return reports.stream().map(r -> {
             Histogram histogram = histogram(r);
             double rps = r.durationSeconds() > 0 ? (r.open() == null ? r.requests() : r.open().completedInWindow()) / r.durationSeconds() : 0;
-            double share = r.durationSeconds() > 0 && r.cpus() > 0 ? r.clientCpuSeconds() / r.durationSeconds() / r.cpus() : 0;
+            double share = r.durationSeconds() > 0 && r.cpus() > 0 ? r.generatorCpuSeconds() / r.durationSeconds() / r.cpus() : 0;
             Double p99 = histogram.getTotalCount() == 0 ? null : LatencySummary.of(histogram).p99();
             return new Results.AgentRun(r.agent(), r.host(), r.connections(), r.requests(), r.requests() - r.successes(),
-                    Math.round(rps * 10) / 10.0, p99, Math.round(r.clientCpuSeconds() * 100) / 100.0,
+                    Math.round(rps * 10) / 10.0, p99, Math.round(r.generatorCpuSeconds() * 100) / 100.0,
                     Math.round(share * 1000) / 1000.0, r.cpus(), r.answered(), Math.round(r.startLateMs() * 10) / 10.0);
         }).toList();
     }

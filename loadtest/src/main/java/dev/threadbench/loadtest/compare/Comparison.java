@@ -505,7 +505,7 @@ final class Comparison {
             outcome = load.rate() == null
                     ? engine.run(server.base().resolve("/"), load.concurrency(), settings.timing(), phases)
                     : engine.runAtRate(server.base().resolve("/"), load.connections(), load.rate(), settings.timing(), phases);
-            cost = costs.cost(outcome.requestsPerSecond());
+            cost = costs.cost(outcome.window().requestsPerSecond());
             Long dropsAfter = dropsBefore == null ? null : ListenDrops.read();
             String drops = dropsAfter == null ? null : ListenDrops.note(dropsAfter - dropsBefore, ListenDrops.somaxconn());
             if (drops != null) {
@@ -526,7 +526,7 @@ final class Comparison {
         synchronized (generatorEdges) {
             generatorThreads = generatorEdges.size() != 2 ? null : CostSampler.threads(
                     ProcessFigures.ClassFigures.of(generatorEdges.get(0)), ProcessFigures.ClassFigures.of(generatorEdges.get(1)),
-                    outcome.requests());
+                    outcome.window().requests());
         }
         lastWarmUpJit = jitAtWarmedUp[0];
         return RunAnalysis.analyse(new RunAnalysis.Measured(server, load.concurrency(), engine.name(), round, outcome, before, after,

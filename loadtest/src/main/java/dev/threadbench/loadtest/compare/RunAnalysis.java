@@ -56,7 +56,7 @@ final class RunAnalysis {
                                List<String> problems) {
         Outcome outcome = run.outcome();
         Double bound = bound(run.concurrency(), delayEvery, delayMs);
-        double seconds = outcome.durationSeconds();
+        double seconds = outcome.window().durationSeconds();
         Double generatorShare = generatorShare(outcome, pinning);
         boolean generatorBound = generatorShare != null && generatorShare >= BOUND_SHARE;
         Results.ServerCost cost = run.cost();
@@ -65,16 +65,16 @@ final class RunAnalysis {
         // over the /stats reads' own window (CPU per request x requests/s), not the client's: a saturated server answers
         // the last read late, and its CPU until then over the client's seconds read as more than its CPUs can give
         Double serverShare = cost == null || cost.cpuMicrosPerRequest() == null ? null
-                : round(cost.cpuMicrosPerRequest() * outcome.requestsPerSecond() / 1e6 / pinning.serverShareCpus(), 3);
+                : round(cost.cpuMicrosPerRequest() * outcome.window().requestsPerSecond() / 1e6 / pinning.serverShareCpus(), 3);
         boolean serverBound = serverShare != null && serverShare >= BOUND_SHARE;
         Double microsPerRequest = cost == null || cost.cpuMicrosPerRequest() == null ? null : round(cost.cpuMicrosPerRequest(), 1);
         List<String> notes = new ArrayList<>(outcome.notes());
-        Double ratio = bound == null ? null : round(outcome.requestsPerSecond() / bound, 4);
+        Double ratio = bound == null ? null : round(outcome.window().requestsPerSecond() / bound, 4);
         if (ratio != null && outcome.open() == null && ratio > AboveBound.LIMIT) {
             notes.add(AboveBound.note(ratio, seconds, rampupSeconds, delayMs));
         }
-        if (generatorBound && outcome.agents() != null) {
-            Results.AgentRun busiest = outcome.agents().stream()
+        if (generatorBound && outcome.cluster().agents() != null) {
+            Results.AgentRun busiest = outcome.cluster().agents().stream()
                     .max(java.util.Comparator.comparingDouble(Results.AgentRun::generatorCpuShare)).orElseThrow();
             notes.add(String.format(Locale.ROOT, "generator-bound: agent %s used %.0f %% of its %d CPUs; the figure may be the"
                     + " generators' limit, not the server's (add agents)", busiest.name(), 100 * busiest.generatorCpuShare(),
@@ -87,7 +87,7 @@ final class RunAnalysis {
             notes.add(String.format(Locale.ROOT, "server-bound: the server used %.0f %% of its %s CPUs", 100 * serverShare,
                     cpus(pinning.serverShareCpus())));
         }
-        String compiling = compiling(cost, outcome.requestsPerSecond());
+        String compiling = compiling(cost, outcome.window().requestsPerSecond());
         if (compiling != null) {
             notes.add(compiling);
         }
@@ -113,17 +113,18 @@ final class RunAnalysis {
             notes.add(after.inFlight() + " request(s) still in flight at the server when its count was read");
         }
         Results.Reconciliation reconciliation = Results.Reconciliation.of(after.requests() - run.before().requests(),
-                outcome.answered(), outcome.unansweredAllowance());
+                outcome.answers().answered(), outcome.answers().unansweredAllowance());
         Double warmup = outcome.timeline() == null || rampupSeconds == null ? null
                 : round(Math.max(0, outcome.timeline().measureStartSecond() - rampupSeconds), 1);
         return new Results.Run(run.server().name(), after.strategy(), run.concurrency(), run.engine(), run.round(), null,
-                new Results.Load(outcome.requests(), outcome.failed(), round(seconds, 3), round(outcome.requestsPerSecond(), 1),
-                        bound, ratio, outcome.connectionsOpened(), warmup),
-                new Results.Latencies(outcome.latency(), outcome.percentiles()),
+                new Results.Load(outcome.window().requests(), outcome.window().failed(), round(seconds, 3),
+                        round(outcome.window().requestsPerSecond(), 1),
+                        bound, ratio, outcome.window().connectionsOpened(), warmup),
+                outcome.latency(),
                 new Results.ServerSide(serverCpu, microsPerRequest, serverShare, peakRss, serverBound, null, cost, null),
-                new Results.GeneratorSide(round(outcome.clientCpuSeconds(), 2), generatorShare, generatorBound,
+                new Results.GeneratorSide(round(outcome.generatorCpuSeconds(), 2), generatorShare, generatorBound,
                         run.generatorThreads()),
-                reconciliation, notes, outcome.open(), new Results.Distributed(outcome.agents(), outcome.coordination()),
+                reconciliation, notes, outcome.open(), new Results.Distributed(outcome.cluster().agents(), outcome.cluster().coordination()),
                 outcome.timeline());
     }
 
@@ -146,12 +147,12 @@ final class RunAnalysis {
 
     /** The generator's CPU share: this JVM's over its CPUs or, from a cluster, the busiest agent's over its own. */
     private static Double generatorShare(Outcome outcome, CpuPinning pinning) {
-        if (outcome.agents() != null) {
-            return outcome.agents().stream().mapToDouble(Results.AgentRun::generatorCpuShare).max().stream()
+        if (outcome.cluster().agents() != null) {
+            return outcome.cluster().agents().stream().mapToDouble(Results.AgentRun::generatorCpuShare).max().stream()
                     .mapToObj(share -> round(share, 3)).findFirst().orElse(null);
         }
-        double seconds = outcome.durationSeconds();
-        return seconds > 0 ? round(outcome.clientCpuSeconds() / seconds / pinning.generatorShareCpus(), 3) : null;
+        double seconds = outcome.window().durationSeconds();
+        return seconds > 0 ? round(outcome.generatorCpuSeconds() / seconds / pinning.generatorShareCpus(), 3) : null;
     }
 
     /**

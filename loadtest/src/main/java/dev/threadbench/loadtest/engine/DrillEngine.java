@@ -105,7 +105,8 @@ final class DrillEngine implements Engine {
         List<String> notes = new ArrayList<>(runNotes);
         notes.add("drill: every connection on one thread; failures are not broken down by cause (counted as other);"
                 + " no p90, max or percentile curve; no warm-up; times rounded to whole ms");
-        return new Outcome(drill.totalRequests(), failed, drill.durationSeconds(), drill.requestsPerSecond(), latency,
-                List.of(), cpuSeconds, drill.totalRequests(), drill.failedRequests(), null, notes, null);
+        return new Outcome(new Outcome.Window(drill.totalRequests(), failed, drill.durationSeconds(), drill.requestsPerSecond(),
+                null), new Results.Latencies(latency, List.of()), cpuSeconds,
+                new Outcome.Answers(drill.totalRequests(), drill.failedRequests()), notes, null);
     }
 }

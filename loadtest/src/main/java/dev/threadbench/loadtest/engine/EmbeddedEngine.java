@@ -102,9 +102,9 @@ public final class EmbeddedEngine implements Engine {
         if (open != null && (open.late() > 0 || open.unsent() > 0)) {
             notes.add(scheduleNote(open));
         }
-        return new Outcome(result.requests(), failed, result.durationSeconds(), result.requestsPerSecond(), latency,
-                LatencySummary.curve(result.latencyMicros()), result.clientCpuSeconds(), result.answered(),
-                result.sent() - result.answered(), result.connectionsOpened(), notes,
+        return new Outcome(new Outcome.Window(result.requests(), failed, result.durationSeconds(), result.requestsPerSecond(),
+                result.connectionsOpened()), new Results.Latencies(latency, LatencySummary.curve(result.latencyMicros())),
+                result.generatorCpuSeconds(), new Outcome.Answers(result.answered(), result.sent() - result.answered()), notes,
                 open == null ? null : new Results.OpenModel("open", open.targetRate(),
                         Math.round(result.achievedRate() * 10) / 10.0, open.connections(), open.late(), open.unsent(),
                         Math.round(open.maxLateMs() * 1000) / 1000.0)).withTimeline(timeline(result.seconds()));

@@ -183,7 +183,8 @@ final class WrkEngine implements Engine {
                 + " and failures are wrk's over the whole run; the requests in flight at its deadline are abandoned, so the"
                 + " server may count up to " + concurrency + " more than wrk");
         double requestsPerSecond = window.seconds() > 0 ? window.answers() / window.seconds() : 0;
-        return new Outcome(window.answers(), failed, window.seconds(), requestsPerSecond, latency, wrk.curve(),
-                window.cpuSeconds(), wrk.requests(), concurrency + socketFailures, null, notes, null);
+        return new Outcome(new Outcome.Window(window.answers(), failed, window.seconds(), requestsPerSecond, null),
+                new Results.Latencies(latency, wrk.curve()), window.cpuSeconds(),
+                new Outcome.Answers(wrk.requests(), concurrency + socketFailures), notes, null);
     }
 }

@@ -37,8 +37,8 @@ public final class DrillSummary {
         line(out, "Failures by cause", causes.toString());
         line(out, "Connections opened", String.valueOf(result.connectionsOpened()));
         line(out, "Event loops used", result.eventLoops() + " (" + result.transport() + ")");
-        line(out, "Client CPU", String.format(Locale.ROOT, "%.1f s (%.2f cores)", result.clientCpuSeconds(),
-                result.durationSeconds() > 0 ? result.clientCpuSeconds() / result.durationSeconds() : 0));
+        line(out, "Client CPU", String.format(Locale.ROOT, "%.1f s (%.2f cores)", result.generatorCpuSeconds(),
+                result.durationSeconds() > 0 ? result.generatorCpuSeconds() / result.durationSeconds() : 0));
         if (result.firstOtherFailure() != null) {
             line(out, "First other failure", result.firstOtherFailure());
         }

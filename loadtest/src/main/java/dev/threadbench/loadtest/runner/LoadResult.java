@@ -10,7 +10,7 @@ import org.HdrHistogram.Histogram;
  * @param sent          requests sent in the whole run (ramp-up, warm-up, measured window and drain)
  * @param answered      of those, how many got a status line back: what the server should have counted
  * @param connectionsOpened TCP connections the client opened (one per slot unless some broke)
- * @param clientCpuSeconds  CPU time this JVM used during the measured window
+ * @param generatorCpuSeconds  CPU time this JVM used during the measured window
  * @param eventLoops        distinct event loop threads the slots ran on
  * @param transport         epoll (native) or nio
  * @param open              what the open model did, null for a closed-loop load
@@ -18,7 +18,7 @@ import org.HdrHistogram.Histogram;
  */
 public record LoadResult(long requests, long successes, Map<FailureCause, Long> failures, double durationSeconds,
                          Histogram latencyMicros, long sent, long answered, long connectionsOpened,
-                         double clientCpuSeconds, int eventLoops, String transport, String firstOtherFailure,
+                         double generatorCpuSeconds, int eventLoops, String transport, String firstOtherFailure,
                          Open open, SecondSeries seconds) {
 
     /**

@@ -78,7 +78,7 @@ class AgentReportsTest {
         assertEquals(0, merged.failures().get(FailureCause.RESET));
         assertEquals(1580, merged.answered());
         assertEquals(1600, merged.sent());
-        assertEquals(4.0, merged.clientCpuSeconds(), 1e-9);
+        assertEquals(4.0, merged.generatorCpuSeconds(), 1e-9);
         assertEquals(150.0, merged.requestsPerSecond(), 1e-9);
 
         List<Results.AgentRun> agents = AgentReports.perAgent(reports);
@@ -97,7 +97,7 @@ class AgentReportsTest {
 
     private static AgentReport withSeconds(AgentReport r, SecondSeries seconds) {
         return new AgentReport(r.runId(), r.agentNode(), r.agent(), r.host(), r.connections(), r.requests(), r.successes(),
-                r.failures(), r.durationSeconds(), r.histogram(), r.sent(), r.answered(), r.connectionsOpened(), r.clientCpuSeconds(),
+                r.failures(), r.durationSeconds(), r.histogram(), r.sent(), r.answered(), r.connectionsOpened(), r.generatorCpuSeconds(),
                 r.cpus(), r.transport(), r.firstOtherFailure(), r.open(), r.startLateMs(), r.error(), seconds);
     }
 

@@ -90,9 +90,9 @@ class DrillIT {
             // compare's default --timeout 10: the engine gives drill 3 s, so the 4.5 s answers fail and the summary is kept
             Outcome outcome = Engine.named("drill", System.err, false).run(slow.base().resolve("/"), 2,
                     new Engine.Timing(0, 0, null, 2L, 10, 0), new LoadRunner.Phases() {});
-            assertEquals(2, outcome.requests());
-            assertEquals(2, outcome.failed().total());
-            assertTrue(outcome.latency().p50() >= 3000 && outcome.latency().p50() < 4194, outcome.latency().toString());
+            assertEquals(2, outcome.window().requests());
+            assertEquals(2, outcome.window().failed().total());
+            assertTrue(outcome.latency().latencyMs().p50() >= 3000 && outcome.latency().latencyMs().p50() < 4194, outcome.latency().latencyMs().toString());
 
             // drill as a user runs it, default --timeout 10 s: it panics after the run, and that is named as the cause
             Path plan = Files.writeString(dir.resolve("slow.yml"), """

@@ -54,9 +54,10 @@ class RunAnalysisTest {
         public void close() {}
     };
 
-    private static Outcome outcome(long answered, double clientCpuSeconds) {
-        return new Outcome(answered, new Results.Failed(0, 0, 0, 0, 0, 0, 0), 10, answered / 10.0,
-                new Results.Latency(1.0, 2.0, 2001.0, 2002.0, 2003.0, 200.0), List.of(), clientCpuSeconds, answered, 0, 20L, List.of(), null);
+    private static Outcome outcome(long answered, double generatorCpuSeconds) {
+        return new Outcome(new Outcome.Window(answered, new Results.Failed(0, 0, 0, 0, 0, 0, 0), 10, answered / 10.0, 20L),
+                new Results.Latencies(new Results.Latency(1.0, 2.0, 2001.0, 2002.0, 2003.0, 200.0), List.of()),
+                generatorCpuSeconds, new Outcome.Answers(answered, 0), List.of(), null);
     }
 
     @Test

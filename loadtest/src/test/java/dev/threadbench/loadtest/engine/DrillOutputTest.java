@@ -40,10 +40,10 @@ class DrillOutputTest {
         assertEquals(240.0, drill.p995Ms());
         assertEquals(342.0, drill.p999Ms());
         Outcome outcome = DrillEngine.outcome(drill, 0.4, List.of());
-        assertEquals(400, outcome.requests());
-        assertEquals(0, outcome.failed().total());
-        assertNull(outcome.latency().p90(), "drill has no p90");
-        assertEquals(224.0, outcome.latency().p99());
+        assertEquals(400, outcome.window().requests());
+        assertEquals(0, outcome.window().failed().total());
+        assertNull(outcome.latency().latencyMs().p90(), "drill has no p90");
+        assertEquals(224.0, outcome.latency().latencyMs().p99());
     }
 
     @Test
@@ -64,8 +64,8 @@ class DrillOutputTest {
         assertEquals(0, drill.successfulRequests());
         assertEquals(20, drill.failedRequests());
         Outcome outcome = DrillEngine.outcome(drill, 0.01, List.of());
-        assertEquals(20, outcome.failed().other(), "drill does not say why a request failed");
-        assertEquals(20, outcome.unansweredAllowance());
+        assertEquals(20, outcome.window().failed().other(), "drill does not say why a request failed");
+        assertEquals(20, outcome.answers().unansweredAllowance());
     }
 
     @Test

@@ -44,13 +44,13 @@ class WrkOutputTest {
         assertEquals(141714, wrk.errors().status());
         assertNull(wrk.percentileMs(99.95), "a percentile the script does not print");
         Outcome outcome = WrkEngine.outcome(wrk, new WrkEngine.Window(60_000, 1.5, 6.0), 50);
-        assertEquals(new Results.Failed(141714, 141714, 0, 0, 0, 0, 0), outcome.failed());
-        assertEquals(1.5, outcome.clientCpuSeconds(), "wrk's CPU over the window");
-        assertEquals(60_000, outcome.requests(), "the window's: the server's answers between its edges, not wrk's whole run");
-        assertEquals(10_000.0, outcome.requestsPerSecond());
-        assertEquals(6.0, outcome.durationSeconds());
-        assertEquals(141714, outcome.answered(), "wrk's whole run, to set against the server's count");
-        assertEquals(0.693, outcome.latency().p50());
+        assertEquals(new Results.Failed(141714, 141714, 0, 0, 0, 0, 0), outcome.window().failed());
+        assertEquals(1.5, outcome.generatorCpuSeconds(), "wrk's CPU over the window");
+        assertEquals(60_000, outcome.window().requests(), "the window's: the server's answers between its edges, not wrk's whole run");
+        assertEquals(10_000.0, outcome.window().requestsPerSecond());
+        assertEquals(6.0, outcome.window().durationSeconds());
+        assertEquals(141714, outcome.answers().answered(), "wrk's whole run, to set against the server's count");
+        assertEquals(0.693, outcome.latency().latencyMs().p50());
     }
 
     @Test
@@ -71,9 +71,9 @@ class WrkOutputTest {
         assertEquals(60.0, wrk.durationSeconds());
         assertEquals(3_600_000.0, wrk.latencyMicros().mean() / 1000);
         Outcome outcome = WrkEngine.outcome(wrk, new WrkEngine.Window(8, 0, 1.0), 2);
-        assertEquals(new Results.Failed(10, 0, 4, 3, 3, 0, 0), outcome.failed());
-        assertEquals(10, outcome.answered(), "one process: its answers, warm-up included, count for reconciliation");
-        assertEquals(2 + 10, outcome.unansweredAllowance(), "abandoned at its deadline, one per connection, and the socket failures");
+        assertEquals(new Results.Failed(10, 0, 4, 3, 3, 0, 0), outcome.window().failed());
+        assertEquals(10, outcome.answers().answered(), "one process: its answers, warm-up included, count for reconciliation");
+        assertEquals(2 + 10, outcome.answers().unansweredAllowance(), "abandoned at its deadline, one per connection, and the socket failures");
     }
 
     @Test

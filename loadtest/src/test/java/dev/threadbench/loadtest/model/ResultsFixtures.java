@@ -226,13 +226,13 @@ public final class ResultsFixtures {
     public static Results.Run flat(String server, String strategy, int concurrency, String engine, int round, long requests,
             Results.Failed failed, double durationSeconds, double requestsPerSecond, Double bound, Double ratioToBound,
             Results.Latency latencyMs, Double serverCpuSeconds, Double serverCpuMicrosPerRequest, Double serverCpuShare,
-            Double serverPeakRssMb, Double clientCpuSeconds, Double generatorCpuShare, boolean serverBound,
+            Double serverPeakRssMb, Double generatorCpuSeconds, Double generatorCpuShare, boolean serverBound,
             boolean generatorBound, Results.Reconciliation reconciliation, Long connectionsOpened, Integer serverExitCode,
             List<LatencySummary.Point> percentiles, List<String> notes, Results.ServerCost cost, Results.OpenModel open,
             List<Results.AgentRun> agents, Results.Coordination coordination, Results.Timeline timeline) {
         return flat(server, strategy, concurrency, engine, round, requests, failed, durationSeconds, requestsPerSecond, bound,
                 ratioToBound, latencyMs, serverCpuSeconds, serverCpuMicrosPerRequest, serverCpuShare, serverPeakRssMb,
-                clientCpuSeconds, generatorCpuShare, serverBound, generatorBound, reconciliation, connectionsOpened,
+                generatorCpuSeconds, generatorCpuShare, serverBound, generatorBound, reconciliation, connectionsOpened,
                 serverExitCode, percentiles, notes, cost, open, agents, coordination, timeline, null, null, null, null);
     }
 
@@ -240,7 +240,7 @@ public final class ResultsFixtures {
     public static Results.Run flat(String server, String strategy, int concurrency, String engine, int round, long requests,
             Results.Failed failed, double durationSeconds, double requestsPerSecond, Double bound, Double ratioToBound,
             Results.Latency latencyMs, Double serverCpuSeconds, Double serverCpuMicrosPerRequest, Double serverCpuShare,
-            Double serverPeakRssMb, Double clientCpuSeconds, Double generatorCpuShare, boolean serverBound,
+            Double serverPeakRssMb, Double generatorCpuSeconds, Double generatorCpuShare, boolean serverBound,
             boolean generatorBound, Results.Reconciliation reconciliation, Long connectionsOpened, Integer serverExitCode,
             List<LatencySummary.Point> percentiles, List<String> notes, Results.ServerCost cost, Results.OpenModel open,
             List<Results.AgentRun> agents, Results.Coordination coordination, Results.Timeline timeline,
@@ -252,7 +252,7 @@ public final class ResultsFixtures {
                 new Results.Latencies(latencyMs, percentiles),
                 new Results.ServerSide(serverCpuSeconds, serverCpuMicrosPerRequest, serverCpuShare, serverPeakRssMb, serverBound,
                         serverExitCode, cost, workerPoolShare),
-                new Results.GeneratorSide(clientCpuSeconds, generatorCpuShare, generatorBound, generatorThreads),
+                new Results.GeneratorSide(generatorCpuSeconds, generatorCpuShare, generatorBound, generatorThreads),
                 reconciliation, notes, open, new Results.Distributed(agents, coordination), timeline);
     }
 }

@@ -16,5 +16,5 @@ import java.util.Map;
  */
 public record AgentReport(String runId, String agentNode, String agent, String host, int connections, long requests, long successes,
                           Map<String, Long> failures, double durationSeconds, String histogram, long sent, long answered,
-                          long connectionsOpened, double clientCpuSeconds, int cpus, String transport, String firstOtherFailure,
+                          long connectionsOpened, double generatorCpuSeconds, int cpus, String transport, String firstOtherFailure,
                           LoadResult.Open open, double startLateMs, String error, SecondSeries seconds) implements ClusterMessage {}
