@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.analysis;
 
+import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.model.Spread;
 import dev.threadbench.loadtest.model.SweepPair;
@@ -22,7 +23,7 @@ public final class AboveBound {
     private AboveBound() {}
 
     /** Whether {@code run}, a closed loop, read above {@link #LIMIT} of its bound (the open model's bound is C's, not its own). */
-    public static boolean of(Results.Run run) {
+    public static boolean of(Run run) {
         return run.open() == null && run.load().ratioToBound() != null && run.load().ratioToBound() > LIMIT;
     }
 

@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.analysis;
 
+import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.model.BaselineJudgement;
 import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.model.Spread;
@@ -27,7 +28,7 @@ public final class Baselines {
     private Baselines() {}
 
     /** A figure's value in one run. */
-    static Function<Results.Run, Double> value(BaselineJudgement.Figure figure) {
+    static Function<Run, Double> value(BaselineJudgement.Figure figure) {
         return switch (figure) {
             case REQUESTS_PER_SECOND -> run -> run.load().requestsPerSecond();
             case OF_BOUND -> run -> run.load().ratioToBound();

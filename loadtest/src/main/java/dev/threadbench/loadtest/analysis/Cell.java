@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.analysis;
 
+import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.model.Note;
 import dev.threadbench.loadtest.model.Limit;
 import dev.threadbench.loadtest.model.Results;
@@ -16,32 +17,32 @@ import java.util.function.Function;
  * One server x strategy x concurrency (x engine, x open-model rate) over all its rounds: what the table and the report show,
  * each figure as its median and range ({@link Spread}).
  */
-public record Cell(int concurrency, String strategy, String server, String engine, List<Results.Run> runs) {
+public record Cell(int concurrency, String strategy, String server, String engine, List<Run> runs) {
 
     /**
      * In table order (by concurrency, then strategy, then server), each with its runs in round order; a sweep's ends
      * measured again are left out (their pair shows them beside the first reading: {@link #remeasuredEnds}).
      */
-    public static List<Cell> of(List<Results.Run> runs) {
+    public static List<Cell> of(List<Run> runs) {
         return group(runs.stream().filter(run -> !run.endsRemeasure()).toList());
     }
 
     /** The sweep's ends measured again after its narrowing in, as cells like {@link #of}'s. */
-    public static List<Cell> remeasuredEnds(List<Results.Run> runs) {
-        return group(runs.stream().filter(Results.Run::endsRemeasure).toList());
+    public static List<Cell> remeasuredEnds(List<Run> runs) {
+        return group(runs.stream().filter(Run::endsRemeasure).toList());
     }
 
-    private static List<Cell> group(List<Results.Run> runs) {
-        Map<List<Object>, List<Results.Run>> groups = new LinkedHashMap<>();
-        for (Results.Run run : ordered(runs)) {
+    private static List<Cell> group(List<Run> runs) {
+        Map<List<Object>, List<Run>> groups = new LinkedHashMap<>();
+        for (Run run : ordered(runs)) {
             groups.computeIfAbsent(List.of(run.concurrency(), String.valueOf(run.targetRate()), String.valueOf(run.strategy()),
                             run.server(), run.engine()),
                     key -> new ArrayList<>()).add(run);
         }
         return groups.values().stream().map(group -> {
-            Results.Run first = group.getFirst();
+            Run first = group.getFirst();
             return new Cell(first.concurrency(), first.strategy(), first.server(), first.engine(),
-                    group.stream().sorted(Comparator.comparingInt(Results.Run::round)).toList());
+                    group.stream().sorted(Comparator.comparingInt(Run::round)).toList());
         }).toList();
     }
 
@@ -63,7 +64,7 @@ public record Cell(int concurrency, String strategy, String server, String engin
         return runs.size();
     }
 
-    public Spread spread(Function<Results.Run, Double> figure) {
+    public Spread spread(Function<Run, Double> figure) {
         return Spread.of(runs.stream().map(figure).toList());
     }
 
@@ -76,7 +77,7 @@ public record Cell(int concurrency, String strategy, String server, String engin
     }
 
     /** One run's: derived from the CPU seconds and the requests for files from before it was recorded. */
-    static Double serverCpuMicrosPerRequest(Results.Run r) {
+    static Double serverCpuMicrosPerRequest(Run r) {
         return r.serverSide().cpuMicrosPerRequest() != null || r.serverSide().cpuSeconds() == null || r.load().requests() == 0
                 ? r.serverSide().cpuMicrosPerRequest() : Double.valueOf(Math.round(r.serverSide().cpuSeconds() * 1e7 / r.load().requests()) / 10.0);
     }
@@ -149,8 +150,8 @@ public record Cell(int concurrency, String strategy, String server, String engin
         return runs.stream().filter(r -> Note.KERNEL_DROPS.in(r.notes())).count();
     }
 
-    /** The procedure its runs were measured with in a sweep ({@link Results.Run#phase}); null outside one. */
-    public Results.Phase phase() {
+    /** The procedure its runs were measured with in a sweep ({@link Run#phase}); null outside one. */
+    public Run.Phase phase() {
         return runs.getFirst().phase();
     }
 
@@ -183,16 +184,16 @@ public record Cell(int concurrency, String strategy, String server, String engin
     }
 
     /** Runs in the tables' order: by concurrency, open-model rate, strategy, server and round. */
-    public static List<Results.Run> ordered(List<Results.Run> runs) {
-        return runs.stream().sorted(Comparator.comparingInt(Results.Run::concurrency)
-                .thenComparing(Results.Run::targetRate, Comparator.nullsFirst(Comparator.naturalOrder()))
-                .thenComparing(Results.Run::strategy, Comparator.nullsFirst(Comparator.naturalOrder()))
-                .thenComparing(Results.Run::server).thenComparingInt(Results.Run::round)).toList();
+    public static List<Run> ordered(List<Run> runs) {
+        return runs.stream().sorted(Comparator.comparingInt(Run::concurrency)
+                .thenComparing(Run::targetRate, Comparator.nullsFirst(Comparator.naturalOrder()))
+                .thenComparing(Run::strategy, Comparator.nullsFirst(Comparator.naturalOrder()))
+                .thenComparing(Run::server).thenComparingInt(Run::round)).toList();
     }
 
     /** The rounds' counts in one: exact when all were; else the worst (a mismatch), or the largest explained difference. */
     public String counts() {
-        List<Results.Reconciliation> all = runs.stream().map(Results.Run::reconciliation).filter(c -> c != null).toList();
+        List<Results.Reconciliation> all = runs.stream().map(Run::reconciliation).filter(c -> c != null).toList();
         if (all.isEmpty()) {
             return "-";
         }
@@ -204,7 +205,7 @@ public record Cell(int concurrency, String strategy, String server, String engin
     }
 
     /** The round whose requests/s is nearest the median: its latency curve stands for the cell's. */
-    public Results.Run medianRun() {
+    public Run medianRun() {
         double median = requestsPerSecond().median();
         return runs.stream().min(Comparator.comparingDouble(r -> Math.abs(r.load().requestsPerSecond() - median))).orElseThrow();
     }

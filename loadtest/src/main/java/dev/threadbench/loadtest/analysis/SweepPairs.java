@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.analysis;
 
+import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.model.Limit;
 
 import dev.threadbench.loadtest.model.Results;
@@ -41,7 +42,7 @@ public final class SweepPairs {
      * One per server x strategy with two or more concurrencies; none for a plain compare at a single one. The ends a sweep
      * measured again after its narrowing in are set beside their first reading, never mixed into it.
      */
-    public static List<SweepPair> of(List<Results.Run> runs, List<Results.Skipped> skipped) {
+    public static List<SweepPair> of(List<Run> runs, List<Results.Skipped> skipped) {
         Map<String, List<Cell>> pairs = new LinkedHashMap<>();
         for (Cell cell : Cell.of(runs).stream().sorted(Comparator.comparing(Cell::server)
                 .thenComparing(c -> String.valueOf(c.strategy())).thenComparingInt(Cell::concurrency)).toList()) {

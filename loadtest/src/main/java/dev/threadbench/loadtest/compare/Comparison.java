@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.compare;
 
+import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.model.Note;
 import dev.threadbench.loadtest.analysis.SweepProfiles;
 import dev.threadbench.loadtest.analysis.SweepPairs;
@@ -126,17 +127,17 @@ final class Comparison {
         }
         planProfiles();
         startNanos = System.nanoTime();
-        List<Results.Run> runs = new ArrayList<>();
+        List<Run> runs = new ArrayList<>();
         try (CpuPinning.Pinned pinned = settings.pinning().pinThisJvm()) {
             Map<String, RunningServer> running = connect();
             Map<Planned, List<CompareSettings.Load>> grid = new LinkedHashMap<>();
             settings.planned().forEach(planned -> grid.put(planned, loads));
-            if (rounds(grid, Map.of(), running, runs, "", settings.sweep() ? Results.Phase.GRID : null) && settings.sweep()
+            if (rounds(grid, Map.of(), running, runs, "", settings.sweep() ? Run.Phase.GRID : null) && settings.sweep()
                     && narrowIn(running, runs, skipped)) {
                 measureEndsAgain(running, runs, skipped);
             }
         }
-        for (Results.Run run : runs) {
+        for (Run run : runs) {
             if (run.reconciliation().verdict() == Results.Reconciliation.Match.MISMATCH) {
                 problems.add(run.label() + roundLabel(run.round()) + ": the server counted " + run.reconciliation().serverCounted()
                         + " requests, the client got " + run.reconciliation().clientAnswered() + " answers");
@@ -204,7 +205,7 @@ final class Comparison {
      * {@code warmUps} gives it, if any; false when the engine said no run can go on (the runs made are kept).
      */
     private boolean rounds(Map<Planned, List<CompareSettings.Load>> plan, Map<Planned, Integer> warmUps,
-                           Map<String, RunningServer> running, List<Results.Run> runs, String logSuffix, Results.Phase phase) {
+                           Map<String, RunningServer> running, List<Run> runs, String logSuffix, Run.Phase phase) {
         for (int round = 0; round < settings.rounds(); round++) {
             for (Planned planned : settings.order(round)) {
                 if (!plan.containsKey(planned)) {
@@ -240,7 +241,7 @@ final class Comparison {
      * After the sweep's grid: step by step, every pair not yet narrow enough at its own midpoint, in every round with the
      * servers in turn as in the grid ({@link Bisection}), until none is left; false when the engine said no run can go on.
      */
-    private boolean narrowIn(Map<String, RunningServer> running, List<Results.Run> runs, List<Results.Skipped> skipped) {
+    private boolean narrowIn(Map<String, RunningServer> running, List<Run> runs, List<Results.Skipped> skipped) {
         Set<Bisection.Step> tried = new HashSet<>();
         for (int step = 1; ; step++) {
             List<SweepPair> pairs = SweepPairs.of(runs, skipped);
@@ -258,7 +259,7 @@ final class Comparison {
             out.flush();
             Map<Planned, List<CompareSettings.Load>> plan = new LinkedHashMap<>();
             Map<Planned, Integer> warmUps = new LinkedHashMap<>();
-            if (!stepRounds(next, running, runs, "-step" + step, Results.Phase.NARROWING)) {
+            if (!stepRounds(next, running, runs, "-step" + step, Run.Phase.NARROWING)) {
                 return false;
             }
         }
@@ -279,7 +280,7 @@ final class Comparison {
      * and warmed as the narrowing's midpoints are, in every round, so that both ends of its interval are read with one
      * procedure (a grid point's server had climbed through every concurrency below it). Kept beside the first readings.
      */
-    private void measureEndsAgain(Map<String, RunningServer> running, List<Results.Run> runs, List<Results.Skipped> skipped) {
+    private void measureEndsAgain(Map<String, RunningServer> running, List<Run> runs, List<Results.Skipped> skipped) {
         List<Bisection.Step> ends = Bisection.ends(SweepPairs.of(runs, skipped));
         if (ends.isEmpty()) {
             return;
@@ -290,18 +291,18 @@ final class Comparison {
         out.printf(Locale.ROOT, "%nmeasuring the ends again as the narrowing measures, held ends: %s%n",
                 String.join("; ", held.stream().map(Bisection.Step::describe).toList()));
         out.flush();
-        if (!stepRounds(held, running, runs, "-held-end", Results.Phase.ENDS)) {
+        if (!stepRounds(held, running, runs, "-held-end", Run.Phase.ENDS)) {
             return;
         }
         out.printf(Locale.ROOT, "%nmeasuring the ends again as the narrowing measures, not-held ends: %s%n",
                 String.join("; ", notHeld.stream().map(Bisection.Step::describe).toList()));
         out.flush();
-        stepRounds(notHeld, running, runs, "-not-held-end", Results.Phase.ENDS);
+        stepRounds(notHeld, running, runs, "-not-held-end", Run.Phase.ENDS);
     }
 
     /** One run per step (at most one per planned server), every round, each server started for it warmed first. */
-    private boolean stepRounds(List<Bisection.Step> steps, Map<String, RunningServer> running, List<Results.Run> runs,
-                               String logSuffix, Results.Phase phase) {
+    private boolean stepRounds(List<Bisection.Step> steps, Map<String, RunningServer> running, List<Run> runs,
+                               String logSuffix, Run.Phase phase) {
         Map<Planned, List<CompareSettings.Load>> plan = new LinkedHashMap<>();
         Map<Planned, Integer> warmUps = new LinkedHashMap<>();
         for (Bisection.Step n : steps) {
@@ -335,11 +336,11 @@ final class Comparison {
      * its stop (or, already running, between connect and close), each added to {@code done} as it ends.
      */
     private void runsOf(Planned planned, int round, RunningServer alreadyRunning, List<CompareSettings.Load> loads,
-                        Integer warmUpConcurrency, String logSuffix, Results.Phase phase, List<Results.Run> done) {
+                        Integer warmUpConcurrency, String logSuffix, Run.Phase phase, List<Run> done) {
         Path log = settings.out().resolve("logs").resolve(planned.server() + "-"
                 + (planned.strategy() == null ? "default" : planned.strategy())
                 + (settings.rounds() == 1 ? "" : "-round" + (round + 1)) + logSuffix + ".log");
-        List<Results.Run> runs = new ArrayList<>();
+        List<Run> runs = new ArrayList<>();
         try (Target server = alreadyRunning != null ? alreadyRunning : start(planned, round, log)) {
             String version = server.frameworkVersion();
             if (version != null) {
@@ -351,7 +352,7 @@ final class Comparison {
                 warmUp(server, warmUpConcurrency);
             }
             for (CompareSettings.Load load : loads) {
-                Results.Run run;
+                Run run;
                 try {
                     run = measure(server, load, round);
                     run = phase == null ? run : run.inPhase(phase, RunAnalysis.workerPoolShare(run.strategy(),
@@ -457,7 +458,7 @@ final class Comparison {
      * One run: the server's count while idle before and after it, and its cost over the measured window as its
      * own /stats reports it (the same way for servers compare started and those it reached with --targets).
      */
-    private Results.Run measure(Target server, CompareSettings.Load load, int round) {
+    private Run measure(Target server, CompareSettings.Load load, int round) {
         Duration idleLimit = Duration.ofMillis(settings.delayMs()).plusSeconds(settings.timing().timeoutSeconds() + 5L);
         Target.Stats before = server.idleStats(idleLimit);
         Profiling.Window profile = server instanceof StartedServer started

@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.compare;
 
+import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.model.Note;
 import dev.threadbench.loadtest.analysis.AboveBound;
 import dev.threadbench.common.Strategy;
@@ -47,12 +48,12 @@ final class RunAnalysis {
      * The run as results.json holds it; a server delaying other than every {@code delayEvery}th request is a
      * problem too. Each side's CPU use is a share of its own CPUs as {@code pinning} set them.
      */
-    static Results.Run analyse(Measured run, int delayEvery, long delayMs, CpuPinning pinning, List<String> problems) {
+    static Run analyse(Measured run, int delayEvery, long delayMs, CpuPinning pinning, List<String> problems) {
         return analyse(run, delayEvery, delayMs, null, pinning, problems);
     }
 
     /** @param rampupSeconds the run's ramp-up, for the cause of a reading above the bound; null when not known */
-    static Results.Run analyse(Measured run, int delayEvery, long delayMs, Integer rampupSeconds, CpuPinning pinning,
+    static Run analyse(Measured run, int delayEvery, long delayMs, Integer rampupSeconds, CpuPinning pinning,
                                List<String> problems) {
         Outcome outcome = run.outcome();
         Double bound = bound(run.concurrency(), delayEvery, delayMs);
@@ -116,15 +117,15 @@ final class RunAnalysis {
                 outcome.answers().answered(), outcome.answers().unansweredAllowance());
         Double warmup = outcome.timeline() == null || rampupSeconds == null ? null
                 : round(Math.max(0, outcome.timeline().measureStartSecond() - rampupSeconds), 1);
-        return new Results.Run(run.server().name(), after.strategy(), run.concurrency(), run.engine(), run.round(), null,
-                new Results.Load(outcome.window().requests(), outcome.window().failed(), round(seconds, 3),
+        return new Run(run.server().name(), after.strategy(), run.concurrency(), run.engine(), run.round(), null,
+                new Run.Load(outcome.window().requests(), outcome.window().failed(), round(seconds, 3),
                         round(outcome.window().requestsPerSecond(), 1),
                         bound, ratio, outcome.window().connectionsOpened(), warmup),
                 outcome.latency(),
-                new Results.ServerSide(serverCpu, microsPerRequest, serverShare, peakRss, serverBound, null, cost, null),
-                new Results.GeneratorSide(round(outcome.generatorCpuSeconds(), 2), generatorShare, generatorBound,
+                new Run.ServerSide(serverCpu, microsPerRequest, serverShare, peakRss, serverBound, null, cost, null),
+                new Run.GeneratorSide(round(outcome.generatorCpuSeconds(), 2), generatorShare, generatorBound,
                         run.generatorThreads()),
-                reconciliation, notes, outcome.open(), new Results.Distributed(outcome.cluster().agents(), outcome.cluster().coordination()),
+                reconciliation, notes, outcome.open(), new Run.Distributed(outcome.cluster().agents(), outcome.cluster().coordination()),
                 outcome.timeline());
     }
 

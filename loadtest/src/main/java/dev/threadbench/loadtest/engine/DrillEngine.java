@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.engine;
 
+import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.runner.LoadRunner;
@@ -106,7 +107,7 @@ final class DrillEngine implements Engine {
         notes.add("drill: every connection on one thread; failures are not broken down by cause (counted as other);"
                 + " no p90, max or percentile curve; no warm-up; times rounded to whole ms");
         return new Outcome(new Outcome.Window(drill.totalRequests(), failed, drill.durationSeconds(), drill.requestsPerSecond(),
-                null), new Results.Latencies(latency, List.of()), cpuSeconds,
+                null), new Run.Latencies(latency, List.of()), cpuSeconds,
                 new Outcome.Answers(drill.totalRequests(), drill.failedRequests()), notes, null);
     }
 }

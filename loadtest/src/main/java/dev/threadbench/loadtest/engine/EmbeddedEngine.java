@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.engine;
 
+import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.plan.Plan;
 import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.runner.FailureCause;
@@ -103,7 +104,7 @@ public final class EmbeddedEngine implements Engine {
             notes.add(scheduleNote(open));
         }
         return new Outcome(new Outcome.Window(result.requests(), failed, result.durationSeconds(), result.requestsPerSecond(),
-                result.connectionsOpened()), new Results.Latencies(latency, LatencySummary.curve(result.latencyMicros())),
+                result.connectionsOpened()), new Run.Latencies(latency, LatencySummary.curve(result.latencyMicros())),
                 result.generatorCpuSeconds(), new Outcome.Answers(result.answered(), result.sent() - result.answered()), notes,
                 open == null ? null : new Results.OpenModel("open", open.targetRate(),
                         Math.round(result.achievedRate() * 10) / 10.0, open.connections(), open.late(), open.unsent(),

@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.engine;
 
+import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.model.Results;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,8 +18,8 @@ import java.util.List;
  * @param timeline            the generator's side of the run second by second (its {@code serverSamples} null: compare adds
  *                            them); null when the engine gives none
  */
-public record Outcome(Window window, Results.Latencies latency, double generatorCpuSeconds, Answers answers,
-                      List<String> notes, Results.OpenModel open, Results.Distributed cluster, Results.Timeline timeline) {
+public record Outcome(Window window, Run.Latencies latency, double generatorCpuSeconds, Answers answers,
+                      List<String> notes, Results.OpenModel open, Run.Distributed cluster, Results.Timeline timeline) {
 
     /**
      * The measured window: its requests (answered or failed), failures by cause, length, rate, and the connections opened
@@ -35,18 +36,18 @@ public record Outcome(Window window, Results.Latencies latency, double generator
 
     public Outcome {
         notes = List.copyOf(notes);
-        cluster = cluster == null ? Results.Distributed.NONE : cluster;
+        cluster = cluster == null ? Run.Distributed.NONE : cluster;
     }
 
     /** One generator's outcome. */
-    public Outcome(Window window, Results.Latencies latency, double generatorCpuSeconds, Answers answers, List<String> notes,
+    public Outcome(Window window, Run.Latencies latency, double generatorCpuSeconds, Answers answers, List<String> notes,
                    Results.OpenModel open) {
         this(window, latency, generatorCpuSeconds, answers, notes, open, null, null);
     }
 
     /** The same, as the cluster made it. */
     public Outcome inCluster(List<Results.AgentRun> perAgent, Results.Coordination cost) {
-        return new Outcome(window, latency, generatorCpuSeconds, answers, notes, open, new Results.Distributed(perAgent, cost),
+        return new Outcome(window, latency, generatorCpuSeconds, answers, notes, open, new Run.Distributed(perAgent, cost),
                 timeline);
     }
 

@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.engine;
 
+import dev.threadbench.loadtest.model.Run;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.threadbench.loadtest.base.RunFailure;
@@ -184,7 +185,7 @@ final class WrkEngine implements Engine {
                 + " server may count up to " + concurrency + " more than wrk");
         double requestsPerSecond = window.seconds() > 0 ? window.answers() / window.seconds() : 0;
         return new Outcome(new Outcome.Window(window.answers(), failed, window.seconds(), requestsPerSecond, null),
-                new Results.Latencies(latency, wrk.curve()), window.cpuSeconds(),
+                new Run.Latencies(latency, wrk.curve()), window.cpuSeconds(),
                 new Outcome.Answers(wrk.requests(), concurrency + socketFailures), notes, null);
     }
 }

@@ -42,9 +42,9 @@ public record SweepPair(String server, String strategy, Integer breakingPoint, I
 
     /**
      * One concurrency's reading: its median share of the bound, the rounds with failed requests, whether it held, and
-     * the procedure that measured it ({@link Results.Run#phase}).
+     * the procedure that measured it ({@link Run#phase}).
      */
-    public record Reading(int concurrency, Results.Phase phase, Double ratio, long failedRounds, int rounds, boolean held) {
+    public record Reading(int concurrency, Run.Phase phase, Double ratio, long failedRounds, int rounds, boolean held) {
 
         /** "99.0 % (grid, 3 rounds)", or with failures "94.0 % (ends, 3 rounds, failures in 1)". */
         public String describe() {

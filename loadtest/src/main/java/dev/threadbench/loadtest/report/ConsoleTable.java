@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.report;
 
+import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.analysis.SweepPairs;
 import dev.threadbench.loadtest.analysis.AboveBound;
 import dev.threadbench.loadtest.analysis.Cell;
@@ -162,7 +163,7 @@ public final class ConsoleTable {
     }
 
     /** One run in a line, printed as each finishes. */
-    public static String oneLine(Results.Run r) {
+    public static String oneLine(Run r) {
         return String.format(Locale.ROOT, "C=%d%s: %,.0f req/s%s, p50 %s ms, p99 %s ms, %,d failed, server CPU %s, peak RSS %s,"
                         + " generator CPU %s, counts %s%s%s%s",
                 r.concurrency(), r.open() == null ? "" : String.format(Locale.ROOT, " open model @%,.0f req/s (%,.0f sent/s, %d"
@@ -185,7 +186,7 @@ public final class ConsoleTable {
      * Under a run the cluster made, one line per agent ("agent a1 (198.18.0.3): 1,000 connections, 4,999 req/s, p99 2003 ms,
      * 0 failed, generator CPU 31% of 1"), then how far apart they started and what coordinating them cost; none otherwise.
      */
-    public static List<String> agentLines(Results.Run r) {
+    public static List<String> agentLines(Run r) {
         if (r.cluster().agents() == null) {
             return List.of();
         }

@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.analysis;
 
+import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.model.BaselineJudgement;
 import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.model.BaselineFixtures;
@@ -89,14 +90,14 @@ class BaselinesTest {
     void generatorBoundRoundsAreNotJudgedInThroughput() {
         Results baseline = BaselineFixtures.run(4, 9900, 2010, 30, 0.005, 7);
         Results current = BaselineFixtures.run(4, 9000, 2010, 30, 0.005, 8);
-        List<Results.Run> runs = current.runs().stream().map(r -> r.round() == 0 ? generatorBound(r) : r).toList();
+        List<Run> runs = current.runs().stream().map(r -> r.round() == 0 ? generatorBound(r) : r).toList();
         BaselineJudgement judgement = judge(baseline, new Results(current.environment(), current.settings(), runs));
         BaselineJudgement.FigureDelta rps = judgement.cells().getFirst().figure("req/s");
         assertEquals(Outcome.NOT_JUDGED, rps.outcome());
         assertEquals("generator-bound in 1/4 rounds of this run", rps.note());
     }
 
-    private static Results.Run generatorBound(Results.Run r) {
+    private static Run generatorBound(Run r) {
         return ResultsFixtures.flat(r.server(), r.strategy(), r.concurrency(), r.engine(), r.round(), r.load().requests(), r.load().failed(),
                 r.load().durationSeconds(), r.load().requestsPerSecond(), r.load().bound(), r.load().ratioToBound(), r.latency().latencyMs(), r.serverSide().cpuSeconds(),
                 r.serverSide().cpuMicrosPerRequest(), r.serverSide().cpuShare(), r.serverSide().peakRssMb(), r.generatorSide().cpuSeconds(), 0.97, r.serverSide().cpuBound(),
@@ -132,7 +133,7 @@ class BaselinesTest {
 
     @Test
     void aServerBuiltAgainstAnotherVersionIsItsOwnsBaselineInOneRun() {
-        List<Results.Run> runs = new ArrayList<>();
+        List<Run> runs = new ArrayList<>();
         for (int round = 0; round < 4; round++) {
             runs.add(BaselineFixtures.round("undertow@2.3.27.Final", round, 9900 + round, 2010, 30));
             runs.add(BaselineFixtures.round("undertow", round, 9400 + round, 2010, 30));

@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.analysis;
 
+import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.model.Note;
 import dev.threadbench.loadtest.model.ResultsFixtures;
 import dev.threadbench.loadtest.model.Limit;
@@ -74,7 +75,7 @@ class SweepPairsTest {
 
     @Test
     void aServerAtFullCpuInMostRoundsIsTheLimitEvenWhereTheGeneratorWasOnceToo() {
-        List<Results.Run> runs = new ArrayList<>();
+        List<Run> runs = new ArrayList<>();
         for (int round = 0; round < 3; round++) {
             for (int c : SweepFixtures.CONCURRENCIES) {
                 boolean top = c == 2000;
@@ -104,7 +105,7 @@ class SweepPairsTest {
 
     @Test
     void aLowerConcurrencyThatFellShortDoesNotMoveTheBreakingPointButIsNamed() {
-        List<Results.Run> runs = SweepFixtures.pair("vertx", "virtual",
+        List<Run> runs = SweepFixtures.pair("vertx", "virtual",
                 c -> new SweepFixtures.Point(c == 500 ? 0.94 : 0.99, 0, 100, 10, 10, false));
         SweepPair pair = SweepPairs.of(runs, List.of()).getFirst();
         assertEquals(2000, pair.heldAt());
@@ -125,7 +126,7 @@ class SweepPairsTest {
 
     @Test
     void narrowedInTheBreakingPointIsANumberBetweenTheLastHeldAndTheFirstNotHeld() {
-        List<Results.Run> runs = new ArrayList<>();
+        List<Run> runs = new ArrayList<>();
         for (int round = 0; round < 3; round++) {
             for (int c : List.of(5000, 10000, 7500, 6300, 6900, 6600)) {
                 runs.add(SweepFixtures.run("undertow", "blocking", c, round,
@@ -142,8 +143,8 @@ class SweepPairsTest {
     }
 
     /** undertow/blocking over the fixtures' concurrencies, 3 rounds, each round at 2000 given by {@code top}. */
-    private static SweepPair breakingAt2000(java.util.function.IntFunction<Results.Run> top) {
-        List<Results.Run> runs = new ArrayList<>();
+    private static SweepPair breakingAt2000(java.util.function.IntFunction<Run> top) {
+        List<Run> runs = new ArrayList<>();
         for (int round = 0; round < 3; round++) {
             for (int c : List.of(250, 500, 1000)) {
                 runs.add(SweepFixtures.run("undertow", "blocking", c, round, new SweepFixtures.Point(0.99, 0, 100, 10, 10, false)));
@@ -153,7 +154,7 @@ class SweepPairsTest {
         return SweepPairs.of(runs, List.of()).getFirst();
     }
 
-    private static Results.Run at2000(int round, boolean generatorFull, boolean serverFull) {
+    private static Run at2000(int round, boolean generatorFull, boolean serverFull) {
         return SweepFixtures.run("undertow", "blocking", 2000, round, new SweepFixtures.Point(0.8, 0, 100, 10, 10, generatorFull,
                 serverFull));
     }
@@ -181,7 +182,7 @@ class SweepPairsTest {
 
     @Test
     void aWorkerPoolHeldByDelayedRequestsIsTheServersLimitWhateverTheCpus() {
-        SweepPair pair = breakingAt2000(round -> at2000(round, true, false).inPhase(Results.Phase.GRID, round == 2 ? 0.5 : 0.97));
+        SweepPair pair = breakingAt2000(round -> at2000(round, true, false).inPhase(Run.Phase.GRID, round == 2 ? 0.5 : 0.97));
         assertEquals(Limit.SERVER, pair.limit());
         assertEquals(1500, pair.breakingPoint());
         assertTrue(pair.limitDetail().startsWith("the server's limit (its worker pool held by delayed requests in most rounds): at"
@@ -192,7 +193,7 @@ class SweepPairsTest {
     @Test
     void acceptQueueDropsInMostRoundsAreTheMachinesLimit() {
         SweepPair pair = breakingAt2000(round -> {
-            Results.Run run = at2000(round, false, true);
+            Run run = at2000(round, false, true);
             return round == 0 ? run : withNote(run, Note.KERNEL_DROPS.write("1,200 connection attempts dropped"));
         });
         assertEquals(Limit.MACHINE, pair.limit());
@@ -200,7 +201,7 @@ class SweepPairsTest {
         assertTrue(pair.limitDetail().contains("accept-queue drops in 2/3"), pair.limitDetail());
     }
 
-    private static Results.Run withNote(Results.Run r, String note) {
+    private static Run withNote(Run r, String note) {
         return ResultsFixtures.flat(r.server(), r.strategy(), r.concurrency(), r.engine(), r.round(), r.load().requests(), r.load().failed(),
                 r.load().durationSeconds(), r.load().requestsPerSecond(), r.load().bound(), r.load().ratioToBound(), r.latency().latencyMs(), r.serverSide().cpuSeconds(),
                 r.serverSide().cpuMicrosPerRequest(), r.serverSide().cpuShare(), r.serverSide().peakRssMb(), r.generatorSide().cpuSeconds(), r.generatorSide().cpuShare(),
@@ -223,16 +224,16 @@ class SweepPairsTest {
     @Test
     void endsMeasuredAgainAreSetBesideTheFirstReadingAndADisagreementIsNonMonotoneWithNoBreakingPoint() {
         java.util.function.BiFunction<Double, Double, SweepPair> again = (heldRatio, notHeldRatio) -> {
-            List<Results.Run> runs = new ArrayList<>();
+            List<Run> runs = new ArrayList<>();
             for (int round = 0; round < 3; round++) {
                 for (int c : List.of(5000, 10000, 11000)) {
                     runs.add(SweepFixtures.run("vertx", "timer", c, round, new SweepFixtures.Point(c <= 10000 ? 0.99 : 0.8, 0, 100,
-                            10, 10, false, c > 10000)).inPhase(c == 11000 ? Results.Phase.NARROWING : Results.Phase.GRID, null));
+                            10, 10, false, c > 10000)).inPhase(c == 11000 ? Run.Phase.NARROWING : Run.Phase.GRID, null));
                 }
                 runs.add(SweepFixtures.run("vertx", "timer", 10000, round, new SweepFixtures.Point(heldRatio, 0, 100, 10, 10, false,
-                        false)).inPhase(Results.Phase.ENDS, null));
+                        false)).inPhase(Run.Phase.ENDS, null));
                 runs.add(SweepFixtures.run("vertx", "timer", 11000, round, new SweepFixtures.Point(notHeldRatio, 0, 100, 10, 10,
-                        false, true)).inPhase(Results.Phase.ENDS, null));
+                        false, true)).inPhase(Run.Phase.ENDS, null));
             }
             return SweepPairs.of(runs, List.of()).getFirst();
         };
@@ -252,12 +253,12 @@ class SweepPairsTest {
         assertTrue(SweepVerdict.holding(disagree).contains("; NON-MONOTONE, its ends measured again disagree: held 10,000: 99.0 %"
                 + " (grid, 3 rounds), again 80.8 % (ends, 3 rounds)"), SweepVerdict.holding(disagree));
         assertEquals(List.of(), Cell.of(List.of(SweepFixtures.run("vertx", "timer", 10000, 0, new SweepFixtures.Point(0.99, 0, 100,
-                10, 10, false)).inPhase(Results.Phase.ENDS, null))), "the tables' cells leave the ends measured again out");
+                10, 10, false)).inPhase(Run.Phase.ENDS, null))), "the tables' cells leave the ends measured again out");
     }
 
     @Test
     void heldAtNoneIsBelowTheLowest() {
-        List<Results.Run> runs = SweepFixtures.pair("undertow", "blocking", c -> new SweepFixtures.Point(0.5, 0, 100, 10, 10, false,
+        List<Run> runs = SweepFixtures.pair("undertow", "blocking", c -> new SweepFixtures.Point(0.5, 0, 100, 10, 10, false,
                 true));
         SweepPair pair = SweepPairs.of(runs, List.of()).getFirst();
         assertNull(pair.heldAt());

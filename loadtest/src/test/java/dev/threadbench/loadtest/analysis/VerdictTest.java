@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.analysis;
 
+import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.model.Spread;
 import dev.threadbench.loadtest.report.ConsoleTable;
@@ -21,7 +22,7 @@ class VerdictTest {
         assertEquals(2, cells.size());
         Cell undertow = cells.getFirst();
         assertEquals("undertow/blocking", undertow.label());
-        assertEquals(List.of(0, 1, 2), undertow.runs().stream().map(Results.Run::round).toList());
+        assertEquals(List.of(0, 1, 2), undertow.runs().stream().map(Run::round).toList());
         assertEquals(new Spread(9994, 9960, 10003, 3), undertow.requestsPerSecond());
         assertEquals(2, undertow.medianRun().round(), "the round with the median requests/s: 9,994");
         assertEquals("exact", undertow.counts());
@@ -37,7 +38,7 @@ class VerdictTest {
 
     @Test
     void rangesThatDoNotOverlapButLieUnderOnePercentApartAreNotNamedADifference() {
-        List<Results.Run> runs = new ArrayList<>();
+        List<Run> runs = new ArrayList<>();
         double[] undertow = {9996, 9998, 9997};
         double[] vertx = {9999, 10001, 10000};
         for (int round = 0; round < 3; round++) {
@@ -79,8 +80,8 @@ class VerdictTest {
 
     @Test
     void aServerStillCompilingIsFlaggedJitInTheTableWithItsLegend() {
-        Results.Run run = ResultsFixtures.run("vertx", "timer", 1000, 4998, false);
-        Results.Run compiling = ResultsFixtures.flat(run.server(), run.strategy(), run.concurrency(), run.engine(), run.round(),
+        Run run = ResultsFixtures.run("vertx", "timer", 1000, 4998, false);
+        Run compiling = ResultsFixtures.flat(run.server(), run.strategy(), run.concurrency(), run.engine(), run.round(),
                 run.load().requests(), run.load().failed(), run.load().durationSeconds(), run.load().requestsPerSecond(), run.load().bound(), run.load().ratioToBound(),
                 run.latency().latencyMs(), run.serverSide().cpuSeconds(), run.serverSide().cpuMicrosPerRequest(), run.serverSide().cpuShare(), run.serverSide().peakRssMb(),
                 run.generatorSide().cpuSeconds(), run.generatorSide().cpuShare(), run.serverSide().cpuBound(), run.generatorSide().cpuBound(), run.reconciliation(),

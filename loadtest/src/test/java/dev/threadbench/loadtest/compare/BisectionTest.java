@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.compare;
 
+import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.model.ResultsFixtures;
 import dev.threadbench.loadtest.analysis.SweepPairs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -128,8 +129,8 @@ class BisectionTest {
         for (long seed = 0; seed < 200; seed++) {
             Random noise = new Random(seed);
             Set<String> wrong = new HashSet<>();
-            List<Results.Run> runs = new ArrayList<>();
-            java.util.function.BiConsumer<Integer, Results.Phase> measure = (c, phase) -> {
+            List<Run> runs = new ArrayList<>();
+            java.util.function.BiConsumer<Integer, Run.Phase> measure = (c, phase) -> {
                 boolean holds = c <= limit;
                 boolean flipped = holds ? noise.nextDouble() < 0.2 : c <= 1.15 * limit && noise.nextDouble() < 0.2;
                 if (flipped) {
@@ -137,7 +138,7 @@ class BisectionTest {
                 }
                 runs.add(run(c, holds != flipped, phase));
             };
-            List.of(2000, 5000, 10000, 20000).forEach(c -> measure.accept(c, Results.Phase.GRID));
+            List.of(2000, 5000, 10000, 20000).forEach(c -> measure.accept(c, Run.Phase.GRID));
             Set<Bisection.Step> tried = new HashSet<>();
             int steps = 0;
             while (true) {
@@ -147,7 +148,7 @@ class BisectionTest {
                 }
                 tried.addAll(next);
                 steps++;
-                next.forEach(step -> measure.accept(step.concurrency(), Results.Phase.NARROWING));
+                next.forEach(step -> measure.accept(step.concurrency(), Run.Phase.NARROWING));
             }
             assertTrue(steps <= 8, steps + " steps");
             SweepPair narrowed = SweepPairs.of(runs, List.of()).getFirst();
@@ -155,12 +156,12 @@ class BisectionTest {
                 continue; // every point read short, or a noisy "held" at the top: no interval to measure again
             }
             assertTrue(Bisection.narrowEnough(narrowed.heldAt(), narrowed.notHeldAt(), 0.10), narrowed.toString());
-            Bisection.ends(List.of(narrowed)).forEach(step -> measure.accept(step.concurrency(), Results.Phase.ENDS));
+            Bisection.ends(List.of(narrowed)).forEach(step -> measure.accept(step.concurrency(), Run.Phase.ENDS));
             SweepPair pair = SweepPairs.of(runs, List.of()).getFirst();
             assertEquals(narrowed.heldAt(), pair.heldAt(), "the ends measured again do not move the interval");
             boolean contains = pair.heldAt() <= limit && limit < pair.notHeldAt();
-            boolean againWrong = wrong.contains(pair.heldAt() + " " + Results.Phase.ENDS)
-                    || wrong.contains(pair.notHeldAt() + " " + Results.Phase.ENDS);
+            boolean againWrong = wrong.contains(pair.heldAt() + " " + Run.Phase.ENDS)
+                    || wrong.contains(pair.notHeldAt() + " " + Run.Phase.ENDS);
             if (!contains) {
                 misled++;
                 assertTrue(pair.nonMonotone() || againWrong, "seed " + seed + ": " + pair.heldAt() + "-" + pair.notHeldAt()
@@ -177,7 +178,7 @@ class BisectionTest {
     }
 
     /** One round at {@code concurrency}: held (99 % of the bound) or not (80 %, the server's CPUs full). */
-    private static Results.Run run(int concurrency, boolean held, Results.Phase phase) {
+    private static Run run(int concurrency, boolean held, Run.Phase phase) {
         double bound = 5.0 * concurrency;
         double ratio = held ? 0.99 : 0.80;
         return ResultsFixtures.flat("undertow", "blocking", concurrency, "embedded", 0, Math.round(ratio * bound * 6),

@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.compare;
 
+import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.model.Note;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -56,7 +57,7 @@ class RunAnalysisTest {
 
     private static Outcome outcome(long answered, double generatorCpuSeconds) {
         return new Outcome(new Outcome.Window(answered, new Results.Failed(0, 0, 0, 0, 0, 0, 0), 10, answered / 10.0, 20L),
-                new Results.Latencies(new Results.Latency(1.0, 2.0, 2001.0, 2002.0, 2003.0, 200.0), List.of()),
+                new Run.Latencies(new Results.Latency(1.0, 2.0, 2001.0, 2002.0, 2003.0, 200.0), List.of()),
                 generatorCpuSeconds, new Outcome.Answers(answered, 0), List.of(), null);
     }
 
@@ -71,7 +72,7 @@ class RunAnalysisTest {
     @Test
     void theServersCountIsSetAgainstTheAnswersAndItsRatioToTheBound() {
         List<String> problems = new ArrayList<>();
-        Results.Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 2, outcome(9000, 0.1),
+        Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 2, outcome(9000, 0.1),
                 new Target.Stats("vertx", "timer", 1000, 100, 0), new Target.Stats("vertx", "timer", 10_000, 1000, 0),
                 null), 10, 200, PINNED, problems);
         assertEquals(2, run.round());
@@ -92,7 +93,7 @@ class RunAnalysisTest {
     @Test
     void aGeneratorUsingNinetyPercentOfItsCpusAndAServerDelayingOtherwiseAreFlagged() {
         List<String> problems = new ArrayList<>();
-        Results.Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 0, outcome(9000, 9.0),
+        Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 0, outcome(9000, 9.0),
                 new Target.Stats("vertx", "timer", 0, 0, 0), new Target.Stats("vertx", "timer", 9000, 450, 0),
                 null), 10, 200, PINNED, problems);
         assertTrue(run.generatorSide().cpuBound(), "9 s of CPU over 10 s on its 1 CPU");
@@ -105,7 +106,7 @@ class RunAnalysisTest {
     @Test
     void theServersOwnCostGivesItsCpuAndPeakRssWhetherOrNotCompareStartedIt() {
         Results.ServerCost cost = new Results.ServerCost(9.5, 1055.6, 800.0, 255.6, 8335L, 2.5, 1172.0, 310.2, 1024.0, 12L, 3.4, 12.5, 21);
-        Results.Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 0, outcome(9000, 0.1),
+        Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 0, outcome(9000, 0.1),
                 new Target.Stats("vertx", "timer", 0, 0, 0), new Target.Stats("vertx", "timer", 9000, 900, 0),
                 cost), 10, 200, PINNED, new ArrayList<>());
         assertEquals(9.5, run.serverSide().cpuSeconds());
@@ -136,7 +137,7 @@ class RunAnalysisTest {
     @Test
     void aClosedLoopReadingAboveTheBoundIsNotedAsAnArtefactWithItsCause() {
         // 20 connections, 1 in 10 held 200 ms: a bound of 1,000 req/s; 10,210 answers in 10 s read 102.1 %
-        Results.Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 0, outcome(10_210, 0.1),
+        Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 0, outcome(10_210, 0.1),
                 new Target.Stats("vertx", "timer", 0, 0, 0), new Target.Stats("vertx", "timer", 10_210, 1021, 0),
                 null), 10, 200, 2, PINNED, new ArrayList<>());
         assertEquals(1.021, run.load().ratioToBound());
@@ -144,7 +145,7 @@ class RunAnalysisTest {
                 + " artefact, not a result: the window's edges caught more delayed answers than its share (they come in waves one"
                 + " delay period apart; a stall just before the window that released a wave inside it does the same)"),
                 run.notes().toString());
-        Results.Run atBound = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 0, outcome(10_040, 0.1),
+        Run atBound = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 0, outcome(10_040, 0.1),
                 new Target.Stats("vertx", "timer", 0, 0, 0), new Target.Stats("vertx", "timer", 10_040, 1004, 0),
                 null), 10, 200, 2, PINNED, new ArrayList<>());
         assertTrue(atBound.notes().stream().noneMatch(n -> n.startsWith("above the bound")), "100.4 % is no artefact");
@@ -153,7 +154,7 @@ class RunAnalysisTest {
     @Test
     void notPinnedEachSideIsMeasuredAgainstHalfTheMachine() {
         CpuPinning unpinned = CpuPinning.unpinned(CpuSet.of(0, 1, 2, 3), "--no-pin");
-        Results.Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 0, outcome(9000, 17.0),
+        Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 0, outcome(9000, 17.0),
                 new Target.Stats("vertx", "timer", 0, 0, 0), new Target.Stats("vertx", "timer", 9000, 900, 0),
                 null), 10, 200, unpinned, new ArrayList<>());
         assertEquals(0.85, run.generatorSide().cpuShare(), "1.7 cores of half of 4");

@@ -9,17 +9,17 @@ public final class ResultsFixtures {
 
     private ResultsFixtures() {}
 
-    public static Results.Run run(String server, String strategy, int concurrency, double rps, boolean generatorBound) {
+    public static Run run(String server, String strategy, int concurrency, double rps, boolean generatorBound) {
         return run(server, strategy, concurrency, 0, rps, generatorBound, true);
     }
 
-    public static Results.Run run(String server, String strategy, int concurrency, double rps, boolean generatorBound,
+    public static Run run(String server, String strategy, int concurrency, double rps, boolean generatorBound,
                            boolean startedByCompare) {
         return run(server, strategy, concurrency, 0, rps, generatorBound, startedByCompare);
     }
 
     /** @param startedByCompare false: a server compare reached with --targets, without its CPU, RSS and exit code */
-    public static Results.Run run(String server, String strategy, int concurrency, int round, double rps, boolean generatorBound,
+    public static Run run(String server, String strategy, int concurrency, int round, double rps, boolean generatorBound,
                            boolean startedByCompare) {
         double bound = 5.0 * concurrency;
         long requests = Math.round(rps * 20);
@@ -47,7 +47,7 @@ public final class ResultsFixtures {
                         open(run("undertow", "blocking", 1000, 4480, false), 4500, 9500), open(run("vertx", "timer", 1000, 4490, false), 4500, 2020)));
     }
 
-    private static Results.Run open(Results.Run r, double rate, double p99) {
+    private static Run open(Run r, double rate, double p99) {
         return flat(r.server(), r.strategy(), r.concurrency(), r.engine(), r.round(), r.load().requests(), r.load().failed(),
                 r.load().durationSeconds(), r.load().requestsPerSecond(), r.load().bound(), r.load().ratioToBound(),
                 new Results.Latency(0.9, 2000.8, p99, p99 + 40, p99 + 90, 210.0), r.serverSide().cpuSeconds(),
@@ -76,7 +76,7 @@ public final class ResultsFixtures {
      * requests/s, Vert.x clearly cheaper in server CPU per request.
      */
     public static Results threeRounds() {
-        List<Results.Run> runs = new ArrayList<>();
+        List<Run> runs = new ArrayList<>();
         double[] undertow = {9960, 10003, 9994};
         double[] vertx = {9990, 9950, 9985};
         for (int round = 0; round < 3; round++) {
@@ -87,7 +87,7 @@ public final class ResultsFixtures {
     }
 
     /** The run with the server's CPU time (and so its CPU per request and share) replaced. */
-    public static Results.Run withCpu(Results.Run r, double serverCpuSeconds) {
+    public static Run withCpu(Run r, double serverCpuSeconds) {
         return flat(r.server(), r.strategy(), r.concurrency(), r.engine(), r.round(), r.load().requests(), r.load().failed(),
                 r.load().durationSeconds(), r.load().requestsPerSecond(), r.load().bound(), r.load().ratioToBound(), r.latency().latencyMs(), serverCpuSeconds,
                 Math.round(serverCpuSeconds * 1e6 / r.load().requests() * 10) / 10.0, serverCpuSeconds / r.load().durationSeconds(),
@@ -96,7 +96,7 @@ public final class ResultsFixtures {
     }
 
     /** The run with its requests/s (and so its share of the bound) replaced. */
-    public static Results.Run withRequestsPerSecond(Results.Run r, double rps) {
+    public static Run withRequestsPerSecond(Run r, double rps) {
         return flat(r.server(), r.strategy(), r.concurrency(), r.engine(), r.round(), r.load().requests(), r.load().failed(),
                 r.load().durationSeconds(), rps, r.load().bound(), rps / r.load().bound(), r.latency().latencyMs(), r.serverSide().cpuSeconds(),
                 r.serverSide().cpuMicrosPerRequest(), r.serverSide().cpuShare(), r.serverSide().peakRssMb(), r.generatorSide().cpuSeconds(), r.generatorSide().cpuShare(),
@@ -105,7 +105,7 @@ public final class ResultsFixtures {
     }
 
     /** The run with a timeline. */
-    public static Results.Run withTimeline(Results.Run r, Results.Timeline timeline) {
+    public static Run withTimeline(Run r, Results.Timeline timeline) {
         return flat(r.server(), r.strategy(), r.concurrency(), r.engine(), r.round(), r.load().requests(), r.load().failed(),
                 r.load().durationSeconds(), r.load().requestsPerSecond(), r.load().bound(), r.load().ratioToBound(), r.latency().latencyMs(), r.serverSide().cpuSeconds(),
                 r.serverSide().cpuMicrosPerRequest(), r.serverSide().cpuShare(), r.serverSide().peakRssMb(), r.generatorSide().cpuSeconds(), r.generatorSide().cpuShare(),
@@ -138,9 +138,9 @@ public final class ResultsFixtures {
      */
     public static Results overTime() {
         Results three = threeRounds();
-        List<Results.Run> runs = new ArrayList<>();
-        for (Results.Run r : three.runs()) {
-            Results.Run costed = flat(r.server(), r.strategy(), r.concurrency(), r.engine(), r.round(), r.load().requests(),
+        List<Run> runs = new ArrayList<>();
+        for (Run r : three.runs()) {
+            Run costed = flat(r.server(), r.strategy(), r.concurrency(), r.engine(), r.round(), r.load().requests(),
                     r.load().failed(), r.load().durationSeconds(), r.load().requestsPerSecond(), r.load().bound(), r.load().ratioToBound(), r.latency().latencyMs(),
                     r.serverSide().cpuSeconds(), r.serverSide().cpuMicrosPerRequest(), r.serverSide().cpuShare(), r.serverSide().peakRssMb(), r.generatorSide().cpuSeconds(),
                     r.generatorSide().cpuShare(), r.serverSide().cpuBound(), r.generatorSide().cpuBound(), r.reconciliation(), r.load().connectionsOpened(),
@@ -156,8 +156,8 @@ public final class ResultsFixtures {
 
     /** compare --agents 2: both servers at 2000 connections, each run's 1,000 and 1,000 on two agents. */
     public static Results fromAgents() {
-        List<Results.Run> runs = new ArrayList<>();
-        for (Results.Run r : List.of(run("undertow", "blocking", 2000, 9990, false), run("vertx", "timer", 2000, 9996, false))) {
+        List<Run> runs = new ArrayList<>();
+        for (Run r : List.of(run("undertow", "blocking", 2000, 9990, false), run("vertx", "timer", 2000, 9996, false))) {
             List<Results.AgentRun> agents = List.of(
                     new Results.AgentRun("agent1", "198.18.0.3", 1000, r.load().requests() / 2, 0, r.load().requestsPerSecond() / 2, 2003.1, 1.9, 0.048, 2,
                             r.reconciliation().clientAnswered() / 2, 0.3),
@@ -178,7 +178,7 @@ public final class ResultsFixtures {
      * 40 us per request, Vert.x's about 30, their JIT and GC apart (Vert.x still compiling more).
      */
     public static Results billed() {
-        List<Results.Run> runs = new ArrayList<>();
+        List<Run> runs = new ArrayList<>();
         double[][] undertow = {{32, 8, 0}, {32.5, 8.5, 0}, {31.5, 8}};
         double[][] vertx = {{30, 0, 0}, {30.8, 0, 0}, {30.4, 0, 0}};
         for (int round = 0; round < 3; round++) {
@@ -189,7 +189,7 @@ public final class ResultsFixtures {
     }
 
     /** The run with a cost whose bill has io, worker and carrier us/req as given, gc and jit, and the threads' waits. */
-    public static Results.Run withBill(Results.Run r, double[] request, double gc, double jit, double serverWait, double generatorWait) {
+    public static Run withBill(Run r, double[] request, double gc, double jit, double serverWait, double generatorWait) {
         double requests = r.load().requestsPerSecond() * r.load().durationSeconds();
         java.util.Map<String, Results.ThreadClassCost> bill = new java.util.LinkedHashMap<>();
         String[] names = {"io", "worker", "carrier"};
@@ -223,7 +223,7 @@ public final class ResultsFixtures {
     }
 
     /** A run from its figures in results.json's order (the record groups them): for tests that set a few of them. */
-    public static Results.Run flat(String server, String strategy, int concurrency, String engine, int round, long requests,
+    public static Run flat(String server, String strategy, int concurrency, String engine, int round, long requests,
             Results.Failed failed, double durationSeconds, double requestsPerSecond, Double bound, Double ratioToBound,
             Results.Latency latencyMs, Double serverCpuSeconds, Double serverCpuMicrosPerRequest, Double serverCpuShare,
             Double serverPeakRssMb, Double generatorCpuSeconds, Double generatorCpuShare, boolean serverBound,
@@ -237,22 +237,22 @@ public final class ResultsFixtures {
     }
 
     /** The same with the generator's thread classes, the warm-up's length, the sweep phase and the worker pool share. */
-    public static Results.Run flat(String server, String strategy, int concurrency, String engine, int round, long requests,
+    public static Run flat(String server, String strategy, int concurrency, String engine, int round, long requests,
             Results.Failed failed, double durationSeconds, double requestsPerSecond, Double bound, Double ratioToBound,
             Results.Latency latencyMs, Double serverCpuSeconds, Double serverCpuMicrosPerRequest, Double serverCpuShare,
             Double serverPeakRssMb, Double generatorCpuSeconds, Double generatorCpuShare, boolean serverBound,
             boolean generatorBound, Results.Reconciliation reconciliation, Long connectionsOpened, Integer serverExitCode,
             List<LatencySummary.Point> percentiles, List<String> notes, Results.ServerCost cost, Results.OpenModel open,
             List<Results.AgentRun> agents, Results.Coordination coordination, Results.Timeline timeline,
-            Map<String, Results.ThreadClassCost> generatorThreads, Double warmupSeconds, Results.Phase phase,
+            Map<String, Results.ThreadClassCost> generatorThreads, Double warmupSeconds, Run.Phase phase,
             Double workerPoolShare) {
-        return new Results.Run(server, strategy, concurrency, engine, round, phase,
-                new Results.Load(requests, failed, durationSeconds, requestsPerSecond, bound, ratioToBound, connectionsOpened,
+        return new Run(server, strategy, concurrency, engine, round, phase,
+                new Run.Load(requests, failed, durationSeconds, requestsPerSecond, bound, ratioToBound, connectionsOpened,
                         warmupSeconds),
-                new Results.Latencies(latencyMs, percentiles),
-                new Results.ServerSide(serverCpuSeconds, serverCpuMicrosPerRequest, serverCpuShare, serverPeakRssMb, serverBound,
+                new Run.Latencies(latencyMs, percentiles),
+                new Run.ServerSide(serverCpuSeconds, serverCpuMicrosPerRequest, serverCpuShare, serverPeakRssMb, serverBound,
                         serverExitCode, cost, workerPoolShare),
-                new Results.GeneratorSide(generatorCpuSeconds, generatorCpuShare, generatorBound, generatorThreads),
-                reconciliation, notes, open, new Results.Distributed(agents, coordination), timeline);
+                new Run.GeneratorSide(generatorCpuSeconds, generatorCpuShare, generatorBound, generatorThreads),
+                reconciliation, notes, open, new Run.Distributed(agents, coordination), timeline);
     }
 }

@@ -25,9 +25,9 @@ public final class SweepFixtures {
         Point at(int concurrency);
     }
 
-    public static Results.Run run(String server, String strategy, int concurrency, int round, Point p) {
+    public static Run run(String server, String strategy, int concurrency, int round, Point p) {
         double wobble = 1 + 0.01 * (round - 1);
-        Results.Run base = ResultsFixtures.run(server, strategy, concurrency, round, p.ratio() * 5 * concurrency * wobble,
+        Run base = ResultsFixtures.run(server, strategy, concurrency, round, p.ratio() * 5 * concurrency * wobble,
                 p.generatorBound(), true);
         double cpu = p.cpuMicros() * wobble;
         Results.ServerCost cost = new Results.ServerCost(cpu * base.load().requests() / 1e6, cpu, 0.8 * cpu, 0.2 * cpu, 20L + concurrency,
@@ -39,8 +39,8 @@ public final class SweepFixtures {
                 base.load().connectionsOpened(), 0, base.latency().percentiles(), base.notes(), cost, null, null, null, null);
     }
 
-    public static List<Results.Run> pair(String server, String strategy, Shape shape) {
-        List<Results.Run> runs = new ArrayList<>();
+    public static List<Run> pair(String server, String strategy, Shape shape) {
+        List<Run> runs = new ArrayList<>();
         for (int round = 0; round < 3; round++) {
             for (int c : CONCURRENCIES) {
                 runs.add(run(server, strategy, c, round, shape.at(c)));
@@ -55,7 +55,7 @@ public final class SweepFixtures {
      * CPU within a percent of undertow/timer's.
      */
     public static Results sweep(List<Results.Skipped> skipped) {
-        List<Results.Run> runs = new ArrayList<>();
+        List<Run> runs = new ArrayList<>();
         runs.addAll(pair("undertow", "blocking", c -> new Point(c < 2000 ? 0.99 : 0.80, 0, 200, 50 + 0.0005 * c, 100 + 0.1 * c, false,
                 c == 2000)));
         runs.addAll(pair("undertow", "timer", c -> new Point(0.99, 0, 100, 40 + 0.001 * c, 80 + 0.02 * c, false)));

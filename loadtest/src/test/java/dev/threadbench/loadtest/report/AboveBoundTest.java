@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.report;
 
+import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.analysis.AboveBound;
 import dev.threadbench.loadtest.analysis.Cell;
 import dev.threadbench.loadtest.model.ResultsFixtures;
@@ -16,13 +17,13 @@ import org.junit.jupiter.api.Test;
 /** A closed-loop reading above 100.5 % of the bound is never shown without its flag and its cause. */
 class AboveBoundTest {
 
-    private static Results.Run reading(Results.Run r, double rps) {
+    private static Run reading(Run r, double rps) {
         return ResultsFixtures.withRequestsPerSecond(r, rps);
     }
 
     @Test
     void aboveHundredPointFivePercentOfTheBoundIsFlaggedAndNotAtIt() {
-        Results.Run run = ResultsFixtures.run("vertx", "timer", 1000, 4990, false);
+        Run run = ResultsFixtures.run("vertx", "timer", 1000, 4990, false);
         assertFalse(AboveBound.of(reading(run, 5000)), "at the bound");
         assertFalse(AboveBound.of(reading(run, 5025)), "100.5 %: a count's own rounding");
         assertTrue(AboveBound.of(reading(run, 5026)));
@@ -31,7 +32,7 @@ class AboveBoundTest {
 
     @Test
     void theOpenModelIsNotHeldToTheClosedLoopsBound() {
-        Results.Run open = ResultsFixtures.openModel().runs().get(2);
+        Run open = ResultsFixtures.openModel().runs().get(2);
         assertFalse(AboveBound.of(reading(open, 1.1 * open.load().bound())), "1.1x the bound offered on more connections than C");
     }
 
@@ -52,7 +53,7 @@ class AboveBoundTest {
     @Test
     void theTableFlagsItInTheNoteColumnTheLegendSaysWhyAndTheVerdictDoesNotJudgeIt() {
         Results three = ResultsFixtures.threeRounds();
-        List<Results.Run> runs = new ArrayList<>(three.runs());
+        List<Run> runs = new ArrayList<>(three.runs());
         runs.set(1, reading(runs.get(1), 10_210)); // vertx, round 1: 102.1 % of 10,000
         Results results = new Results(three.environment(), three.settings(), runs);
         String table = ConsoleTable.render(results);
@@ -72,7 +73,7 @@ class AboveBoundTest {
     @Test
     void aSweepPointWhoseRoundsReadAboveTheBoundIsFlaggedBesideTheSweepTable() {
         Results sweep = SweepFixtures.sweep(List.of());
-        List<Results.Run> runs = new ArrayList<>(sweep.runs());
+        List<Run> runs = new ArrayList<>(sweep.runs());
         runs.replaceAll(run -> run.server().equals("undertow") && "timer".equals(run.strategy()) && run.concurrency() == 250
                 ? SweepFixtures.run("undertow", "timer", 250, run.round(), new SweepFixtures.Point(1.02, 0, 100, 40, 80, false)) : run);
         Results flagged = new Results(sweep.environment(), sweep.settings(), runs, List.of());

@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.report;
 
+import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.model.ResultsFixtures;
 import dev.threadbench.loadtest.model.SweepFixtures;
 import dev.threadbench.loadtest.model.Results;
@@ -66,7 +67,7 @@ class ReportInBrowserIT {
     @Test
     void aSixPairSweepShowsEveryLegendAndItsWholeTableAtSweep() throws Exception {
         Results three = SweepFixtures.sweep(List.of());
-        List<Results.Run> runs = new ArrayList<>(three.runs());
+        List<Run> runs = new ArrayList<>(three.runs());
         for (String strategy : List.of("virtual")) {
             runs.addAll(SweepFixtures.pair("undertow", strategy, c -> new SweepFixtures.Point(0.99, 0, 150, 45, 90 + 0.09 * c, false)));
         }

@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.report;
 
+import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.model.ResultsFixtures;
 import dev.threadbench.loadtest.analysis.Cell;
 import dev.threadbench.loadtest.analysis.Verdict;
@@ -64,7 +65,7 @@ class ThreadBillTest {
         Path file = dir.resolve("results.json");
         ResultsJson.write(ResultsFixtures.billed(), file);
         Results back = ResultsJson.read(file);
-        Results.Run run = back.runs().getFirst();
+        Run run = back.runs().getFirst();
         assertEquals(ResultsFixtures.billed().runs().getFirst().serverSide().cost().threads(), run.serverSide().cost().threads());
         assertEquals(List.of("io", "worker", "carrier", "gc", "jit", "other", "exited"), List.copyOf(run.serverSide().cost().threads().keySet()));
         assertEquals(40.0, run.generatorSide().threads().get("io").runQueueWaitMicrosPerRequest());
@@ -81,8 +82,8 @@ class ThreadBillTest {
     @Test
     void aStarvedRunIsFlaggedInTheTable() {
         Results billed = ResultsFixtures.billed();
-        java.util.List<Results.Run> runs = new java.util.ArrayList<>(billed.runs());
-        Results.Run first = runs.getFirst();
+        java.util.List<Run> runs = new java.util.ArrayList<>(billed.runs());
+        Run first = runs.getFirst();
         runs.set(0, ResultsFixtures.flat(first.server(), first.strategy(), first.concurrency(), first.engine(), first.round(),
                 first.load().requests(), first.load().failed(), first.load().durationSeconds(), first.load().requestsPerSecond(), first.load().bound(),
                 first.load().ratioToBound(), first.latency().latencyMs(), first.serverSide().cpuSeconds(), first.serverSide().cpuMicrosPerRequest(),
