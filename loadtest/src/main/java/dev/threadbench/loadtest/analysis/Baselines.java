@@ -45,7 +45,8 @@ public final class Baselines {
         Cells cells = cells(Cell.of(baseline.runs()), Cell.of(current.runs()), UnaryOperator.identity());
         return new BaselineJudgement(path, baseline.environment().date(), METHOD,
                 Fingerprint.differences(baseline, current).stream().map(Fingerprint.Difference::describe).toList(), cells.deltas,
-                cells.onlyInBaseline, cells.onlyInThisRun, breakingPoints(baseline, current));
+                cells.onlyInBaseline, cells.onlyInThisRun, breakingPoints(baseline, current),
+                sweepsAgree(baseline, current));
     }
 
     /**
@@ -67,7 +68,7 @@ public final class Baselines {
             String version = results.environment().frameworks() == null ? null : results.environment().frameworks().get(own);
             judgements.add(new BaselineJudgement(variant + " in this run (" + own + (version == null ? "" : " is " + version)
                     + ", rounds alternated)", results.environment().date(), METHOD, List.of(), cells.deltas, List.of(), List.of(),
-                    List.of()));
+                    List.of(), null));
         }
         return judgements;
     }
@@ -180,5 +181,78 @@ public final class Baselines {
             return "worse: not held where the baseline held";
         }
         return "no difference (the intervals overlap)";
+    }
+
+    /**
+     * Whether two sweeps repeat each other: every pair in both has overlapping intervals (last held, first not held: its
+     * breaking point lies between them, so two that overlap may share one), or held at every concurrency (or at none) in
+     * both; and any two pairs whose intervals are apart in one sweep are not apart the other way round in the other.
+     * Labels aside: a repeat is about where each pair stopped holding, whatever stopped it. Null without a sweep in both.
+     */
+    static String sweepsAgree(Results baseline, Results current) {
+        if (baseline.settings() == null || !baseline.settings().swept() || current.settings() == null
+                || !current.settings().swept()) {
+            return null;
+        }
+        return sweepsAgree(SweepPairs.of(baseline), SweepPairs.of(current));
+    }
+
+    static String sweepsAgree(List<SweepPair> before, List<SweepPair> after) {
+        List<SweepPair[]> both = new ArrayList<>();
+        for (SweepPair now : after) {
+            before.stream().filter(b -> b.label().equals(now.label())).findFirst()
+                    .ifPresent(b -> both.add(new SweepPair[] {b, now}));
+        }
+        if (both.isEmpty()) {
+            return "have no pair in common";
+        }
+        List<String> apart = new ArrayList<>();
+        for (SweepPair[] p : both) {
+            String why = disagreement(p[0], p[1]);
+            if (why != null) {
+                apart.add(p[1].label() + " " + why);
+            }
+        }
+        int ordered = 0;
+        for (int i = 0; i < both.size(); i++) {
+            for (int j = i + 1; j < both.size(); j++) {
+                int before0 = below(both.get(i)[0], both.get(j)[0]);
+                int after0 = below(both.get(i)[1], both.get(j)[1]);
+                if (before0 != 0 || after0 != 0) {
+                    ordered++;
+                }
+                if (before0 != 0 && after0 != 0 && before0 != after0) {
+                    apart.add(String.format(Locale.ROOT, "%s and %s in the opposite order", both.get(i)[1].label(),
+                            both.get(j)[1].label()));
+                }
+            }
+        }
+        if (!apart.isEmpty()) {
+            return "disagree: " + String.join("; ", apart);
+        }
+        return String.format(Locale.ROOT, "agree: every pair's intervals overlap (%d pairs)%s", both.size(),
+                ordered == 0 ? "" : String.format(Locale.ROOT, ", and where two pairs' intervals are apart (%d time%s),"
+                        + " they come in the same order in both", ordered, ordered == 1 ? "" : "s"));
+    }
+
+    /** Why a pair's two readings disagree: intervals apart, or held everywhere (or nowhere) in one only; null if they agree. */
+    private static String disagreement(SweepPair a, SweepPair b) {
+        if (a.heldAt() == null || b.heldAt() == null) {
+            return a.heldAt() == null && b.heldAt() == null ? null : "held at no concurrency in one sweep only";
+        }
+        if (a.notHeldAt() == null || b.notHeldAt() == null) {
+            return a.notHeldAt() == null && b.notHeldAt() == null ? null : "held at every concurrency in one sweep only";
+        }
+        return a.heldAt() < b.notHeldAt() && b.heldAt() < a.notHeldAt() ? null
+                : String.format(Locale.ROOT, "intervals apart: %,d-%,d and %,d-%,d", a.heldAt(), a.notHeldAt(), b.heldAt(),
+                        b.notHeldAt());
+    }
+
+    /** -1 when p's interval lies wholly below q's, 1 when wholly above, 0 when they overlap or either has none. */
+    private static int below(SweepPair p, SweepPair q) {
+        if (p.heldAt() == null || p.notHeldAt() == null || q.heldAt() == null || q.notHeldAt() == null) {
+            return 0;
+        }
+        return p.notHeldAt() <= q.heldAt() ? -1 : q.notHeldAt() <= p.heldAt() ? 1 : 0;
     }
 }

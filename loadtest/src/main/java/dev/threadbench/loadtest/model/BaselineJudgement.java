@@ -19,9 +19,12 @@ import java.util.Locale;
  * @param onlyInBaseline cells the baseline ran and this run did not, as labels
  * @param onlyInThisRun  cells this run ran and the baseline did not
  * @param breakingPoints with a sweep in both: each pair's breaking point in the baseline and in this run
+ * @param sweepsAgree    with a sweep in both: whether they repeat each other, every pair's intervals overlapping and pairs
+ *                       whose intervals are apart in the same order in both, in words; null otherwise (and in older files)
  */
 public record BaselineJudgement(String path, String baselineDate, String method, List<String> environment, List<CellDelta> cells,
-                                List<String> onlyInBaseline, List<String> onlyInThisRun, List<BreakingPoint> breakingPoints) {
+                                List<String> onlyInBaseline, List<String> onlyInThisRun, List<BreakingPoint> breakingPoints,
+                                String sweepsAgree) {
 
     public enum Outcome {
         BETTER("better"), WORSE("worse"), NO_DIFFERENCE("no difference"), TOO_FEW_ROUNDS("too few rounds to judge"),
@@ -137,6 +140,9 @@ public record BaselineJudgement(String path, String baselineDate, String method,
         }
         breakingPoints.forEach(p -> lines.add("  breaking point " + p.server() + "/" + p.strategy() + ": " + p.current() + " vs "
                 + p.baseline() + " baseline: " + p.verdict()));
+        if (sweepsAgree != null) {
+            lines.add("  the two sweeps " + sweepsAgree);
+        }
         if (!onlyInBaseline.isEmpty()) {
             lines.add("  only in the baseline: " + String.join("; ", onlyInBaseline));
         }

@@ -1,5 +1,7 @@
 package dev.threadbench.loadtest.analysis;
 
+import dev.threadbench.loadtest.model.Limit;
+import dev.threadbench.loadtest.model.SweepPair;
 import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.model.BaselineJudgement;
 import dev.threadbench.loadtest.model.Results;
@@ -148,5 +150,31 @@ class BaselinesTest {
         assertEquals(List.of("C=2000 undertow/blocking"), judgement.cells().stream().map(BaselineJudgement.CellDelta::label).toList());
         assertEquals(Outcome.WORSE, outcome(judgement, "req/s"));
         assertEquals(List.of(), Baselines.versions(BaselineFixtures.run(4, 9900, 2010, 30, 0.005, 1)), "no variant");
+    }
+
+    private static SweepPair pair(String strategy, Integer heldAt, Integer notHeldAt, Limit limit) {
+        return new SweepPair("vertx", strategy, null, heldAt, notHeldAt, limit, "", notHeldAt, null, null, null, 2000, null,
+                null, null);
+    }
+
+    @Test
+    void twoSweepsAgreeWhenEveryPairsIntervalsOverlapWhateverTheirLabels() {
+        List<SweepPair> first = List.of(pair("blocking", 3200, 3500, Limit.SERVER), pair("timer", 10000, 11000, Limit.SERVER));
+        List<SweepPair> second = List.of(pair("blocking", 3400, 3700, Limit.UNEXPLAINED),
+                pair("timer", 9000, 10500, Limit.SERVER));
+        assertEquals("agree: every pair's intervals overlap (2 pairs), and where two pairs' intervals are apart (1 time), they"
+                + " come in the same order in both", Baselines.sweepsAgree(first, second));
+    }
+
+    @Test
+    void twoSweepsDisagreeOnIntervalsApartAndOnPairsInTheOppositeOrder() {
+        List<SweepPair> first = List.of(pair("timer", 7500, 8000, Limit.SERVER), pair("virtual", 9000, 9500, Limit.SERVER));
+        List<SweepPair> second = List.of(pair("timer", 10000, 11000, Limit.SERVER), pair("virtual", 5500, 6000, Limit.SERVER));
+        String agree = Baselines.sweepsAgree(first, second);
+        assertTrue(agree.startsWith("disagree: vertx/timer intervals apart: 7,500-8,000 and 10,000-11,000; vertx/virtual"
+                + " intervals apart: 9,000-9,500 and 5,500-6,000; vertx/timer and vertx/virtual in the opposite order"), agree);
+        assertEquals("disagree: vertx/timer held at every concurrency in one sweep only",
+                Baselines.sweepsAgree(List.of(pair("timer", 10000, null, Limit.NONE)), List.of(pair("timer", 9000, 10000,
+                        Limit.SERVER))));
     }
 }
