@@ -90,7 +90,7 @@ public final class ClusterEngine implements Engine, AutoCloseable {
         this.agentsTimeout = agentsTimeout;
         this.command = command;
         this.out = out;
-        this.consumer = node.vertx().eventBus().consumer(ClusterMessage.controllerAddress(node.nodeId()), this::handle);
+        this.consumer = node.vertx().eventBus().consumer(ClusterMessage.compareAddress(node.nodeId()), this::handle);
         node.onMemberLeft(nodeId -> {
             ClusterNode.Member agent = inRun.get(nodeId);
             if (agent != null) {

@@ -128,7 +128,7 @@ class ClusterSecurityIT {
              Agent agent = new Agent(agentNode, new PrintStream(agentOut, true, StandardCharsets.UTF_8), AllowedTargets.parse(allowed));
              ClusterNode compare = ClusterNode.join(settings(port + 10, List.of(HOST + ":" + port), key), "compare", "c1", BUILD)) {
             LinkedBlockingQueue<AgentReport> reports = new LinkedBlockingQueue<>();
-            compare.vertx().eventBus().<ClusterMessage>consumer(ClusterMessage.controllerAddress(compare.nodeId()), message -> {
+            compare.vertx().eventBus().<ClusterMessage>consumer(ClusterMessage.compareAddress(compare.nodeId()), message -> {
                 message.reply(new ReportReceived("any"), MessageCodec.options());
                 reports.add((AgentReport) message.body());
             });
@@ -188,8 +188,8 @@ class ClusterSecurityIT {
         assertEquals(200, served.get(), "the run itself was made");
     }
 
-    private static RunOrder order(String runId, String controller, String agent, String nonce, URI target) {
-        return new RunOrder(runId, controller, agent, nonce, List.of(new Plan.Step("GET /", "GET", target, Map.of())), 1, null,
+    private static RunOrder order(String runId, String compare, String agent, String nonce, URI target) {
+        return new RunOrder(runId, compare, agent, nonce, List.of(new Plan.Step("GET /", "GET", target, Map.of())), 1, null,
                 new Engine.Timing(0, 0, null, 20L, 5, 1), 0, null);
     }
 
