@@ -6,6 +6,7 @@ import dev.threadbench.loadtest.cluster.messages.ClaimAnswer;
 import dev.threadbench.loadtest.cluster.messages.ClusterMessage;
 import dev.threadbench.loadtest.cluster.messages.Heartbeat;
 import dev.threadbench.loadtest.cluster.messages.MessageCodec;
+import dev.threadbench.loadtest.cluster.messages.Refusal;
 import dev.threadbench.loadtest.cluster.messages.Release;
 import dev.threadbench.loadtest.cluster.messages.RunAccepted;
 import dev.threadbench.loadtest.cluster.messages.RunOrder;
@@ -109,18 +110,19 @@ final class Agent implements AutoCloseable {
                     claim.build()).getMessage();
             out.println("agent " + node.name() + ": refused " + claim.compareName() + ": " + why);
             out.flush();
-            return new ClaimAnswer(node.build(), why);
+            return ClaimAnswer.refused(Refusal.OTHER_BUILD, why);
         }
         if (compare != null && !compare.nodeId().equals(claim.compareNode()) && node.present(compare.nodeId())) {
-            return new ClaimAnswer(node.build(), "agent " + node.name() + " is taken by another compare, " + compare.label());
+            return ClaimAnswer.refused(Refusal.TAKEN_BY_ANOTHER_COMPARE, "agent " + node.name() + " "
+                    + Refusal.TAKEN_BY_ANOTHER_COMPARE.description() + ", " + compare.label());
         }
         if (compare == null || !compare.nodeId().equals(claim.compareNode())) {
-            compare = new ClusterNode.Member(claim.compareNode(), "compare", claim.compareName(), claim.compareHost(),
-                    claim.build(), node.settings().keyFingerprint());
+            compare = new ClusterNode.Member(claim.compareNode(), ClusterNode.Role.COMPARE, claim.compareName(),
+                    claim.compareHost(), claim.build(), node.settings().keyFingerprint());
             out.println("agent " + node.name() + ": taking orders from " + compare.label());
             out.flush();
         }
-        return new ClaimAnswer(node.build(), null);
+        return ClaimAnswer.ACCEPTED;
     }
 
     private synchronized void release(String compareNode) {

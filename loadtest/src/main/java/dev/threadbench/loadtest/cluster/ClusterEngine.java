@@ -9,6 +9,7 @@ import dev.threadbench.loadtest.cluster.messages.ClaimAnswer;
 import dev.threadbench.loadtest.cluster.messages.ClusterMessage;
 import dev.threadbench.loadtest.cluster.messages.Heartbeat;
 import dev.threadbench.loadtest.cluster.messages.MessageCodec;
+import dev.threadbench.loadtest.cluster.messages.Refusal;
 import dev.threadbench.loadtest.cluster.messages.Release;
 import dev.threadbench.loadtest.cluster.messages.ReportReceived;
 import dev.threadbench.loadtest.cluster.messages.RunOrder;
@@ -110,7 +111,7 @@ public final class ClusterEngine implements Engine, AutoCloseable {
     /** The same, as a node of {@code build}. */
     static ClusterEngine connect(AgentsOptions.Request request, PrintStream out, String command, String build) {
         String name = command + "-" + request.cluster().host() + "-" + ManagementFactory.getRuntimeMXBean().getPid();
-        ClusterNode node = ClusterNode.join(request.cluster(), "compare", name, build);
+        ClusterNode node = ClusterNode.join(request.cluster(), ClusterNode.Role.COMPARE, name, build);
         out.printf(Locale.ROOT, "%s: joined the cluster at %s; waiting up to %d s for %d agent(s)%n", command, node.clusterAddress(),
                 request.timeout().toSeconds(), request.agents());
         out.flush();
@@ -204,11 +205,12 @@ public final class ClusterEngine implements Engine, AutoCloseable {
                     continue;
                 }
                 silent.remove(member.nodeId());
-                if (answer.refusal() != null) {
-                    if (answer.refusal().contains("taken by another compare")) {
-                        throw new UsageException("--agents: " + answer.refusal() + ": one compare or run at a time on these agents");
+                if (!answer.accepted()) {
+                    if (answer.refusal() == Refusal.TAKEN_BY_ANOTHER_COMPARE) {
+                        throw new UsageException("--agents: " + answer.description()
+                                + ": one compare or run at a time on these agents");
                     }
-                    out.println(command + ": " + answer.refusal());
+                    out.println(command + ": " + answer.description());
                     refused.add(member.nodeId());
                     continue;
                 }
@@ -232,7 +234,8 @@ public final class ClusterEngine implements Engine, AutoCloseable {
     }
 
     private static String keyLabel(String fingerprint) {
-        return "none".equals(fingerprint) ? "runs without a cluster key (--insecure)" : "uses cluster key " + fingerprint;
+        return ClusterSettings.NO_KEY.equals(fingerprint) ? "runs without a cluster key (--insecure)"
+                : "uses cluster key " + fingerprint;
     }
 
     @Override
@@ -447,8 +450,9 @@ public final class ClusterEngine implements Engine, AutoCloseable {
             ClaimAnswer answer = request(agent, new Claim(node.build(), node.nodeId(), node.name(), node.host()), ClaimAnswer.class);
             if (answer == null) {
                 agents.remove(agent);
-            } else if (answer.refusal() != null) {
-                throw new CannotGoOn("agent " + agent.label() + " is no longer this " + command + "'s: " + answer.refusal());
+            } else if (!answer.accepted()) {
+                throw new CannotGoOn("agent " + agent.label() + " is no longer this " + command + "'s: "
+                        + answer.description());
             }
         }
         if (agents.size() < wanted) {
