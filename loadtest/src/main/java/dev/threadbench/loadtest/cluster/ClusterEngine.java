@@ -131,11 +131,6 @@ public final class ClusterEngine implements Engine, AutoCloseable {
         return "cluster";
     }
 
-    /** The agents taking this compare's orders. */
-    public List<ClusterNode.Member> agents() {
-        return List.copyOf(agents);
-    }
-
     /**
      * Takes the cluster-wide lock (Hazelcast's, released when its holder leaves the cluster) and names this node its holder;
      * another compare or run holding it is refused in one line naming it.
