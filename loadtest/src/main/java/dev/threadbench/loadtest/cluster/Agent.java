@@ -106,8 +106,8 @@ final class Agent implements AutoCloseable {
 
     private synchronized ClaimAnswer claim(Claim claim) {
         if (!node.build().equals(claim.build())) {
-            String why = new VersionConflictException("agent " + node.name(), node.build(), "compare " + claim.compareName(),
-                    claim.build()).getMessage();
+            String why = Compatibility.buildConflict("agent " + node.name(), node.build(),
+                    "compare " + claim.compareName(), claim.build());
             out.println("agent " + node.name() + ": refused " + claim.compareName() + ": " + why);
             out.flush();
             return ClaimAnswer.refused(Refusal.OTHER_BUILD, why);
