@@ -237,7 +237,7 @@ final class Agent implements AutoCloseable {
         });
     }
 
-    static LoadSpec spec(RunOrder order) {
+    private static LoadSpec spec(RunOrder order) {
         var timing = order.timing();
         Duration warmup = Duration.ofSeconds(timing.warmupSeconds());
         LoadShape shape = timing.durationSeconds() != null
