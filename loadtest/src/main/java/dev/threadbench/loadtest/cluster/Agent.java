@@ -6,6 +6,7 @@ import dev.threadbench.loadtest.cluster.messages.ClaimAnswer;
 import dev.threadbench.loadtest.cluster.messages.ClusterMessage;
 import dev.threadbench.loadtest.cluster.messages.Heartbeat;
 import dev.threadbench.loadtest.cluster.messages.MessageCodec;
+import dev.threadbench.loadtest.cluster.messages.Refusal;
 import dev.threadbench.loadtest.cluster.messages.Release;
 import dev.threadbench.loadtest.cluster.messages.RunAccepted;
 import dev.threadbench.loadtest.cluster.messages.RunOrder;
@@ -53,7 +54,7 @@ final class Agent implements AutoCloseable {
         return thread;
     });
     /** The compare whose orders this agent takes; null: free. Guarded by this. */
-    private ClusterNode.Member controller;
+    private ClusterNode.Member compare;
     /** The run under way; null: idle. Guarded by this. */
     private Running running;
     /** Every order's nonce this agent has taken (a few dozen bytes a run): an order seen before is a replay. Guarded by this. */
@@ -83,7 +84,7 @@ final class Agent implements AutoCloseable {
     private void handle(Message<ClusterMessage> message) {
         switch (message.body()) {
             case Claim claim -> message.reply(claim(claim), MessageCodec.options());
-            case Release release -> release(release.controllerNode());
+            case Release release -> release(release.compareNode());
             case RunOrder order -> {
                 String forbidden = forbidden(order);
                 String refusal = forbidden != null ? forbidden : accept(order);
@@ -105,30 +106,31 @@ final class Agent implements AutoCloseable {
 
     private synchronized ClaimAnswer claim(Claim claim) {
         if (!node.build().equals(claim.build())) {
-            String why = new VersionConflictException("agent " + node.name(), node.build(), "compare " + claim.controllerName(),
-                    claim.build()).getMessage();
-            out.println("agent " + node.name() + ": refused " + claim.controllerName() + ": " + why);
+            String why = Compatibility.buildConflict("agent " + node.name(), node.build(),
+                    "compare " + claim.compareName(), claim.build());
+            out.println("agent " + node.name() + ": refused " + claim.compareName() + ": " + why);
             out.flush();
-            return new ClaimAnswer(node.build(), why);
+            return ClaimAnswer.refused(Refusal.OTHER_BUILD, why);
         }
-        if (controller != null && !controller.nodeId().equals(claim.controllerNode()) && node.present(controller.nodeId())) {
-            return new ClaimAnswer(node.build(), "agent " + node.name() + " is taken by another compare, " + controller.label());
+        if (compare != null && !compare.nodeId().equals(claim.compareNode()) && node.present(compare.nodeId())) {
+            return ClaimAnswer.refused(Refusal.TAKEN_BY_ANOTHER_COMPARE, "agent " + node.name() + " "
+                    + Refusal.TAKEN_BY_ANOTHER_COMPARE.description() + ", " + compare.label());
         }
-        if (controller == null || !controller.nodeId().equals(claim.controllerNode())) {
-            controller = new ClusterNode.Member(claim.controllerNode(), "compare", claim.controllerName(), claim.controllerHost(),
-                    claim.build(), node.settings().keyFingerprint());
-            out.println("agent " + node.name() + ": taking orders from " + controller.label());
+        if (compare == null || !compare.nodeId().equals(claim.compareNode())) {
+            compare = new ClusterNode.Member(claim.compareNode(), ClusterNode.Role.COMPARE, claim.compareName(),
+                    claim.compareHost(), claim.build(), node.settings().keyFingerprint());
+            out.println("agent " + node.name() + ": taking orders from " + compare.label());
             out.flush();
         }
-        return new ClaimAnswer(node.build(), null);
+        return ClaimAnswer.ACCEPTED;
     }
 
-    private synchronized void release(String controllerNode) {
-        if (controller != null && controller.nodeId().equals(controllerNode)) {
+    private synchronized void release(String compareNode) {
+        if (compare != null && compare.nodeId().equals(compareNode)) {
             stopRunning("compare released this agent");
-            out.println("agent " + node.name() + ": released by " + controller.label() + ", free");
+            out.println("agent " + node.name() + ": released by " + compare.label() + ", free");
             out.flush();
-            controller = null;
+            compare = null;
         }
     }
 
@@ -165,7 +167,7 @@ final class Agent implements AutoCloseable {
 
     /** Takes the order (null) or says why not. */
     private synchronized String accept(RunOrder order) {
-        if (controller == null || !controller.nodeId().equals(order.controllerNode())) {
+        if (compare == null || !compare.nodeId().equals(order.compareNode())) {
             return "agent " + node.name() + " takes orders only from the compare that claimed it";
         }
         if (running != null) {
@@ -212,21 +214,21 @@ final class Agent implements AutoCloseable {
                 ? String.format("done: %,d requests, %,d failed", report.requests(), report.requests() - report.successes())
                 : report.error());
         out.flush();
-        deliver(order.controllerNode(), report, System.nanoTime() + 3 * silence.toNanos());
+        deliver(order.compareNode(), report, System.nanoTime() + 3 * silence.toNanos());
     }
 
     /**
      * Sends the report until compare acknowledges it, it leaves, or {@code deadlineNanos}: a report lost on the way is sent
      * again; compare fails the run naming this agent when none arrives.
      */
-    private void deliver(String controllerNode, AgentReport report, long deadlineNanos) {
-        node.vertx().eventBus().request(ClusterMessage.controllerAddress(controllerNode), report,
+    private void deliver(String compareNode, AgentReport report, long deadlineNanos) {
+        node.vertx().eventBus().request(ClusterMessage.compareAddress(compareNode), report,
                 MessageCodec.options().setSendTimeout(REPORT_RETRY_MILLIS)).onComplete(answer -> {
             if (answer.succeeded()) {
                 return;
             }
-            if (System.nanoTime() < deadlineNanos && node.present(controllerNode)) {
-                node.vertx().setTimer(REPORT_RETRY_MILLIS / 2, id -> deliver(controllerNode, report, deadlineNanos));
+            if (System.nanoTime() < deadlineNanos && node.present(compareNode)) {
+                node.vertx().setTimer(REPORT_RETRY_MILLIS / 2, id -> deliver(compareNode, report, deadlineNanos));
             } else {
                 out.printf("agent %s: run %s: compare did not acknowledge the report (%s)%n", node.name(), report.runId(),
                         answer.cause().getMessage());
@@ -235,7 +237,7 @@ final class Agent implements AutoCloseable {
         });
     }
 
-    static LoadSpec spec(RunOrder order) {
+    private static LoadSpec spec(RunOrder order) {
         var timing = order.timing();
         Duration warmup = Duration.ofSeconds(timing.warmupSeconds());
         LoadShape shape = timing.durationSeconds() != null
@@ -280,11 +282,11 @@ final class Agent implements AutoCloseable {
     }
 
     private synchronized void memberLeft(String nodeId) {
-        if (controller != null && controller.nodeId().equals(nodeId)) {
-            stopRunning("compare " + controller.label() + " left the cluster");
-            out.println("agent " + node.name() + ": " + controller.label() + " left the cluster; free");
+        if (compare != null && compare.nodeId().equals(nodeId)) {
+            stopRunning("compare " + compare.label() + " left the cluster");
+            out.println("agent " + node.name() + ": " + compare.label() + " left the cluster; free");
             out.flush();
-            controller = null;
+            compare = null;
         }
     }
 

@@ -70,7 +70,7 @@ public final class AgentCommand implements Callable<Integer> {
             throws InterruptedException {
         boolean said = false;
         while (true) {
-            ClusterNode node = ClusterNode.join(settings, "agent", name);
+            ClusterNode node = ClusterNode.join(settings, ClusterNode.Role.AGENT, name);
             if (!settings.joinsOthers() || node.memberCount() > 1) {
                 return node;
             }

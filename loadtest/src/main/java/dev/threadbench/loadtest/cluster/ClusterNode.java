@@ -18,6 +18,7 @@ import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -40,11 +41,30 @@ public final class ClusterNode implements AutoCloseable {
     private static final List<Logger> QUIETED = List.of(Logger.getLogger("com.hazelcast"),
             Logger.getLogger("io.vertx.core.eventbus.impl.clustered"), Logger.getLogger("io.vertx.spi.cluster.hazelcast"));
 
-    /** A member of the cluster as it describes itself. */
-    public record Member(String nodeId, String role, String name, String host, String build, String key) {
+    /** What a node is in the cluster; its metadata carries the name in lower case. */
+    public enum Role {
+        AGENT, COMPARE;
+
+        String wireName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /** The role a member's metadata names; null for one this build does not know. */
+        static Role named(String wireName) {
+            for (Role role : values()) {
+                if (role.wireName().equals(wireName)) {
+                    return role;
+                }
+            }
+            return null;
+        }
+    }
+
+    /** A member of the cluster as it describes itself; {@code key} is its key's fingerprint. */
+    public record Member(String nodeId, Role role, String name, String host, String build, String key) {
 
         public boolean agent() {
-            return "agent".equals(role);
+            return role == Role.AGENT;
         }
 
         public String label() {
@@ -82,16 +102,16 @@ public final class ClusterNode implements AutoCloseable {
         });
     }
 
-    /** Joins (or founds) the cluster as {@code role} ("agent" or "compare"); throws a one-line {@link RunFailure} if it cannot. */
-    public static ClusterNode join(ClusterSettings settings, String role, String name) {
+    /** Joins (or founds) the cluster as {@code role}; throws a one-line {@link RunFailure} if it cannot. */
+    public static ClusterNode join(ClusterSettings settings, Role role, String name) {
         return join(settings, role, name, BuildInfo.get().buildId());
     }
 
     /** The same, as a node of {@code build}. */
-    static ClusterNode join(ClusterSettings settings, String role, String name, String build) {
+    static ClusterNode join(ClusterSettings settings, Role role, String name, String build) {
         QUIETED.forEach(logger -> logger.setLevel(Level.SEVERE));
         HazelcastClusterManager manager = new HazelcastClusterManager(hazelcastConfig(settings));
-        JsonObject metadata = new JsonObject().put("role", role).put("name", name).put("build", build)
+        JsonObject metadata = new JsonObject().put("role", role.wireName()).put("name", name).put("build", build)
                 .put("key", settings.keyFingerprint());
         EventBusOptions bus = new EventBusOptions().setHost(settings.host()).setPort(settings.busPort())
                 .setClusterPublicHost(settings.host()).setClusterNodeMetadata(metadata);
@@ -211,8 +231,8 @@ public final class ClusterNode implements AutoCloseable {
                 NodeInfo info = nodeInfo(nodeId);
                 if (info != null && info.metadata() != null) {
                     JsonObject m = info.metadata();
-                    members.add(new Member(nodeId, m.getString("role"), m.getString("name"), info.host(), m.getString("build"),
-                            m.getString("key", "none")));
+                    members.add(new Member(nodeId, Role.named(m.getString("role")), m.getString("name"), info.host(),
+                            m.getString("build"), m.getString("key", ClusterSettings.NO_KEY)));
                 }
             } catch (RuntimeException e) {
                 // it left while we asked

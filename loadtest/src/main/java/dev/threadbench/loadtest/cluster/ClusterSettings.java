@@ -42,8 +42,11 @@ public record ClusterSettings(String host, int port, List<String> members, Strin
         });
     }
 
-    /** The key's fingerprint, or "none" (--insecure): published by each node, compared when compare claims an agent. */
+    /** The fingerprint a node without a key (--insecure) publishes. */
+    public static final String NO_KEY = "none";
+
+    /** The key's fingerprint, or {@link #NO_KEY}: published by each node, compared when compare claims an agent. */
     public String keyFingerprint() {
-        return key == null ? "none" : key.fingerprint();
+        return key == null ? NO_KEY : key.fingerprint();
     }
 }

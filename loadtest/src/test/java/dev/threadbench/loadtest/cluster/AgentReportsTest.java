@@ -125,21 +125,4 @@ class AgentReportsTest {
         assertEquals(10, seconds.get(1).requests());
         assertEquals(3, seconds.get(1).failed());
     }
-
-    @Test
-    void theStartSkewIsTheMostTwoAgentsStartsMayDifferAndNoneForOneAgent() {
-        Histogram empty = histogram();
-        AgentReport onTime = report("a1", empty, 0, Map.of(), 0);
-        long ms = 1_000_000;
-        // orders sent at 0 and 1 ms, accepted at 2 and 4 ms, both agents on time: a2 may start 4 ms after a1, a1 1 ms after a2
-        assertEquals(4.0, ClusterEngine.skewMs(new long[] {0, ms}, new long[] {2 * ms, 4 * ms}, List.of(onTime, onTime)), 1e-9);
-        assertEquals(0.0, ClusterEngine.skewMs(new long[] {0}, new long[] {3 * ms}, List.of(onTime)), 1e-9);
-    }
-
-    @Test
-    void connectionsAreSplitEvenlyWithTheRemainderSpread() {
-        assertEquals(List.of(334, 333, 333), ClusterEngine.split(1000, 3));
-        assertEquals(List.of(1000, 1000), ClusterEngine.split(2000, 2));
-        assertEquals(List.of(1, 1), ClusterEngine.split(2, 2));
-    }
 }

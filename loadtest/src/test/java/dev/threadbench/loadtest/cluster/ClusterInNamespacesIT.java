@@ -136,16 +136,8 @@ class ClusterInNamespacesIT {
         try (NetworkHosts hosts = NetworkHosts.create("tbclustersilent", List.of("servers", "compare", "agent1", "agent2"));
              ClusterProcesses processes = new ClusterProcesses(dir).allowTargets(hostsSubnet(hosts));
              ServerProcess undertow = server(hosts, "undertow", 8080)) {
-            List<String> fast = List.of("--failure-timeout", "3");
-            String first = agents(hosts, processes, fast);
             Stats stats = new Stats(hosts, processes);
-            List<String> args = new ArrayList<>(List.of("compare", "--agents", "2", "--join", first, "--targets",
-                    "undertow=http://" + hosts.address("servers") + ":8080", "--concurrency", "200", "--rampup", "0", "--warmup", "1",
-                    "--duration", "60", "--no-pin", "--repeat", "1", "--out", dir.resolve("results").toString()));
-            args.addAll(fast);
-            args.addAll(processes.keyArgs());
-            Process compare = processes.start("compare", hosts.command("compare", List.of()), args);
-            stats.awaitLoad(8080);
+            Process compare = compareUnderLoad(hosts, processes, stats, "200", 60, dir.resolve("results"));
 
             long silent = System.currentTimeMillis();
             link(hosts, "agent2", "down");
@@ -164,17 +156,9 @@ class ClusterInNamespacesIT {
         try (NetworkHosts hosts = NetworkHosts.create("tbclusterheal", List.of("servers", "compare", "agent1", "agent2"));
              ClusterProcesses processes = new ClusterProcesses(dir).allowTargets(hostsSubnet(hosts));
              ServerProcess undertow = server(hosts, "undertow", 8080)) {
-            List<String> fast = List.of("--failure-timeout", "3");
-            String first = agents(hosts, processes, fast);
             Stats stats = new Stats(hosts, processes);
             Path out = dir.resolve("results");
-            List<String> args = new ArrayList<>(List.of("compare", "--agents", "2", "--join", first, "--targets",
-                    "undertow=http://" + hosts.address("servers") + ":8080", "--concurrency", "100,100", "--rampup", "0", "--warmup", "1",
-                    "--duration", "12", "--no-pin", "--repeat", "1", "--out", out.toString()));
-            args.addAll(fast);
-            args.addAll(processes.keyArgs());
-            Process compare = processes.start("compare", hosts.command("compare", List.of()), args);
-            stats.awaitLoad(8080);
+            Process compare = compareUnderLoad(hosts, processes, stats, "100,100", 12, out);
 
             link(hosts, "agent2", "down");
             Thread.sleep(8000); // past the failure timeout: each side counts the other gone
@@ -198,6 +182,26 @@ class ClusterInNamespacesIT {
 
     private static String hostsSubnet(NetworkHosts hosts) {
         return hosts.subnet();
+    }
+
+    /**
+     * agent1 and agent2, then compare on them in its host loading the undertow server with {@code concurrency} for
+     * {@code durationSeconds} (no ramp-up, 1 s of warm-up, results in {@code out}), every node with the cluster key and
+     * a failure timeout of 3 s; returned once the load reaches the server.
+     */
+    private static Process compareUnderLoad(NetworkHosts hosts, ClusterProcesses processes, Stats stats,
+                                            String concurrency, int durationSeconds, Path out) throws Exception {
+        List<String> fast = List.of("--failure-timeout", "3");
+        String first = agents(hosts, processes, fast);
+        List<String> args = new ArrayList<>(List.of("compare", "--agents", "2", "--join", first, "--targets",
+                "undertow=http://" + hosts.address("servers") + ":8080", "--concurrency", concurrency, "--rampup", "0",
+                "--warmup", "1", "--duration", String.valueOf(durationSeconds), "--no-pin", "--repeat", "1",
+                "--out", out.toString()));
+        args.addAll(fast);
+        args.addAll(processes.keyArgs());
+        Process compare = processes.start("compare", hosts.command("compare", List.of()), args);
+        stats.awaitLoad(8080);
+        return compare;
     }
 
     /** agent1 and agent2 in their hosts, agent2 joining agent1; agent1's HOST:PORT, for compare's --join. */

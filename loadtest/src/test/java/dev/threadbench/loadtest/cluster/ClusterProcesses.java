@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Agents and compares as their own JVMs from the packaged jar, each logging to a file; all stopped at close. A cluster key
- * is made for them ({@link #key()}); agents take it and {@link #allowTargets} unless told otherwise.
+ * is made for them ({@link #keyArgs()}); agents take it and {@link #allowTargets} unless told otherwise.
  */
 final class ClusterProcesses implements AutoCloseable {
 
@@ -28,11 +28,6 @@ final class ClusterProcesses implements AutoCloseable {
         this.dir = dir;
         this.key = dir.resolve("cluster.key");
         ClusterKey.generate(key);
-    }
-
-    /** The cluster key the agents take: give compare {@code --cluster-key} it. */
-    Path key() {
-        return key;
     }
 
     /** {@code --cluster-key FILE}, for a compare's arguments. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.threadbench.loadtest.base.UsageException;
+import dev.threadbench.loadtest.cluster.ClusterNode.Role;
 import dev.threadbench.loadtest.cluster.messages.AgentReport;
 import dev.threadbench.loadtest.cluster.messages.Claim;
 import dev.threadbench.loadtest.cluster.messages.ClaimAnswer;
@@ -92,7 +93,7 @@ class ClusterSecurityIT {
         int port = ClusterProcesses.freePort();
         ClusterKey agentKey = key("agent.key");
         ByteArrayOutputStream compareOut = new ByteArrayOutputStream();
-        try (ClusterNode agentNode = ClusterNode.join(settings(port, List.of(), agentKey), "agent", "a1", BUILD);
+        try (ClusterNode agentNode = ClusterNode.join(settings(port, List.of(), agentKey), Role.AGENT, "a1", BUILD);
              Agent agent = new Agent(agentNode, new PrintStream(new ByteArrayOutputStream(), true), AllowedTargets.parse(HOST))) {
             ClusterKey otherKey = key("other.key");
             AgentsOptions.Request request = new AgentsOptions.Request(1, Duration.ofSeconds(3),
@@ -106,7 +107,8 @@ class ClusterSecurityIT {
 
             // and asked all the same, past that check, over the event bus: another key's TLS, or none, gets no answer
             for (ClusterKey key : java.util.Arrays.asList(otherKey, null)) {
-                try (ClusterNode intruder = ClusterNode.join(settings(port + 20, List.of(HOST + ":" + port), key), "compare", "intruder", BUILD)) {
+                try (ClusterNode intruder = ClusterNode.join(settings(port + 20, List.of(HOST + ":" + port), key),
+                        Role.COMPARE, "intruder", BUILD)) {
                     ExecutionException failed = assertThrows(ExecutionException.class, () -> intruder.vertx().eventBus()
                             .<ClusterMessage>request(ClusterMessage.agentAddress(agentNode.nodeId()),
                                     new Claim(BUILD, intruder.nodeId(), "intruder", HOST), MessageCodec.options().setSendTimeout(3000))
@@ -124,11 +126,12 @@ class ClusterSecurityIT {
         ClusterKey key = key("cluster.key");
         ByteArrayOutputStream agentOut = new ByteArrayOutputStream();
         String allowed = HOST + ":" + server.getAddress().getPort();
-        try (ClusterNode agentNode = ClusterNode.join(settings(port, List.of(), key), "agent", "a1", BUILD);
+        try (ClusterNode agentNode = ClusterNode.join(settings(port, List.of(), key), Role.AGENT, "a1", BUILD);
              Agent agent = new Agent(agentNode, new PrintStream(agentOut, true, StandardCharsets.UTF_8), AllowedTargets.parse(allowed));
-             ClusterNode compare = ClusterNode.join(settings(port + 10, List.of(HOST + ":" + port), key), "compare", "c1", BUILD)) {
+             ClusterNode compare = ClusterNode.join(settings(port + 10, List.of(HOST + ":" + port), key), Role.COMPARE,
+                     "c1", BUILD)) {
             LinkedBlockingQueue<AgentReport> reports = new LinkedBlockingQueue<>();
-            compare.vertx().eventBus().<ClusterMessage>consumer(ClusterMessage.controllerAddress(compare.nodeId()), message -> {
+            compare.vertx().eventBus().<ClusterMessage>consumer(ClusterMessage.compareAddress(compare.nodeId()), message -> {
                 message.reply(new ReportReceived("any"), MessageCodec.options());
                 reports.add((AgentReport) message.body());
             });
@@ -164,7 +167,7 @@ class ClusterSecurityIT {
     void aCountedRunWhoseReportIsDroppedEndsWithinTheFailureTimeoutNamingTheAgent() throws Exception {
         int port = ClusterProcesses.freePort();
         ClusterKey key = key("cluster.key");
-        try (ClusterNode agentNode = ClusterNode.join(settings(port, List.of(), key), "agent", "a1", BUILD);
+        try (ClusterNode agentNode = ClusterNode.join(settings(port, List.of(), key), Role.AGENT, "a1", BUILD);
              Agent agent = new Agent(agentNode, new PrintStream(new ByteArrayOutputStream(), true), AllowedTargets.parse(HOST))) {
             agentNode.vertx().eventBus().addOutboundInterceptor(context -> {
                 if (!(context.body() instanceof AgentReport)) {
@@ -188,8 +191,8 @@ class ClusterSecurityIT {
         assertEquals(200, served.get(), "the run itself was made");
     }
 
-    private static RunOrder order(String runId, String controller, String agent, String nonce, URI target) {
-        return new RunOrder(runId, controller, agent, nonce, List.of(new Plan.Step("GET /", "GET", target, Map.of())), 1, null,
+    private static RunOrder order(String runId, String compare, String agent, String nonce, URI target) {
+        return new RunOrder(runId, compare, agent, nonce, List.of(new Plan.Step("GET /", "GET", target, Map.of())), 1, null,
                 new Engine.Timing(0, 0, null, 20L, 5, 1), 0, null);
     }
 

@@ -18,7 +18,7 @@ public sealed interface ClusterMessage permits Claim, ClaimAnswer, Release, RunO
     }
 
     /** Where a compare takes its agents' reports. */
-    static String controllerAddress(String nodeId) {
-        return "threadbench.controller." + nodeId;
+    static String compareAddress(String nodeId) {
+        return "threadbench.compare." + nodeId;
     }
 }

@@ -14,8 +14,9 @@ import java.util.List;
  * @param nonce     new for every order: an agent refuses one it has seen
  * @param mac       HMAC-SHA256 under the cluster key of {@link #signedContent()}, base64; null without a key (--insecure)
  */
-public record RunOrder(String runId, String controllerNode, String agentNode, String nonce, List<Plan.Step> steps, int connections,
-                       Double rate, Engine.Timing timing, long startInMillis, String mac) implements ClusterMessage {
+public record RunOrder(String runId, String compareNode, String agentNode, String nonce, List<Plan.Step> steps,
+                       int connections, Double rate, Engine.Timing timing, long startInMillis, String mac)
+        implements ClusterMessage {
 
     /** What the MAC covers: every field but the MAC, in one canonical JSON encoding (properties and map keys sorted). */
     public byte[] signedContent() {
@@ -23,6 +24,7 @@ public record RunOrder(String runId, String controllerNode, String agentNode, St
     }
 
     public RunOrder withMac(String newMac) {
-        return new RunOrder(runId, controllerNode, agentNode, nonce, steps, connections, rate, timing, startInMillis, newMac);
+        return new RunOrder(runId, compareNode, agentNode, nonce, steps, connections, rate, timing, startInMillis,
+                newMac);
     }
 }

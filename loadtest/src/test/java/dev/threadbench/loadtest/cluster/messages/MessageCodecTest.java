@@ -32,7 +32,9 @@ class MessageCodecTest {
         MessageCodec codec = new MessageCodec();
         List<ClusterMessage> messages = List.of(
                 new Claim("1.0 built t", "node-1", "compare-1", "198.18.0.5"),
-                new ClaimAnswer("1.0 built t", null),
+                ClaimAnswer.ACCEPTED,
+                ClaimAnswer.refused(Refusal.TAKEN_BY_ANOTHER_COMPARE,
+                        "agent a1 is taken by another compare, c1 (198.18.0.6)"),
                 new Release("node-1"),
                 order(),
                 new RunAccepted("r1"),
