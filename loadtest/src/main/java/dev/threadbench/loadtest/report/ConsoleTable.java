@@ -186,19 +186,24 @@ public final class ConsoleTable {
      * 0 failed, generator CPU 31% of 1"), then how far apart they started and what coordinating them cost; none otherwise.
      */
     public static List<String> agentLines(Results.Run r) {
-        if (r.agents() == null) {
+        return agentLines(r.agents(), r.coordination());
+    }
+
+    /** The same for a run's agents and coordination ({@code run --agents} prints them under drill's summary). */
+    public static List<String> agentLines(List<Results.AgentRun> agents, Results.Coordination coordination) {
+        if (agents == null) {
             return List.of();
         }
         List<String> lines = new ArrayList<>();
-        for (Results.AgentRun a : r.agents()) {
+        for (Results.AgentRun a : agents) {
             lines.add(String.format(Locale.ROOT, "agent %s (%s): %,d connections, %,.0f req/s, p99 %s ms, %,d failed, %,d answered,"
                     + " generator CPU %.0f%% of %d", a.name(), a.host(), a.connections(), a.requestsPerSecond(), ms(a.p99Ms()),
                     a.failed(), a.answered(), 100 * a.generatorCpuShare(), a.cpus()));
         }
-        if (r.coordination() != null) {
-            lines.add(String.format(Locale.ROOT, "merged from %d agents (one histogram); starts at most %.1f ms apart; coordination"
-                    + " %d messages, %,d bytes", r.agents().size(), r.coordination().startSkewMs(), r.coordination().messages(),
-                    r.coordination().bytes()));
+        if (coordination != null) {
+            lines.add(String.format(Locale.ROOT, "merged from %d agents (one histogram); starts at most %.1f ms apart;"
+                    + " coordination %d messages, %,d bytes", agents.size(), coordination.startSkewMs(),
+                    coordination.messages(), coordination.bytes()));
         }
         return lines;
     }
