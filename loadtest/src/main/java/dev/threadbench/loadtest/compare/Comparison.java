@@ -69,7 +69,7 @@ final class Comparison {
     Comparison(CompareSettings settings, Engine engine, PrintStream out, PrintStream err) {
         this.settings = settings;
         this.engine = engine;
-        this.workers = settings.running() ? null : ServerArgs.workers(settings.serverArgs());
+        this.workers = settings.runs().running() ? null : ServerArgs.workers(settings.servers().serverArgs());
         this.out = out;
         this.err = err;
     }
@@ -91,34 +91,34 @@ final class Comparison {
             baseline.refuseAnotherMachine(environment());
         }
         try {
-            Files.createDirectories(settings.running() ? settings.out() : settings.out().resolve("logs"));
+            Files.createDirectories(settings.runs().running() ? settings.out() : settings.out().resolve("logs"));
         } catch (IOException e) {
             throw new UsageException("--out: cannot create " + settings.out() + ": " + e.getMessage());
         }
         CompareHeader.print(settings, out);
         // with agents and running servers, neither the connections nor the servers are on this machine
-        List<Results.Skipped> skipped = Headroom.and(settings.agents() != null && settings.running() ? List.of()
-                : Headroom.skipped(settings.concurrencies(), !settings.running(), settings.jvmOptions(), Headroom.Machine.probe()),
-                settings.agents() != null ? List.of() : Headroom.portsSkipped(settings.concurrencies(), settings.running()
-                        ? settings.targets().values().stream().map(URI::getHost).distinct().toList()
-                        : List.of(settings.serverHost() != null ? settings.serverHost() : "127.0.0.1"), engine.name(),
+        List<Results.Skipped> skipped = Headroom.and(settings.generator().agents() != null && settings.runs().running() ? List.of()
+                : Headroom.skipped(settings.runs().concurrencies(), !settings.runs().running(), settings.servers().jvmOptions(), Headroom.Machine.probe()),
+                settings.generator().agents() != null ? List.of() : Headroom.portsSkipped(settings.runs().concurrencies(), settings.runs().running()
+                        ? settings.runs().targets().values().stream().map(URI::getHost).distinct().toList()
+                        : List.of(settings.servers().host() != null ? settings.servers().host() : "127.0.0.1"), engine.name(),
                         engine::sourceAddresses, SourceAddresses.EPHEMERAL_PORTS));
         skipped.forEach(s -> out.printf(Locale.ROOT, "skipped: C=%d: %s%n", s.concurrency(), s.reason()));
-        String backlog = settings.running() ? null : ListenDrops.cutBacklog(
-                settings.concurrencies().stream().mapToInt(Integer::intValue).max().orElse(0), ListenDrops.somaxconn());
+        String backlog = settings.runs().running() ? null : ListenDrops.cutBacklog(
+                settings.runs().concurrencies().stream().mapToInt(Integer::intValue).max().orElse(0), ListenDrops.somaxconn());
         if (backlog != null) {
             out.println("note: " + backlog);
         }
-        List<CompareSettings.Load> loads = settings.loads().stream()
+        List<CompareSettings.Load> loads = settings.runs().loads().stream()
                 .filter(load -> skipped.stream().noneMatch(s -> s.concurrency() == load.concurrency())).toList();
         if (loads.isEmpty()) {
-            throw new UsageException("--concurrency: this machine can hold none of " + settings.concurrencies() + " (see above)");
+            throw new UsageException("--concurrency: this machine can hold none of " + settings.runs().concurrencies() + " (see above)");
         }
-        points = settings.rounds() * settings.planned().size() * loads.size();
-        if (settings.sweep()) {
+        points = settings.runs().rounds() * settings.runs().planned().size() * loads.size();
+        if (settings.sweep().on()) {
             // at most: each pair breaking in the grid's widest gap, then its two ends again; counted again once the grid is run
-            int steps = Bisection.stepsLeftInGrid(loads.stream().map(CompareSettings.Load::concurrency).toList(), settings.resolution());
-            points += settings.rounds() * settings.planned().size() * (steps == 0 ? 0 : steps + 2);
+            int steps = Bisection.stepsLeftInGrid(loads.stream().map(CompareSettings.Load::concurrency).toList(), settings.sweep().resolution());
+            points += settings.runs().rounds() * settings.runs().planned().size() * (steps == 0 ? 0 : steps + 2);
         }
         planProfiles();
         startNanos = System.nanoTime();
@@ -126,8 +126,8 @@ final class Comparison {
         try (CpuPinning.Pinned pinned = settings.pinning().pinThisJvm()) {
             Map<String, RunningServer> running = connect();
             Map<Planned, List<CompareSettings.Load>> grid = new LinkedHashMap<>();
-            settings.planned().forEach(planned -> grid.put(planned, loads));
-            if (rounds(grid, Map.of(), running, runs, "", settings.sweep() ? Results.Run.GRID : null) && settings.sweep()
+            settings.runs().planned().forEach(planned -> grid.put(planned, loads));
+            if (rounds(grid, Map.of(), running, runs, "", settings.sweep().on() ? Results.Run.GRID : null) && settings.sweep().on()
                     && narrowIn(running, runs, skipped)) {
                 measureEndsAgain(running, runs, skipped);
             }
@@ -170,8 +170,8 @@ final class Comparison {
 
     /** Where the runs are made (the frameworks' versions as the servers logged them, once they have). */
     private Results.Environment environment() {
-        return EnvironmentProbe.describe(versions, settings.running() ? null : settings.jvmOptions(),
-                settings.running() ? null : settings.serverArgs(), settings.pinning());
+        return EnvironmentProbe.describe(versions, settings.runs().running() ? null : settings.servers().jvmOptions(),
+                settings.runs().running() ? null : settings.servers().serverArgs(), settings.pinning());
     }
 
     /**
@@ -183,13 +183,13 @@ final class Comparison {
         if (profileMode == null) {
             return;
         }
-        if (settings.running()) {
+        if (settings.runs().running()) {
             out.println("profile: not with --targets: compare did not start these servers, so it cannot load the profiler into them;"
                     + " no profiles");
             return;
         }
         profiling = Profiling.of(profileMode, settings.out(), out);
-        out.println("profile: " + profileMode.description() + "; every run" + (settings.sweep()
+        out.println("profile: " + profileMode.description() + "; every run" + (settings.sweep().on()
                 ? " (the sweep's report sets each pair's at 2000 and at its largest concurrency held side by side)" : "")
                 + ", measured windows only, into " + settings.out().resolve("profiles"));
     }
@@ -201,8 +201,8 @@ final class Comparison {
      */
     private boolean rounds(Map<Planned, List<CompareSettings.Load>> plan, Map<Planned, Integer> warmUps,
                            Map<String, RunningServer> running, List<Results.Run> runs, String logSuffix, String phase) {
-        for (int round = 0; round < settings.rounds(); round++) {
-            for (Planned planned : settings.order(round)) {
+        for (int round = 0; round < settings.runs().rounds(); round++) {
+            for (Planned planned : settings.runs().order(round)) {
                 if (!plan.containsKey(planned)) {
                     continue;
                 }
@@ -240,17 +240,17 @@ final class Comparison {
         Set<Bisection.Step> tried = new HashSet<>();
         for (int step = 1; ; step++) {
             List<SweepPair> pairs = SweepPair.of(runs, skipped);
-            List<Bisection.Step> next = Bisection.next(pairs, settings.resolution(), tried);
+            List<Bisection.Step> next = Bisection.next(pairs, settings.sweep().resolution(), tried);
             if (next.isEmpty()) {
                 return true;
             }
             tried.addAll(next);
             List<SweepPair> narrowing = pairs.stream().filter(p -> next.stream()
                     .anyMatch(n -> n.server().equals(p.server()) && Objects.equals(n.strategy(), p.strategy()))).toList();
-            points = pointsDone + settings.rounds() * (Bisection.stepsLeft(narrowing, settings.resolution())
+            points = pointsDone + settings.runs().rounds() * (Bisection.stepsLeft(narrowing, settings.sweep().resolution())
                     + Bisection.ends(pairs).size());
             out.printf(Locale.ROOT, "%nnarrowing in, step %d (until the first not held is within %s %% of the last held): %s%n",
-                    step, ReadableNumber.percent(settings.resolution()), String.join("; ", next.stream().map(Bisection.Step::describe).toList()));
+                    step, ReadableNumber.percent(settings.sweep().resolution()), String.join("; ", next.stream().map(Bisection.Step::describe).toList()));
             out.flush();
             Map<Planned, List<CompareSettings.Load>> plan = new LinkedHashMap<>();
             Map<Planned, Integer> warmUps = new LinkedHashMap<>();
@@ -280,7 +280,7 @@ final class Comparison {
         if (ends.isEmpty()) {
             return;
         }
-        points = pointsDone + settings.rounds() * ends.size();
+        points = pointsDone + settings.runs().rounds() * ends.size();
         List<Bisection.Step> held = ends.subList(0, ends.size() / 2);
         List<Bisection.Step> notHeld = ends.subList(ends.size() / 2, ends.size());
         out.printf(Locale.ROOT, "%nmeasuring the ends again as the narrowing measures, held ends: %s%n",
@@ -301,7 +301,7 @@ final class Comparison {
         Map<Planned, List<CompareSettings.Load>> plan = new LinkedHashMap<>();
         Map<Planned, Integer> warmUps = new LinkedHashMap<>();
         for (Bisection.Step n : steps) {
-            Planned planned = n.plannedIn(settings.planned()).orElseThrow(() -> new IllegalStateException("no planned server for " + n));
+            Planned planned = n.plannedIn(settings.runs().planned()).orElseThrow(() -> new IllegalStateException("no planned server for " + n));
             plan.put(planned, List.of(CompareSettings.Load.closed(n.concurrency())));
             warmUps.put(planned, Math.min(n.heldAt(), RunLength.NARROWING_WARMUP_MAX_CONCURRENCY));
         }
@@ -323,7 +323,7 @@ final class Comparison {
 
     /** " (round 2)" when there are several rounds. */
     private String roundLabel(int round) {
-        return settings.rounds() == 1 ? "" : " (round " + (round + 1) + ")";
+        return settings.runs().rounds() == 1 ? "" : " (round " + (round + 1) + ")";
     }
 
     /**
@@ -334,7 +334,7 @@ final class Comparison {
                         Integer warmUpConcurrency, String logSuffix, String phase, List<Results.Run> done) {
         Path log = settings.out().resolve("logs").resolve(planned.server() + "-"
                 + (planned.strategy() == null ? "default" : planned.strategy())
-                + (settings.rounds() == 1 ? "" : "-round" + (round + 1)) + logSuffix + ".log");
+                + (settings.runs().rounds() == 1 ? "" : "-round" + (round + 1)) + logSuffix + ".log");
         List<Results.Run> runs = new ArrayList<>();
         try (Target server = alreadyRunning != null ? alreadyRunning : start(planned, round, log)) {
             String version = server.frameworkVersion();
@@ -351,7 +351,7 @@ final class Comparison {
                 try {
                     run = measure(server, load, round);
                     run = phase == null ? run : run.inPhase(phase, RunAnalysis.workerPoolShare(run.strategy(),
-                            run.requestsPerSecond(), settings.delayEvery(), settings.delayMs(), workers));
+                            run.requestsPerSecond(), settings.workload().delayEvery(), settings.workload().delayMs(), workers));
                 } catch (Engine.RunLost e) {
                     // that run is lost, the next may go on (the engine says when none can)
                     problems.add(planned.server() + " C=" + load.concurrency() + roundLabel(round) + ": " + e.getMessage());
@@ -362,19 +362,19 @@ final class Comparison {
                 runs.add(run);
                 done.add(run);
                 out.println("  " + progress() + ConsoleTable.oneLine(run));
-                if (settings.timing().autoWarmup() && run.warmupSeconds() != null) {
+                if (settings.generator().timing().autoWarmup() && run.warmupSeconds() != null) {
                     out.println("      " + warmUpLine(run.warmupSeconds(), lastWarmUpJit));
                 }
                 if (AboveBound.of(run)) {
                     out.println("      " + AboveBound.note(run.ratioToBound(), run.durationSeconds(),
-                            settings.timing().rampupSeconds(), settings.delayMs()));
+                            settings.generator().timing().rampupSeconds(), settings.workload().delayMs()));
                 }
                 run.notes().stream().filter(note -> note.startsWith(ListenDrops.NOTE_PREFIX) || Cell.starvedNote(note))
                         .forEach(note -> out.println("      " + note));
                 ConsoleTable.agentLines(run).forEach(line -> out.println("      " + line));
                 out.flush();
             }
-            OptionalInt stopped = server.stop(Duration.ofMillis(settings.delayMs()).plusSeconds(15));
+            OptionalInt stopped = server.stop(Duration.ofMillis(settings.workload().delayMs()).plusSeconds(15));
             if (stopped.isPresent()) {
                 int exit = stopped.getAsInt();
                 if (exit != 0) {
@@ -399,7 +399,7 @@ final class Comparison {
         out.printf(Locale.ROOT, "  warming its JIT first: %,d connections for %d s, not measured (a grid point's server ran the"
                 + " concurrencies below it first)%n", concurrency, RunLength.NARROWING_WARMUP_SECONDS);
         out.flush();
-        Engine.Timing timing = settings.timing();
+        Engine.Timing timing = settings.generator().timing();
         try {
             engine.run(server.base().resolve("/"), concurrency, new Engine.Timing(timing.rampupSeconds(), 0,
                     RunLength.NARROWING_WARMUP_SECONDS, null, timing.timeoutSeconds(), timing.eventLoops()), new LoadRunner.Phases() {});
@@ -410,36 +410,36 @@ final class Comparison {
 
     private StartedServer start(Planned planned, int round, Path log) {
         List<String> jvmOptions = new ArrayList<>(settings.pinning().serverJvmOptions());
-        jvmOptions.addAll(settings.jvmOptions());
+        jvmOptions.addAll(settings.servers().jvmOptions());
         if (profiling.on()) {
             jvmOptions.add("-XX:+EnableDynamicAgentLoading"); // --profile loads async-profiler through the attach API: no warning
         }
-        ServerProcess.Launch launch = ServerProcess.Launch.logged(planned.server(), settings.jars().get(planned.server()),
+        ServerProcess.Launch launch = ServerProcess.Launch.logged(planned.server(), settings.servers().jars().get(planned.server()),
                 jvmOptions, log).through(settings.pinning().serverLauncher());
-        List<String> options = new ArrayList<>(List.of("--delay-every", String.valueOf(settings.delayEvery()),
-                "--delay-ms", String.valueOf(settings.delayMs())));
+        List<String> options = new ArrayList<>(List.of("--delay-every", String.valueOf(settings.workload().delayEvery()),
+                "--delay-ms", String.valueOf(settings.workload().delayMs())));
         if (planned.strategy() != null) {
             options.addAll(List.of("--strategy", planned.strategy()));
         }
-        options.addAll(settings.serverArgs());
+        options.addAll(settings.servers().serverArgs());
         out.printf(Locale.ROOT, "%n%s (%s)%s: starting %s%n", planned.server(),
                 planned.strategy() == null ? "its default strategy" : planned.strategy(), roundLabel(round),
-                String.join(" ", launch.command(ServerProcess.on(settings.serverHost() == null ? "127.0.0.1" : settings.serverHost(),
+                String.join(" ", launch.command(ServerProcess.on(settings.servers().host() == null ? "127.0.0.1" : settings.servers().host(),
                         "<free>", options))));
         out.flush();
-        return StartedServer.start(launch, options, settings.serverHost());
+        return StartedServer.start(launch, options, settings.servers().host());
     }
 
     /** Each target up (before any run, so that one that is down costs no runs) and delaying as --delay-every says. */
     private Map<String, RunningServer> connect() {
         Map<String, RunningServer> running = new LinkedHashMap<>();
-        settings.targets().forEach((name, base) -> {
+        settings.runs().targets().forEach((name, base) -> {
             out.printf(Locale.ROOT, "%s at %s: waiting for /health%n", name, base);
             out.flush();
             RunningServer server = RunningServer.connect(name, base, RunningServer.READY_TIMEOUT);
             Target.Stats stats = server.stats();
-            if (!stats.delaysEvery(settings.delayEvery())) {
-                throw new UsageException(RunAnalysis.delayEveryMismatch(server, stats, settings.delayEvery()));
+            if (!stats.delaysEvery(settings.workload().delayEvery())) {
+                throw new UsageException(RunAnalysis.delayEveryMismatch(server, stats, settings.workload().delayEvery()));
             }
             out.printf(Locale.ROOT, "%s at %s: up, strategy %s, %,d requests counted so far%n", name, base, stats.strategy(),
                     stats.requests());
@@ -454,17 +454,17 @@ final class Comparison {
      * own /stats reports it (the same way for servers compare started and those it reached with --targets).
      */
     private Results.Run measure(Target server, CompareSettings.Load load, int round) {
-        Duration idleLimit = Duration.ofMillis(settings.delayMs()).plusSeconds(settings.timing().timeoutSeconds() + 5L);
+        Duration idleLimit = Duration.ofMillis(settings.workload().delayMs()).plusSeconds(settings.generator().timing().timeoutSeconds() + 5L);
         Target.Stats before = server.idleStats(idleLimit);
         Profiling.Window profile = server instanceof StartedServer started
                 ? profiling.window(started.pid(), server.name(), before.strategy(), load.concurrency(), round, Profiling.name(server.name(),
-                        before.strategy(), load.concurrency(), load.rate(), round, settings.rounds()))
+                        before.strategy(), load.concurrency(), load.rate(), round, settings.runs().rounds()))
                 : Profiling.Window.NONE;
         Outcome outcome;
         Results.ServerCost cost;
         List<Results.ServerSample> serverTimeline = null;
         // the embedded generator runs in this JVM: its own bill by thread class at the window's edges, for its run-queue wait
-        ThreadClasses generatorClasses = settings.agents() == null && "embedded".equals(engine.name())
+        ThreadClasses generatorClasses = settings.generator().agents() == null && "embedded".equals(engine.name())
                 ? ThreadClasses.ofThisProcess(ThreadClasses.VERTX) : null;
         List<Map<String, ThreadClasses.Cost>> generatorEdges = Collections.synchronizedList(new ArrayList<>(2));
         Double[] jitAtWarmedUp = new Double[1];
@@ -499,8 +499,8 @@ final class Comparison {
             costs.begin();
             Long dropsBefore = server instanceof StartedServer ? ListenDrops.read() : null;
             outcome = load.rate() == null
-                    ? engine.run(server.base().resolve("/"), load.concurrency(), settings.timing(), phases)
-                    : engine.runAtRate(server.base().resolve("/"), load.connections(), load.rate(), settings.timing(), phases);
+                    ? engine.run(server.base().resolve("/"), load.concurrency(), settings.generator().timing(), phases)
+                    : engine.runAtRate(server.base().resolve("/"), load.connections(), load.rate(), settings.generator().timing(), phases);
             cost = costs.cost(outcome.requestsPerSecond());
             Long dropsAfter = dropsBefore == null ? null : ListenDrops.read();
             String drops = dropsAfter == null ? null : ListenDrops.note(dropsAfter - dropsBefore, ListenDrops.somaxconn());
@@ -526,7 +526,7 @@ final class Comparison {
         }
         lastWarmUpJit = jitAtWarmedUp[0];
         return RunAnalysis.analyse(new RunAnalysis.Measured(server, load.concurrency(), engine.name(), round, outcome, before, after,
-                cost, generatorThreads), settings.delayEvery(), settings.delayMs(), settings.timing().rampupSeconds(),
+                cost, generatorThreads), settings.workload().delayEvery(), settings.workload().delayMs(), settings.generator().timing().rampupSeconds(),
                 settings.pinning(), problems);
     }
 }
