@@ -51,13 +51,12 @@ public final class CompareCommand implements Callable<Integer> {
         if (settings.generator().agents() != null) {
             try (ClusterEngine cluster = ClusterEngine.connect(settings.generator().agents(), console.out(),
                     "compare")) {
-                return new Comparison(settings, cluster, console.out(), console.err()).profiled(profile).judged(baseline)
-                        .run();
+                return new Comparison(settings, cluster, profile, baseline, console.out(), console.err()).run();
             }
         }
         Engine engine = Engine.named(settings.generator().engine().key(), console.err(),
                 Progress.Sink.stderrIsTerminal(), setup);
         engine.checkWorkload(settings.workload().delayEvery(), settings.workload().delayMs());
-        return new Comparison(settings, engine, console.out(), console.err()).profiled(profile).judged(baseline).run();
+        return new Comparison(settings, engine, profile, baseline, console.out(), console.err()).run();
     }
 }

@@ -387,5 +387,10 @@ public record Results(Environment environment, Settings settings, List<Run> runs
                     : difference > 0 && difference <= unansweredFailures ? "explained" : "mismatch";
             return new Reconciliation(serverCounted, clientAnswered, difference, verdict);
         }
+
+        /** The counts differ by more than the requests that failed without an answer explain. */
+        public boolean mismatched() {
+            return "mismatch".equals(verdict);
+        }
     }
 }
