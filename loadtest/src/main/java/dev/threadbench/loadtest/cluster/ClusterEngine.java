@@ -75,6 +75,13 @@ public final class ClusterEngine implements Engine, AutoCloseable {
         return outcome(runShares(steps(target), connections, rate, timing, phases));
     }
 
+    @Override
+    public PlanRun runPlan(List<Plan.Step> steps, int connections, Double rate, Timing timing,
+                           LoadRunner.Phases phases) {
+        Merged merged = runShares(steps, connections, rate, timing, phases);
+        return new PlanRun(merged.total(), outcome(merged));
+    }
+
     private static List<Plan.Step> steps(URI target) {
         return List.of(new Plan.Step("GET /", "GET", target, Map.of()));
     }

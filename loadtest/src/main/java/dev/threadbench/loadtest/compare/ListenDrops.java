@@ -23,6 +23,11 @@ final class ListenDrops {
 
     private ListenDrops() {}
 
+    /** Whether a run's note is {@link #note}'s, on drops at the accept queue. */
+    static boolean isNote(String note) {
+        return Note.KERNEL_DROPS.is(note);
+    }
+
     /** The count so far; null where it cannot be read (not Linux). */
     static Long read() {
         try {

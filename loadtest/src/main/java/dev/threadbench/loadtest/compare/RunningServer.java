@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /**
  * A server that was running before compare (--targets), in another container say: reached at its URL and
@@ -97,6 +98,11 @@ final class RunningServer implements Target {
         return base;
     }
 
+    /** Not compare's: its process is on another host, or at least not known. */
+    @Override
+    public OptionalLong pid() {
+        return OptionalLong.empty();
+    }
 
     /** Unknown: the server says its version only in its own log. */
     @Override

@@ -5,6 +5,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -45,11 +46,11 @@ final class StartedServer implements Target {
         return base;
     }
 
-    /** The server JVM's process id (taskset, when pinned, runs java in its own process): for --profile's attach. */
-    long pid() {
-        return process.pid();
+    /** The server JVM's process id (taskset, when pinned, runs java in its own process). */
+    @Override
+    public OptionalLong pid() {
+        return OptionalLong.of(process.pid());
     }
-
 
     /** "2.4.4.Final" from the server's startup line ("Undertow 2.4.4.Final listening on ..."), once it has logged it. */
     @Override

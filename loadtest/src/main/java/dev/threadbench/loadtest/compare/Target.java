@@ -4,6 +4,7 @@ import dev.threadbench.loadtest.base.RunFailure;
 import java.net.URI;
 import java.time.Duration;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /** A server compare drives: one it started from its jar ({@link StartedServer}), or one already running ({@link RunningServer}). */
 interface Target extends AutoCloseable {
@@ -32,7 +33,6 @@ interface Target extends AutoCloseable {
 
     URI base();
 
-
     /** "2.4.4.Final", say, when the server said so; null when unknown. */
     String frameworkVersion();
 
@@ -52,6 +52,19 @@ interface Target extends AutoCloseable {
             stats = stats();
         }
         return stats;
+    }
+
+    /**
+     * The server JVM's process id when compare started it, on this machine (--profile attaches to it, and this
+     * machine's accept queue is its); empty for a server already running (--targets), whose process compare knows not.
+     */
+    default OptionalLong pid() {
+        return OptionalLong.empty();
+    }
+
+    /** Whether compare started this server (then it stops it, and knows its process). */
+    default boolean startedByCompare() {
+        return pid().isPresent();
     }
 
     /** Stops the server and gives its exit code; empty when compare did not start it, so leaves it running. */

@@ -2,6 +2,8 @@ package dev.threadbench.loadtest.engine;
 
 import dev.threadbench.loadtest.base.RunFailure;
 import dev.threadbench.loadtest.base.UsageException;
+import dev.threadbench.loadtest.plan.Plan;
+import dev.threadbench.loadtest.runner.LoadResult;
 import dev.threadbench.loadtest.runner.LoadRunner;
 import java.io.File;
 import java.io.PrintStream;
@@ -9,6 +11,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 
 /** A load generator compare can drive: the embedded runner, or wrk / drill when installed. */
@@ -28,6 +31,21 @@ public interface Engine {
     default Outcome runAtRate(URI target, int connections, double rate, Timing timing, LoadRunner.Phases phases) {
         throw new UsageException("--rate: the " + name() + " engine runs closed loops only; the open model needs --engine embedded");
     }
+
+    /**
+     * A drill plan's {@code steps} in turn on each of {@code connections} (run --plan), a closed loop or, with
+     * {@code rate} requests/s, the open model: what the runner measured in full (drill's summary reads its histogram)
+     * and as an outcome.
+     *
+     * @throws UsageException when the engine runs no plans
+     */
+    default PlanRun runPlan(List<Plan.Step> steps, int connections, Double rate, Timing timing,
+                            LoadRunner.Phases phases) {
+        throw new UsageException("run: the " + name() + " engine runs no plans");
+    }
+
+    /** A plan's run: the runner's whole result, and the same as compare keeps it (with each agent's share, if any). */
+    record PlanRun(LoadResult result, Outcome outcome) {}
 
     /**
      * Refuses, before any run, a workload this engine cannot measure: servers holding every

@@ -328,5 +328,10 @@ public record Results(Environment environment, Settings settings, List<Run> runs
                 case MISMATCH -> String.format(Locale.ROOT, "MISMATCH (%+d)", difference);
             };
         }
+
+        /** The counts differ by more than the requests that failed without an answer explain. */
+        public boolean mismatched() {
+            return verdict == Match.MISMATCH;
+        }
     }
 }

@@ -1,13 +1,12 @@
 package dev.threadbench.loadtest.report;
 
-import dev.threadbench.loadtest.model.Run;
-import dev.threadbench.loadtest.analysis.SweepPairs;
 import dev.threadbench.loadtest.analysis.AboveBound;
 import dev.threadbench.loadtest.analysis.Cell;
-import dev.threadbench.loadtest.analysis.Verdict;
 import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.model.Spread;
-import dev.threadbench.loadtest.model.SweepPair;
+import dev.threadbench.loadtest.analysis.SweepPairs;
+import dev.threadbench.loadtest.analysis.Verdict;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -24,7 +23,6 @@ public final class ConsoleTable {
 
     private ConsoleTable() {}
 
-    /** Runs in table order: by concurrency, then rate (closed loop first), then strategy, then server, then round. */
     /**
      * One row per cell (server x strategy x concurrency): with several rounds, requests/s, p99 and server
      * CPU per request as {@code median (min-max)}, the other figures as medians; then the legend and the verdict.
@@ -177,7 +175,7 @@ public final class ConsoleTable {
                         r.serverSide().cpuSeconds(), figure(r.serverSide().cpuMicrosPerRequest(), 1, "%.1f"), figure(r.serverSide().cpuShare(), 100, "%.0f%%")),
                 serverFigure(r.serverSide().peakRssMb(), r.serverSide().peakRssMb() == null ? "" : String.format(Locale.ROOT, "%.0f MB", r.serverSide().peakRssMb())),
                 figure(r.generatorSide().cpuShare(), 100, "%.0f%%") + " of its CPUs",
-                (r.reconciliation() == null ? "-" : r.reconciliation().describe()), cost(r.serverSide().cost()) + bill(r.serverSide().cost()),
+                counts(r.reconciliation()), cost(r.serverSide().cost()) + bill(r.serverSide().cost()),
                 r.serverSide().cpuBound() ? " [SERVER-BOUND]" : "",
                 r.generatorSide().cpuBound() ? " [GENERATOR-BOUND]" : "");
     }
@@ -187,19 +185,24 @@ public final class ConsoleTable {
      * 0 failed, generator CPU 31% of 1"), then how far apart they started and what coordinating them cost; none otherwise.
      */
     public static List<String> agentLines(Run r) {
-        if (r.cluster().agents() == null) {
+        return agentLines(r.cluster().agents(), r.cluster().coordination());
+    }
+
+    /** The same for a run's agents and coordination ({@code run --agents} prints them under drill's summary). */
+    public static List<String> agentLines(List<Results.AgentRun> agents, Results.Coordination coordination) {
+        if (agents == null) {
             return List.of();
         }
         List<String> lines = new ArrayList<>();
-        for (Results.AgentRun a : r.cluster().agents()) {
+        for (Results.AgentRun a : agents) {
             lines.add(String.format(Locale.ROOT, "agent %s (%s): %,d connections, %,.0f req/s, p99 %s ms, %,d failed, %,d answered,"
                     + " generator CPU %.0f%% of %d", a.name(), a.host(), a.connections(), a.requestsPerSecond(), ms(a.p99Ms()),
                     a.failed(), a.answered(), 100 * a.generatorCpuShare(), a.cpus()));
         }
-        if (r.cluster().coordination() != null) {
-            lines.add(String.format(Locale.ROOT, "merged from %d agents (one histogram); starts at most %.1f ms apart; coordination"
-                    + " %d messages, %,d bytes", r.cluster().agents().size(), r.cluster().coordination().startSkewMs(), r.cluster().coordination().messages(),
-                    r.cluster().coordination().bytes()));
+        if (coordination != null) {
+            lines.add(String.format(Locale.ROOT, "merged from %d agents (one histogram); starts at most %.1f ms apart;"
+                    + " coordination %d messages, %,d bytes", agents.size(), coordination.startSkewMs(),
+                    coordination.messages(), coordination.bytes()));
         }
         return lines;
     }
@@ -216,6 +219,13 @@ public final class ConsoleTable {
         }
         return String.format(Locale.ROOT, ", request CPU %.1f us/req (JIT %s, GC %s of the server's CPU)", c.requestCpuMicrosPerRequest(),
                 figure(c.classShare("jit"), 100, "%.0f %%"), figure(c.classShare("gc"), 100, "%.0f %%"));
+    }
+
+    static String counts(Results.Reconciliation c) {
+        if (c == null) {
+            return "-";
+        }
+        return c.describe();
     }
 
     private static String ms(Double value) {

@@ -136,7 +136,8 @@ class ClusterIT {
             for (String line : List.of("Total requests            4000", "Failed requests           0", "Connections opened        40")) {
                 assertTrue(processes.output("run").contains(line), line + " in\n" + processes.output("run"));
             }
-            assertTrue(processes.output("run").lines().filter(line -> line.startsWith("Agent a")).count() == 2, processes.output("run"));
+            assertTrue(processes.output("run").lines().filter(line -> line.startsWith("agent a")).count() == 2,
+                    processes.output("run"));
             assertEquals(4000, requests(server) - before, "the server counted the plan's iterations");
         }
     }

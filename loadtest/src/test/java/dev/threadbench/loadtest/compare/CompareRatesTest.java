@@ -15,7 +15,7 @@ class CompareRatesTest {
         CommandLine command = new CommandLine(new CompareCommand());
         command.parseArgs(("--targets undertow=http://127.0.0.1:1 " + args).trim().split(" "));
         CompareOptions options = (CompareOptions) command.getCommandSpec().mixins().get("options").userObject();
-        return options.validate().loads();
+        return options.validate().runs().loads();
     }
 
     @Test

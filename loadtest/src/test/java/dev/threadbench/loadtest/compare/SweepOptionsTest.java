@@ -22,6 +22,10 @@ class SweepOptionsTest {
         return options.validate();
     }
 
+    private static List<Integer> grid(String args) {
+        return settings(args).runs().concurrencies();
+    }
+
     private static String refused(String args) {
         String message = assertThrows(UsageException.class, () -> settings(args)).getMessage();
         assertEquals(1, message.lines().count(), message);
@@ -38,10 +42,10 @@ class SweepOptionsTest {
         assertEquals(50000, RunLength.nextGridPoint(20000));
         assertEquals(19000, RunLength.roundDown(19488));
         assertEquals(250, RunLength.roundDown(250));
-        assertEquals(List.of(250, 500, 1000, 2000, 5000, 10000, 20000, 30000), settings("--sweep --sweep-max 30000").concurrencies());
-        assertEquals(List.of(250, 500, 700), settings("--sweep --concurrency 250,500,1000 --sweep-max 700").concurrencies(),
+        assertEquals(List.of(250, 500, 1000, 2000, 5000, 10000, 20000, 30000), grid("--sweep --sweep-max 30000"));
+        assertEquals(List.of(250, 500, 700), grid("--sweep --concurrency 250,500,1000 --sweep-max 700"),
                 "--concurrency names the grid; --sweep-max caps it");
-        assertEquals(List.of(50, 100), settings("--sweep --concurrency 50,100 --sweep-max 5000").concurrencies());
+        assertEquals(List.of(50, 100), grid("--sweep --concurrency 50,100 --sweep-max 5000"));
     }
 
     @Test
@@ -54,7 +58,7 @@ class SweepOptionsTest {
                 machine).stream().map(s -> s.concurrency()).toList());
         assertEquals(OptionalInt.empty(), Headroom.largest(true, List.of(), new Headroom.Machine(-1, -1, -1)), "nothing known");
 
-        List<Integer> grid = settings("--sweep").concurrencies();
+        List<Integer> grid = grid("--sweep");
         OptionalInt here = Headroom.largest(false, List.of(), Headroom.Machine.probe());
         if (here.isPresent()) {
             int most = RunLength.roundDown(here.getAsInt());
@@ -67,11 +71,11 @@ class SweepOptionsTest {
 
     @Test
     void theResolutionIsAPercentageTenByDefault() {
-        assertEquals(0.10, settings("--sweep").resolution());
-        assertEquals(0.05, settings("--sweep --resolution 5%").resolution());
-        assertEquals(0.25, settings("--sweep --resolution 25").resolution());
-        assertEquals(0.025, settings("--sweep --resolution 2.5%").resolution(), 1e-12);
-        assertNull(settings("").resolution(), "no sweep, nothing to narrow");
+        assertEquals(0.10, settings("--sweep").sweep().resolution());
+        assertEquals(0.05, settings("--sweep --resolution 5%").sweep().resolution());
+        assertEquals(0.25, settings("--sweep --resolution 25").sweep().resolution());
+        assertEquals(0.025, settings("--sweep --resolution 2.5%").sweep().resolution(), 1e-12);
+        assertNull(settings("").sweep().resolution(), "no sweep, nothing to narrow");
         assertEquals(0.10, settings("--sweep").results("embedded").sweepResolution(), "into results.json's settings");
     }
 
