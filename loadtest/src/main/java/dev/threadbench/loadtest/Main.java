@@ -18,8 +18,17 @@ import picocli.CommandLine.Command;
  * {@code java -jar loadtest.jar run|compare|report|agent ...}. Exit codes: {@link ExitCodes}. The subcommands write
  * through {@link Console}, which this implements, and so never import this class.
  */
-@Command(name = "loadtest", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        subcommands = {RunCommand.class, CompareCommand.class, ReportCommand.class, AgentCommand.class, KeygenCommand.class},
+@Command(
+        name = "loadtest",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
+        subcommands = {
+            RunCommand.class,
+            CompareCommand.class,
+            ReportCommand.class,
+            AgentCommand.class,
+            KeygenCommand.class
+        },
         description = "Drill-compatible load runner and side-by-side comparison of the Undertow and Vert.x servers.")
 public final class Main implements Runnable, Console {
 
@@ -46,7 +55,8 @@ public final class Main implements Runnable, Console {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run, compare, report, agent or keygen (see --help)");
+        throw new CommandLine.ParameterException(
+                spec.commandLine(), "missing command: run, compare, report, agent or keygen (see --help)");
     }
 
     public static void main(String[] args) {

@@ -34,22 +34,33 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code run --plan FILE}: drill's job on this runner or, with --agents, on the agents; drill's summary lines. */
-@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false, resourceBundle = TimingOptions.RUN_WORDING,
+@Command(
+        name = "run",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        resourceBundle = TimingOptions.RUN_WORDING,
         description = "Run a drill plan on the embedded runner and print drill's --stats summary (plus p50, p90, max).")
 public final class RunCommand implements Callable<Integer> {
 
     @ParentCommand
     private Console console;
 
-    @Option(names = "--plan", required = true, paramLabel = "FILE",
+    @Option(
+            names = "--plan",
+            required = true,
+            paramLabel = "FILE",
             description = "drill plan (YAML), e.g. benchmarks/drill-1000.yml")
     private Path planFile;
 
-    @Option(names = "--base", paramLabel = "URL",
+    @Option(
+            names = "--base",
+            paramLabel = "URL",
             description = "replace the plan's base URL (e.g. http://localhost:8081)")
     private String base;
 
-    @Option(names = "--concurrency", paramLabel = "C",
+    @Option(
+            names = "--concurrency",
+            paramLabel = "C",
             description = "replace the plan's concurrency (plan runs in flight)")
     private Integer concurrency;
 
@@ -58,11 +69,16 @@ public final class RunCommand implements Callable<Integer> {
     private TimingOptions timingOptions;
 
     /** Seconds only: compare's --warmup auto reads the JIT of a server it started, which run has none of. */
-    @Option(names = "--warmup", paramLabel = "S", defaultValue = "0",
+    @Option(
+            names = "--warmup",
+            paramLabel = "S",
+            defaultValue = "0",
             description = "unmeasured load before measuring, after the rampup (default ${DEFAULT-VALUE})")
     private int warmupSeconds;
 
-    @Option(names = "--rate", paramLabel = "R",
+    @Option(
+            names = "--rate",
+            paramLabel = "R",
             description = "open model: start R plan runs per second in all, on whichever of the C connections is free,"
                     + " whatever the answers; latency counts from each one's intended send time (default: closed loop,"
                     + " as drill)")
@@ -96,21 +112,38 @@ public final class RunCommand implements Callable<Integer> {
             throw new UsageException("--transport, --source-addresses: for the runner on this machine only (agents"
                     + " run it on their defaults)");
         }
-        Engine.Timing timing = new Engine.Timing(plan.rampupSeconds(), warmupSeconds, durationSeconds,
-                durationSeconds == null ? plan.iterations() : null, given.timeoutSeconds(),
+        Engine.Timing timing = new Engine.Timing(
+                plan.rampupSeconds(),
+                warmupSeconds,
+                durationSeconds,
+                durationSeconds == null ? plan.iterations() : null,
+                given.timeoutSeconds(),
                 given.eventLoops() == null ? 0 : given.eventLoops());
 
         PrintStream out = console.out();
         out.println(String.format("%-25s %s", "Concurrency", plan.concurrency()));
-        out.println(String.format("%-25s %s", "Iterations", durationSeconds != null
-                ? "until " + durationSeconds + " s have been measured" : plan.iterations()));
+        out.println(String.format(
+                "%-25s %s",
+                "Iterations",
+                durationSeconds != null ? "until " + durationSeconds + " s have been measured" : plan.iterations()));
         out.println(String.format("%-25s %s", "Rampup", plan.rampupSeconds()));
         out.println(String.format("%-25s %s", "Base URL", plan.base()));
-        out.println(String.format("%-25s %s", "Event loops", agents != null ? "each agent's own (its cores)"
-                : timing.eventLoops() > 0 ? timing.eventLoops() : LoadSpec.defaultEventLoops(plan.concurrency())));
+        out.println(String.format(
+                "%-25s %s",
+                "Event loops",
+                agents != null
+                        ? "each agent's own (its cores)"
+                        : timing.eventLoops() > 0
+                                ? timing.eventLoops()
+                                : LoadSpec.defaultEventLoops(plan.concurrency())));
         if (perSecond != null) {
-            out.println(String.format(Locale.ROOT, "%-25s %,.1f req/s on %d connections (open model: latency from each"
-                    + " request's intended send time)", "Rate", perSecond, plan.concurrency()));
+            out.println(String.format(
+                    Locale.ROOT,
+                    "%-25s %,.1f req/s on %d connections (open model: latency from each"
+                            + " request's intended send time)",
+                    "Rate",
+                    perSecond,
+                    plan.concurrency()));
         }
         out.flush();
         LoadResult result;
@@ -124,20 +157,24 @@ public final class RunCommand implements Callable<Integer> {
         }
         out.flush();
         if (result.requests() > 0 && result.successes() == 0) {
-            console.err().println("loadtest: all " + result.requests() + " requests failed: is a server answering at "
-                    + plan.base() + "?");
+            console.err()
+                    .println("loadtest: all " + result.requests() + " requests failed: is a server answering at "
+                            + plan.base() + "?");
             return ExitCodes.FAILED;
         }
         return ExitCodes.OK;
     }
 
     /** The plan on the agents, through the engine compare uses for them: drill's summary, then each agent's line. */
-    private static LoadResult onAgents(Engine engine, Plan plan, Double perSecond, Engine.Timing timing,
-                                       PrintStream out) {
-        Engine.PlanRun ran = engine.runPlan(plan.steps(), plan.concurrency(), perSecond, timing,
-                new LoadRunner.Phases() {});
+    private static LoadResult onAgents(
+            Engine engine, Plan plan, Double perSecond, Engine.Timing timing, PrintStream out) {
+        Engine.PlanRun ran =
+                engine.runPlan(plan.steps(), plan.concurrency(), perSecond, timing, new LoadRunner.Phases() {});
         DrillSummary.print(ran.result(), out);
-        ConsoleTable.agentLines(ran.outcome().cluster().agents(), ran.outcome().cluster().coordination()).forEach(out::println);
+        ConsoleTable.agentLines(
+                        ran.outcome().cluster().agents(),
+                        ran.outcome().cluster().coordination())
+                .forEach(out::println);
         return ran.result();
     }
 
@@ -145,18 +182,29 @@ public final class RunCommand implements Callable<Integer> {
     private LoadResult here(Plan plan, Double perSecond, Engine.Timing timing, GeneratorOptions.Setup setup) {
         List<InetAddress> sources = setup.sourceAddresses();
         for (Plan.Step step : plan.steps()) {
-            sources = SourceAddresses.forLoad(sources, step.url().getHost(), plan.concurrency(),
-                    SourceAddresses.EPHEMERAL_PORTS, console.err()::println);
+            sources = SourceAddresses.forLoad(
+                    sources,
+                    step.url().getHost(),
+                    plan.concurrency(),
+                    SourceAddresses.EPHEMERAL_PORTS,
+                    console.err()::println);
         }
         Duration warmup = Duration.ofSeconds(timing.warmupSeconds());
         LoadShape shape = timing.durationSeconds() != null
                 ? new LoadShape.Timed(warmup, Duration.ofSeconds(timing.durationSeconds()))
                 : new LoadShape.Counted(warmup, timing.iterations());
         int loops = timing.eventLoops() > 0 ? timing.eventLoops() : LoadSpec.defaultEventLoops(plan.concurrency());
-        LoadSpec spec = new LoadSpec(plan.steps(), plan.concurrency(), Duration.ofSeconds(timing.rampupSeconds()),
-                Duration.ofSeconds(timing.timeoutSeconds()), shape, loops, perSecond).with(setup.transport(), sources);
-        Progress.Sink progress = quiet ? Progress.Sink.NONE
-                : Progress.Sink.forStream(console.err(), Progress.Sink.stderrIsTerminal());
+        LoadSpec spec = new LoadSpec(
+                        plan.steps(),
+                        plan.concurrency(),
+                        Duration.ofSeconds(timing.rampupSeconds()),
+                        Duration.ofSeconds(timing.timeoutSeconds()),
+                        shape,
+                        loops,
+                        perSecond)
+                .with(setup.transport(), sources);
+        Progress.Sink progress =
+                quiet ? Progress.Sink.NONE : Progress.Sink.forStream(console.err(), Progress.Sink.stderrIsTerminal());
         return new LoadRunner(spec, new LoadRunner.Phases() {}, progress).run();
     }
 

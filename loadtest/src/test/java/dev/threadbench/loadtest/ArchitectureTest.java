@@ -27,36 +27,63 @@ class ArchitectureTest {
 
     private static final String ROOT = "dev.threadbench.loadtest";
 
-    static final ArchRule LAYERS = layeredArchitecture().consideringOnlyDependenciesInLayers()
-            .layer("entry").definedBy(ROOT)
-            .layer("compare").definedBy(ROOT + ".compare..")
-            .layer("report").definedBy(ROOT + ".report..")
-            .layer("cluster").definedBy(ROOT + ".cluster..")
-            .layer("analysis").definedBy(ROOT + ".analysis..")
-            .layer("engine").definedBy(ROOT + ".engine..")
-            .layer("runner").definedBy(ROOT + ".runner..")
-            .layer("profile").definedBy(ROOT + ".profile..")
-            .layer("plan").definedBy(ROOT + ".plan..")
-            .layer("model").definedBy(ROOT + ".model..")
-            .layer("base").definedBy(ROOT + ".base..")
-            .layer("cli").definedBy(ROOT + ".cli..")
-            .whereLayer("compare").mayOnlyAccessLayers("report", "cluster", "analysis", "engine", "runner", "profile", "plan",
-                    "model", "base", "cli")
-            .whereLayer("report").mayOnlyAccessLayers("analysis", "model", "base", "cli")
-            .whereLayer("cluster").mayOnlyAccessLayers("engine", "runner", "plan", "model", "base", "cli")
-            .whereLayer("analysis").mayOnlyAccessLayers("model", "base")
-            .whereLayer("engine").mayOnlyAccessLayers("runner", "plan", "model", "base")
-            .whereLayer("runner").mayOnlyAccessLayers("plan", "model", "base")
-            .whereLayer("profile").mayOnlyAccessLayers("model", "base")
-            .whereLayer("plan").mayOnlyAccessLayers("base")
-            .whereLayer("model").mayNotAccessAnyLayer()
-            .whereLayer("base").mayNotAccessAnyLayer()
-            .whereLayer("cli").mayNotAccessAnyLayer();
+    static final ArchRule LAYERS = layeredArchitecture()
+            .consideringOnlyDependenciesInLayers()
+            .layer("entry")
+            .definedBy(ROOT)
+            .layer("compare")
+            .definedBy(ROOT + ".compare..")
+            .layer("report")
+            .definedBy(ROOT + ".report..")
+            .layer("cluster")
+            .definedBy(ROOT + ".cluster..")
+            .layer("analysis")
+            .definedBy(ROOT + ".analysis..")
+            .layer("engine")
+            .definedBy(ROOT + ".engine..")
+            .layer("runner")
+            .definedBy(ROOT + ".runner..")
+            .layer("profile")
+            .definedBy(ROOT + ".profile..")
+            .layer("plan")
+            .definedBy(ROOT + ".plan..")
+            .layer("model")
+            .definedBy(ROOT + ".model..")
+            .layer("base")
+            .definedBy(ROOT + ".base..")
+            .layer("cli")
+            .definedBy(ROOT + ".cli..")
+            .whereLayer("compare")
+            .mayOnlyAccessLayers(
+                    "report", "cluster", "analysis", "engine", "runner", "profile", "plan", "model", "base", "cli")
+            .whereLayer("report")
+            .mayOnlyAccessLayers("analysis", "model", "base", "cli")
+            .whereLayer("cluster")
+            .mayOnlyAccessLayers("engine", "runner", "plan", "model", "base", "cli")
+            .whereLayer("analysis")
+            .mayOnlyAccessLayers("model", "base")
+            .whereLayer("engine")
+            .mayOnlyAccessLayers("runner", "plan", "model", "base")
+            .whereLayer("runner")
+            .mayOnlyAccessLayers("plan", "model", "base")
+            .whereLayer("profile")
+            .mayOnlyAccessLayers("model", "base")
+            .whereLayer("plan")
+            .mayOnlyAccessLayers("base")
+            .whereLayer("model")
+            .mayNotAccessAnyLayer()
+            .whereLayer("base")
+            .mayNotAccessAnyLayer()
+            .whereLayer("cli")
+            .mayNotAccessAnyLayer();
 
-    static final ArchRule NO_CYCLES = slices().matching(ROOT + ".(*)..").should().beFreeOfCycles();
+    static final ArchRule NO_CYCLES =
+            slices().matching(ROOT + ".(*)..").should().beFreeOfCycles();
 
     private static JavaClasses main() {
-        return new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages(ROOT);
+        return new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages(ROOT);
     }
 
     @Test
@@ -72,7 +99,12 @@ class ArchitectureTest {
     @Test
     void aCycleBetweenTwoPackagesIsCaught() {
         JavaClasses cycle = new ClassFileImporter().importPackages(ROOT + ".architecture.cycle");
-        assertTrue(slices().matching(ROOT + ".architecture.cycle.(*)..").should().beFreeOfCycles().evaluate(cycle)
-                .hasViolation(), "two test packages that use each other");
+        assertTrue(
+                slices().matching(ROOT + ".architecture.cycle.(*)..")
+                        .should()
+                        .beFreeOfCycles()
+                        .evaluate(cycle)
+                        .hasViolation(),
+                "two test packages that use each other");
     }
 }

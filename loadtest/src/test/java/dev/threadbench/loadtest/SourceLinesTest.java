@@ -43,7 +43,8 @@ class SourceLinesTest {
                     inTextBlock = !inTextBlock;
                 }
                 if (!verbatim && lines.get(i).length() > MAX_LINE) {
-                    tooLong.add(ROOT.relativize(source) + ":" + (i + 1) + " (" + lines.get(i).length() + ")");
+                    tooLong.add(ROOT.relativize(source) + ":" + (i + 1) + " ("
+                            + lines.get(i).length() + ")");
                 }
             }
         }

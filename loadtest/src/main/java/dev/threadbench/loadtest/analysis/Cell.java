@@ -1,9 +1,8 @@
 package dev.threadbench.loadtest.analysis;
 
-import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.model.Note;
-import dev.threadbench.loadtest.model.Limit;
 import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.model.Spread;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -14,8 +13,8 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * One server x strategy x concurrency (x engine, x open-model rate) over all its rounds: what the table and the report show,
- * each figure as its median and range ({@link Spread}).
+ * One server x strategy x concurrency (x engine, x open-model rate) over all its rounds: what the table and the report
+ * show, each figure as its median and range ({@link Spread}).
  */
 public record Cell(int concurrency, String strategy, String server, String engine, List<Run> runs) {
 
@@ -35,15 +34,29 @@ public record Cell(int concurrency, String strategy, String server, String engin
     private static List<Cell> group(List<Run> runs) {
         Map<List<Object>, List<Run>> groups = new LinkedHashMap<>();
         for (Run run : ordered(runs)) {
-            groups.computeIfAbsent(List.of(run.concurrency(), String.valueOf(run.targetRate()), String.valueOf(run.strategy()),
-                            run.server(), run.engine()),
-                    key -> new ArrayList<>()).add(run);
+            groups.computeIfAbsent(
+                            List.of(
+                                    run.concurrency(),
+                                    String.valueOf(run.targetRate()),
+                                    String.valueOf(run.strategy()),
+                                    run.server(),
+                                    run.engine()),
+                            key -> new ArrayList<>())
+                    .add(run);
         }
-        return groups.values().stream().map(group -> {
-            Run first = group.getFirst();
-            return new Cell(first.concurrency(), first.strategy(), first.server(), first.engine(),
-                    group.stream().sorted(Comparator.comparingInt(Run::round)).toList());
-        }).toList();
+        return groups.values().stream()
+                .map(group -> {
+                    Run first = group.getFirst();
+                    return new Cell(
+                            first.concurrency(),
+                            first.strategy(),
+                            first.server(),
+                            first.engine(),
+                            group.stream()
+                                    .sorted(Comparator.comparingInt(Run::round))
+                                    .toList());
+                })
+                .toList();
     }
 
     public Cell {
@@ -78,13 +91,17 @@ public record Cell(int concurrency, String strategy, String server, String engin
 
     /** One run's: derived from the CPU seconds and the requests for files from before it was recorded. */
     static Double serverCpuMicrosPerRequest(Run r) {
-        return r.serverSide().cpuMicrosPerRequest() != null || r.serverSide().cpuSeconds() == null || r.load().requests() == 0
-                ? r.serverSide().cpuMicrosPerRequest() : Double.valueOf(Math.round(r.serverSide().cpuSeconds() * 1e7 / r.load().requests()) / 10.0);
+        return r.serverSide().cpuMicrosPerRequest() != null
+                        || r.serverSide().cpuSeconds() == null
+                        || r.load().requests() == 0
+                ? r.serverSide().cpuMicrosPerRequest()
+                : Double.valueOf(
+                        Math.round(r.serverSide().cpuSeconds() * 1e7 / r.load().requests()) / 10.0);
     }
 
     /**
-     * The request CPU: the server's io, worker and carrier threads' CPU per request (its JIT, GC and housekeeping apart);
-     * the whole process's for runs without the bill by thread class (older files and servers, off Linux).
+     * The request CPU: the server's io, worker and carrier threads' CPU per request (its JIT, GC and housekeeping
+     * apart); the whole process's for runs without the bill by thread class (older files and servers, off Linux).
      */
     public Spread requestCpuMicrosPerRequest() {
         return billed() ? cost(Results.ServerCost::requestCpuMicrosPerRequest) : serverCpuMicrosPerRequest();
@@ -92,12 +109,15 @@ public record Cell(int concurrency, String strategy, String server, String engin
 
     /** Whether every round has the server's bill by thread class: then its request CPU is apart from its JIT and GC. */
     public boolean billed() {
-        return runs.stream().allMatch(r -> r.serverSide().cost() != null && r.serverSide().cost().threads() != null);
+        return runs.stream()
+                .allMatch(r ->
+                        r.serverSide().cost() != null && r.serverSide().cost().threads() != null);
     }
 
     /** One thread class's figure over the rounds; null when no round has the bill. */
     public Spread threadClass(String threadClass, Function<Results.ThreadClassCost, Double> figure) {
-        return cost(c -> c.threads() == null || c.threads().get(threadClass) == null ? null
+        return cost(c -> c.threads() == null || c.threads().get(threadClass) == null
+                ? null
                 : figure.apply(c.threads().get(threadClass)));
     }
 
@@ -108,13 +128,18 @@ public record Cell(int concurrency, String strategy, String server, String engin
 
     /** The generator's CPU time per request, from its CPU seconds over the window and the requests measured in it. */
     public Spread generatorCpuMicrosPerRequest() {
-        return spread(r -> r.generatorSide().cpuSeconds() == null || r.load().requests() == 0 ? null
-                : Double.valueOf(Math.round(r.generatorSide().cpuSeconds() * 1e7 / r.load().requests()) / 10.0));
+        return spread(r -> r.generatorSide().cpuSeconds() == null || r.load().requests() == 0
+                ? null
+                : Double.valueOf(Math.round(
+                                r.generatorSide().cpuSeconds() * 1e7 / r.load().requests())
+                        / 10.0));
     }
 
     /** One of the server's cost figures over the rounds; null when no round has it. */
     public Spread cost(Function<Results.ServerCost, Double> figure) {
-        return spread(r -> r.serverSide().cost() == null ? null : figure.apply(r.serverSide().cost()));
+        return spread(r -> r.serverSide().cost() == null
+                ? null
+                : figure.apply(r.serverSide().cost()));
     }
 
     /** Whether the server reported its process figures on /stats. */
@@ -142,7 +167,10 @@ public record Cell(int concurrency, String strategy, String server, String engin
 
     /** Rounds whose delayed requests held {@code share} or more of the server's worker pool. */
     public long workerPoolRounds(double share) {
-        return runs.stream().filter(r -> r.serverSide().workerPoolShare() != null && r.serverSide().workerPoolShare() >= share).count();
+        return runs.stream()
+                .filter(r -> r.serverSide().workerPoolShare() != null
+                        && r.serverSide().workerPoolShare() >= share)
+                .count();
     }
 
     /** Rounds in which the kernel dropped connection attempts at the server's full accept queue. */
@@ -161,7 +189,10 @@ public record Cell(int concurrency, String strategy, String server, String engin
 
     /** Rounds whose server's JIT compiled for a tenth or more of its CPU in the window. */
     public long compilingRounds() {
-        return runs.stream().filter(r -> r.serverSide().cost() != null && r.serverSide().cost().compiling(r.load().requestsPerSecond())).count();
+        return runs.stream()
+                .filter(r -> r.serverSide().cost() != null
+                        && r.serverSide().cost().compiling(r.load().requestsPerSecond()))
+                .count();
     }
 
     /** Whether a run's note says its server's or its generator's threads were starved of CPU. */
@@ -171,7 +202,9 @@ public record Cell(int concurrency, String strategy, String server, String engin
 
     /** Rounds with a note that the server's or the generator's threads waited on the run queue as long as they ran. */
     public long starvedRounds() {
-        return runs.stream().filter(r -> r.notes().stream().anyMatch(Cell::starvedNote)).count();
+        return runs.stream()
+                .filter(r -> r.notes().stream().anyMatch(Cell::starvedNote))
+                .count();
     }
 
     /** Closed-loop rounds that read above the bound: measurement artefacts ({@link AboveBound}). */
@@ -185,54 +218,124 @@ public record Cell(int concurrency, String strategy, String server, String engin
 
     /** Runs in the tables' order: by concurrency, open-model rate, strategy, server and round. */
     public static List<Run> ordered(List<Run> runs) {
-        return runs.stream().sorted(Comparator.comparingInt(Run::concurrency)
-                .thenComparing(Run::targetRate, Comparator.nullsFirst(Comparator.naturalOrder()))
-                .thenComparing(Run::strategy, Comparator.nullsFirst(Comparator.naturalOrder()))
-                .thenComparing(Run::server).thenComparingInt(Run::round)).toList();
+        return runs.stream()
+                .sorted(Comparator.comparingInt(Run::concurrency)
+                        .thenComparing(Run::targetRate, Comparator.nullsFirst(Comparator.naturalOrder()))
+                        .thenComparing(Run::strategy, Comparator.nullsFirst(Comparator.naturalOrder()))
+                        .thenComparing(Run::server)
+                        .thenComparingInt(Run::round))
+                .toList();
     }
 
-    /** The rounds' counts in one: exact when all were; else the worst (a mismatch), or the largest explained difference. */
+    /**
+     * The rounds' counts in one: exact when all were; else the worst (a mismatch), or the largest explained difference.
+     */
     public String counts() {
-        List<Results.Reconciliation> all = runs.stream().map(Run::reconciliation).filter(c -> c != null).toList();
+        List<Results.Reconciliation> all =
+                runs.stream().map(Run::reconciliation).filter(c -> c != null).toList();
         if (all.isEmpty()) {
             return "-";
         }
         Results.Reconciliation worst = all.stream()
-                .max(Comparator.comparingInt((Results.Reconciliation c) -> c.verdict().ordinal()).thenComparingLong(c -> Math.abs(c.difference()))).orElseThrow();
+                .max(Comparator.comparingInt(
+                                (Results.Reconciliation c) -> c.verdict().ordinal())
+                        .thenComparingLong(c -> Math.abs(c.difference())))
+                .orElseThrow();
         String text = worst.describe();
-        long notExact = all.stream().filter(c -> c.verdict() != Results.Reconciliation.Match.EXACT).count();
-        return notExact == 0 || all.size() == 1 ? text : text + String.format(Locale.ROOT, " in %d/%d", notExact, all.size());
+        long notExact = all.stream()
+                .filter(c -> c.verdict() != Results.Reconciliation.Match.EXACT)
+                .count();
+        return notExact == 0 || all.size() == 1
+                ? text
+                : text + String.format(Locale.ROOT, " in %d/%d", notExact, all.size());
     }
 
     /** The round whose requests/s is nearest the median: its latency curve stands for the cell's. */
     public Run medianRun() {
         double median = requestsPerSecond().median();
-        return runs.stream().min(Comparator.comparingDouble(r -> Math.abs(r.load().requestsPerSecond() - median))).orElseThrow();
+        return runs.stream()
+                .min(Comparator.comparingDouble(r -> Math.abs(r.load().requestsPerSecond() - median)))
+                .orElseThrow();
     }
 
     /** The figures the report page draws, as JSON. */
-    public record Summary(int concurrency, String strategy, String server, String engine, int rounds, Double bound,
-                          Spread requestsPerSecond, Spread ratioToBound, Spread p50, Spread p90, Spread p99, Spread p999,
-                          Spread max, Spread serverCpuSeconds, Spread serverCpuMicrosPerRequest, Spread serverCpuShare,
-                          Spread serverPeakRssMb, Spread generatorCpuSeconds, Spread generatorCpuShare, long failed, String counts,
-                          long serverBoundRounds, long generatorBoundRounds, long compilingRounds, int medianRound,
-                          Spread cpuUserMicrosPerRequest, Spread cpuSystemMicrosPerRequest, Spread peakThreads,
-                          Spread contextSwitchesPerRequest,
-                          Spread heapAfterGcMb, Spread gcPauseMsPerSecond, Spread jitMsPerSecond,
-                          Double targetRate, long aboveBoundRounds, Spread generatorCpuMicrosPerRequest,
-                          Spread requestCpuMicrosPerRequest, boolean billed) {}
+    public record Summary(
+            int concurrency,
+            String strategy,
+            String server,
+            String engine,
+            int rounds,
+            Double bound,
+            Spread requestsPerSecond,
+            Spread ratioToBound,
+            Spread p50,
+            Spread p90,
+            Spread p99,
+            Spread p999,
+            Spread max,
+            Spread serverCpuSeconds,
+            Spread serverCpuMicrosPerRequest,
+            Spread serverCpuShare,
+            Spread serverPeakRssMb,
+            Spread generatorCpuSeconds,
+            Spread generatorCpuShare,
+            long failed,
+            String counts,
+            long serverBoundRounds,
+            long generatorBoundRounds,
+            long compilingRounds,
+            int medianRound,
+            Spread cpuUserMicrosPerRequest,
+            Spread cpuSystemMicrosPerRequest,
+            Spread peakThreads,
+            Spread contextSwitchesPerRequest,
+            Spread heapAfterGcMb,
+            Spread gcPauseMsPerSecond,
+            Spread jitMsPerSecond,
+            Double targetRate,
+            long aboveBoundRounds,
+            Spread generatorCpuMicrosPerRequest,
+            Spread requestCpuMicrosPerRequest,
+            boolean billed) {}
 
     public Summary summary() {
-        return new Summary(concurrency, strategy, server, engine, rounds(), bound(), requestsPerSecond(),
-                spread(run -> run.load().ratioToBound()), spread(r -> r.latency().latencyMs().p50()), spread(r -> r.latency().latencyMs().p90()),
-                spread(r -> r.latency().latencyMs().p99()), spread(r -> r.latency().latencyMs().p999()), spread(r -> r.latency().latencyMs().max()),
-                spread(run -> run.serverSide().cpuSeconds()), serverCpuMicrosPerRequest(), spread(run -> run.serverSide().cpuShare()),
-                spread(run -> run.serverSide().peakRssMb()), spread(run -> run.generatorSide().cpuSeconds()), spread(run -> run.generatorSide().cpuShare()),
-                failed(), counts(), serverBoundRounds(), generatorBoundRounds(), compilingRounds(), medianRun().round(),
-                cost(Results.ServerCost::cpuUserMicrosPerRequest), cost(Results.ServerCost::cpuSystemMicrosPerRequest),
+        return new Summary(
+                concurrency,
+                strategy,
+                server,
+                engine,
+                rounds(),
+                bound(),
+                requestsPerSecond(),
+                spread(run -> run.load().ratioToBound()),
+                spread(r -> r.latency().latencyMs().p50()),
+                spread(r -> r.latency().latencyMs().p90()),
+                spread(r -> r.latency().latencyMs().p99()),
+                spread(r -> r.latency().latencyMs().p999()),
+                spread(r -> r.latency().latencyMs().max()),
+                spread(run -> run.serverSide().cpuSeconds()),
+                serverCpuMicrosPerRequest(),
+                spread(run -> run.serverSide().cpuShare()),
+                spread(run -> run.serverSide().peakRssMb()),
+                spread(run -> run.generatorSide().cpuSeconds()),
+                spread(run -> run.generatorSide().cpuShare()),
+                failed(),
+                counts(),
+                serverBoundRounds(),
+                generatorBoundRounds(),
+                compilingRounds(),
+                medianRun().round(),
+                cost(Results.ServerCost::cpuUserMicrosPerRequest),
+                cost(Results.ServerCost::cpuSystemMicrosPerRequest),
                 cost(c -> c.peakThreads() == null ? null : c.peakThreads().doubleValue()),
-                cost(Results.ServerCost::contextSwitchesPerRequest), cost(Results.ServerCost::heapAfterGcMb),
-                cost(Results.ServerCost::gcPauseMsPerSecond), cost(Results.ServerCost::jitMsPerSecond), targetRate(),
-                aboveBoundRounds(), generatorCpuMicrosPerRequest(), requestCpuMicrosPerRequest(), billed());
+                cost(Results.ServerCost::contextSwitchesPerRequest),
+                cost(Results.ServerCost::heapAfterGcMb),
+                cost(Results.ServerCost::gcPauseMsPerSecond),
+                cost(Results.ServerCost::jitMsPerSecond),
+                targetRate(),
+                aboveBoundRounds(),
+                generatorCpuMicrosPerRequest(),
+                requestCpuMicrosPerRequest(),
+                billed());
     }
 }

@@ -55,7 +55,9 @@ public final class Fingerprint {
         return all;
     }
 
-    /** The CPU model and count, and the CPUs of the servers and of the generator (unknown in files from before pinning). */
+    /**
+     * The CPU model and count, and the CPUs of the servers and of the generator (unknown in files from before pinning).
+     */
     public static List<Difference> machineDifferences(Results.Environment baseline, Results.Environment current) {
         List<Difference> differences = new ArrayList<>();
         add(differences, "CPU model", baseline.cpuModel(), current.cpuModel(), true);
@@ -67,16 +69,25 @@ public final class Fingerprint {
 
     /** The machine and pinning in one string: the runs of one key form a history ({@code report --history}). */
     public static String machineKey(Results.Environment environment) {
-        return String.format(Locale.ROOT, "%s x %d, servers on %s, generator on %s", environment.cpuModel(), environment.cores(),
-                serverCpus(environment), generatorCpus(environment));
+        return String.format(
+                Locale.ROOT,
+                "%s x %d, servers on %s, generator on %s",
+                environment.cpuModel(),
+                environment.cores(),
+                serverCpus(environment),
+                generatorCpus(environment));
     }
 
     private static String serverCpus(Results.Environment environment) {
-        return environment.cpuPinning() == null ? "unknown" : Objects.requireNonNullElse(environment.cpuPinning().serverCpus(), "all");
+        return environment.cpuPinning() == null
+                ? "unknown"
+                : Objects.requireNonNullElse(environment.cpuPinning().serverCpus(), "all");
     }
 
     private static String generatorCpus(Results.Environment environment) {
-        return environment.cpuPinning() == null ? "unknown" : Objects.requireNonNullElse(environment.cpuPinning().generatorCpus(), "all");
+        return environment.cpuPinning() == null
+                ? "unknown"
+                : Objects.requireNonNullElse(environment.cpuPinning().generatorCpus(), "all");
     }
 
     /** "undertow 2.4.4.Final, vertx 5.0.7": each server as named in the runs; the two build versions in older files. */
@@ -84,14 +95,22 @@ public final class Fingerprint {
         if (environment.frameworks() == null || environment.frameworks().isEmpty()) {
             return "undertow " + environment.undertowVersion() + ", vertx " + environment.vertxVersion();
         }
-        return String.join(", ", new TreeMap<>(environment.frameworks()).entrySet().stream()
-                .map(e -> e.getKey() + " " + e.getValue()).toList());
+        return String.join(
+                ", ",
+                new TreeMap<>(environment.frameworks())
+                        .entrySet().stream()
+                                .map(e -> e.getKey() + " " + e.getValue())
+                                .toList());
     }
 
-    private static void add(List<Difference> differences, String what, Object baseline, Object current, boolean machine) {
+    private static void add(
+            List<Difference> differences, String what, Object baseline, Object current, boolean machine) {
         if (!Objects.equals(baseline, current)) {
-            differences.add(new Difference(what, baseline == null ? "unknown" : baseline.toString(),
-                    current == null ? "unknown" : current.toString(), machine));
+            differences.add(new Difference(
+                    what,
+                    baseline == null ? "unknown" : baseline.toString(),
+                    current == null ? "unknown" : current.toString(),
+                    machine));
         }
     }
 }

@@ -1,9 +1,9 @@
 package dev.threadbench.loadtest.analysis;
 
+import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.model.BaselineJudgement;
 import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.model.Spread;
-import dev.threadbench.loadtest.base.UsageException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -11,20 +11,22 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One {@code --fail-if} limit. Relative, against the baseline: {@code req/s<-2%}, {@code p99>+5%}, {@code cpu>+10%} (the
- * sign and the % make it relative), breached only by a difference the rounds show ({@link BaselineJudgement}: significant
- * and past the limit). Absolute, on this run's median of each cell: {@code of-bound<95%}, {@code p99>2100ms},
- * {@code failed>0} (the failed requests of all its rounds).
+ * One {@code --fail-if} limit. Relative, against the baseline: {@code req/s<-2%}, {@code p99>+5%}, {@code cpu>+10%}
+ * (the sign and the % make it relative), breached only by a difference the rounds show ({@link BaselineJudgement}:
+ * significant and past the limit). Absolute, on this run's median of each cell: {@code of-bound<95%},
+ * {@code p99>2100ms}, {@code failed>0} (the failed requests of all its rounds).
  *
  * @param text     the limit as given
  * @param metric   req/s, of-bound, p50, p99, p99.9, cpu, rss or failed
  * @param above    {@code >}: breached above the limit; {@code <}: below it
- * @param limit    relative: a fraction (+0.05); absolute: in the figure's unit (ms, us/req, MB, a share of the bound, requests)
+ * @param limit    relative: a fraction (+0.05); absolute: in the figure's unit (ms, us/req, MB, a share of the bound,
+ *                 requests)
  * @param relative against the baseline
  */
 public record Gate(String text, String metric, boolean above, double limit, boolean relative) {
 
-    private static final Pattern SYNTAX = Pattern.compile("\\s*([a-z0-9/.\\-]+?)\\s*([<>])\\s*([+-]?[0-9]+(?:\\.[0-9]+)?)\\s*(%|ms|us|mb)?\\s*",
+    private static final Pattern SYNTAX = Pattern.compile(
+            "\\s*([a-z0-9/.\\-]+?)\\s*([<>])\\s*([+-]?[0-9]+(?:\\.[0-9]+)?)\\s*(%|ms|us|mb)?\\s*",
             Pattern.CASE_INSENSITIVE);
     private static final String METRICS = "req/s, of-bound, p50, p99, p99.9, cpu, rss, failed";
 
@@ -42,8 +44,8 @@ public record Gate(String text, String metric, boolean above, double limit, bool
     public static Gate parse(String text) {
         Matcher m = SYNTAX.matcher(text);
         if (!m.matches()) {
-            throw new UsageException("--fail-if: '" + text + "': expected METRIC<LIMIT or METRIC>LIMIT, METRIC one of " + METRICS
-                    + " (e.g. req/s<-2%, p99>+5%, of-bound<95%, p99>2100ms, failed>0)");
+            throw new UsageException("--fail-if: '" + text + "': expected METRIC<LIMIT or METRIC>LIMIT, METRIC one of "
+                    + METRICS + " (e.g. req/s<-2%, p99>+5%, of-bound<95%, p99>2100ms, failed>0)");
         }
         String metric = m.group(1).toLowerCase(Locale.ROOT);
         String number = m.group(3);
@@ -51,7 +53,8 @@ public record Gate(String text, String metric, boolean above, double limit, bool
         boolean signed = number.startsWith("+") || number.startsWith("-");
         double value = Double.parseDouble(number);
         if (figure(metric) == null && !metric.equals("failed")) {
-            throw new UsageException("--fail-if: '" + text + "': unknown metric '" + metric + "' (expected one of " + METRICS + ")");
+            throw new UsageException(
+                    "--fail-if: '" + text + "': unknown metric '" + metric + "' (expected one of " + METRICS + ")");
         }
         if (signed && unit.equals("%")) {
             if (metric.equals("failed")) {
@@ -60,8 +63,9 @@ public record Gate(String text, String metric, boolean above, double limit, bool
             return new Gate(text.replaceAll("\\s", ""), metric, m.group(2).equals(">"), value / 100, true);
         }
         if (signed || unit.equals("%") && !metric.equals("of-bound")) {
-            throw new UsageException("--fail-if: '" + text + "': a limit against the baseline takes a sign and % (" + metric
-                    + (m.group(2).equals(">") ? ">+5%" : "<-2%") + "); an absolute one " + absoluteExample(metric));
+            throw new UsageException("--fail-if: '" + text + "': a limit against the baseline takes a sign and % ("
+                    + metric + (m.group(2).equals(">") ? ">+5%" : "<-2%") + "); an absolute one "
+                    + absoluteExample(metric));
         }
         String expectedUnit = switch (metric) {
             case "of-bound" -> "%";
@@ -73,7 +77,11 @@ public record Gate(String text, String metric, boolean above, double limit, bool
         if (!unit.isEmpty() && !unit.equals(expectedUnit) || metric.equals("of-bound") && unit.isEmpty()) {
             throw new UsageException("--fail-if: '" + text + "': " + metric + " takes " + absoluteExample(metric));
         }
-        return new Gate(text.replaceAll("\\s", ""), metric, m.group(2).equals(">"), metric.equals("of-bound") ? value / 100 : value,
+        return new Gate(
+                text.replaceAll("\\s", ""),
+                metric,
+                m.group(2).equals(">"),
+                metric.equals("of-bound") ? value / 100 : value,
                 false);
     }
 
@@ -158,15 +166,17 @@ public record Gate(String text, String metric, boolean above, double limit, bool
                 BaselineJudgement.Figure figure = figure(metric);
                 Spread spread = cell.spread(Baselines.value(figure));
                 if (spread == null) {
-                    notes.add(text + ": C=" + cell.concurrency() + " " + cell.label() + ": " + figure.name + " not measured");
+                    notes.add(text + ": C=" + cell.concurrency() + " " + cell.label() + ": " + figure.name
+                            + " not measured");
                     continue;
                 }
                 value = spread.median();
                 shown = figure.name + " " + spread.format(figure.format) + " (median of " + spread.n() + " rounds)";
             }
             if (above ? value > limit : value < limit) {
-                breaches.add(text + ": C=" + cell.concurrency() + (cell.targetRate() == null ? ""
-                        : String.format(Locale.ROOT, " @%,.0f/s", cell.targetRate())) + " " + cell.label() + ": " + shown);
+                breaches.add(text + ": C=" + cell.concurrency()
+                        + (cell.targetRate() == null ? "" : String.format(Locale.ROOT, " @%,.0f/s", cell.targetRate()))
+                        + " " + cell.label() + ": " + shown);
             }
         }
     }
@@ -175,7 +185,8 @@ public record Gate(String text, String metric, boolean above, double limit, bool
     public static void requireBaseline(List<Gate> gates, boolean baselineGiven) {
         gates.stream().filter(Gate::relative).findFirst().ifPresent(gate -> {
             if (!baselineGiven) {
-                throw new UsageException("--fail-if: '" + gate.text + "' is relative to a baseline: give --baseline PATH");
+                throw new UsageException(
+                        "--fail-if: '" + gate.text + "' is relative to a baseline: give --baseline PATH");
             }
         });
     }

@@ -4,23 +4,26 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
- * Whether two sets of rounds differ: the exact two-sided permutation test of the Mann-Whitney (rank-sum) statistic. Under
- * "no difference" the rounds are exchangeable, so every split of the pooled rounds into two groups of the original sizes is
- * as likely as the one observed; p is the share of splits whose U (the pairs in which the first group's round is the higher,
- * ties counting half) is at least as far from its middle, n m / 2, as the observed one. It assumes nothing about the
- * figures' distribution (latency percentiles and CPU per request are skewed) and one outlying round moves it no more than
- * any other round above or below the rest; it is exact for the few rounds a run has. Its limit is plain too: with n and m
- * rounds there are C(n+m, n) splits and the two fully separated ones are the most extreme, so p can be no smaller than
- * 2 / C(n+m, n), and where that is above {@link #ALPHA} no difference can be shown at all: 3 rounds against 3 give 20
- * splits and p >= 0.10, 3 against 4 give p >= 0.057, 4 against 4 give 70 splits and p >= 0.029. Such runs are "too few
- * rounds to judge". (The difference of medians as the statistic would tie many splits with the separated ones: 4 against 4
- * could then not go below 0.057.)
+ * Whether two sets of rounds differ: the exact two-sided permutation test of the Mann-Whitney (rank-sum) statistic.
+ * Under "no difference" the rounds are exchangeable, so every split of the pooled rounds into two groups of the
+ * original sizes is as likely as the one observed; p is the share of splits whose U (the pairs in which the first
+ * group's round is the higher, ties counting half) is at least as far from its middle, n m / 2, as the observed one. It
+ * assumes nothing about the figures' distribution (latency percentiles and CPU per request are skewed) and one outlying
+ * round moves it no more than any other round above or below the rest; it is exact for the few rounds a run has. Its
+ * limit is plain too: with n and m rounds there are C(n+m, n) splits and the two fully separated ones are the most
+ * extreme, so p can be no smaller than 2 / C(n+m, n), and where that is above {@link #ALPHA} no difference can be shown
+ * at all: 3 rounds against 3 give 20 splits and p >= 0.10, 3 against 4 give p >= 0.057, 4 against 4 give 70 splits and
+ * p >= 0.029. Such runs are "too few rounds to judge". (The difference of medians as the statistic would tie many
+ * splits with the separated ones: 4 against 4 could then not go below 0.057.)
  */
 public final class PermutationTest {
 
     /** The significance level: a difference is named at p <= 0.05. */
     public static final double ALPHA = 0.05;
-    /** Up to this many splits are all counted; past it, this many random ones (a fixed seed, so a verdict is repeatable). */
+    /**
+     * Up to this many splits are all counted; past it, this many random ones (a fixed seed, so a verdict is
+     * repeatable).
+     */
     static final int EXACT_SPLITS = 200_000;
 
     private PermutationTest() {}
@@ -80,7 +83,10 @@ public final class PermutationTest {
         return (asFar + 1.0) / (EXACT_SPLITS + 1.0);
     }
 
-    /** Every choice of {@code chosen.length} indices of {@code pooled} for the first group: counts[0] splits, counts[1] as far. */
+    /**
+     * Every choice of {@code chosen.length} indices of {@code pooled} for the first group: counts[0] splits, counts[1]
+     * as far.
+     */
     private static void enumerate(double[] pooled, int[] chosen, int depth, int from, double threshold, long[] counts) {
         if (depth == chosen.length) {
             counts[0]++;
@@ -95,7 +101,10 @@ public final class PermutationTest {
         }
     }
 
-    /** |U - n m / 2| for the first group's indices: U counts the pairs (first, rest) with the first higher, ties as half. */
+    /**
+     * |U - n m / 2| for the first group's indices: U counts the pairs (first, rest) with the first higher, ties as
+     * half.
+     */
     private static double statistic(double[] pooled, int[] first) {
         boolean[] inFirst = new boolean[pooled.length];
         for (int i : first) {

@@ -13,8 +13,8 @@ public final class ReadableNumber {
 
     /**
      * The midpoint of {@code low} and {@code high} rounded to the coarsest of 1, 2 or 5 x 10^k that keeps it in the
-     * middle third of the interval (so each bisection step still cuts at least a third of it); null when no whole number
-     * lies strictly between them.
+     * middle third of the interval (so each bisection step still cuts at least a third of it); null when no whole
+     * number lies strictly between them.
      */
     public static Integer between(int low, int high) {
         if (high - low < 2) {
@@ -33,7 +33,10 @@ public final class ReadableNumber {
 
     /** A fraction as a percentage, without trailing zeros: 0.1 -> "10", 0.025 -> "2.5". */
     public static String percent(double fraction) {
-        return BigDecimal.valueOf(100 * fraction).setScale(2, RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
+        return BigDecimal.valueOf(100 * fraction)
+                .setScale(2, RoundingMode.HALF_UP)
+                .stripTrailingZeros()
+                .toPlainString();
     }
 
     /** The power of ten at or above {@code n}: the coarsest step worth trying. */

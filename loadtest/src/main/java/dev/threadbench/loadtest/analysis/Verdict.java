@@ -37,7 +37,8 @@ public final class Verdict {
         List<SweepPair> pairs = SweepPairs.of(results);
         List<String> lines = new ArrayList<>(SweepVerdict.lines(pairs));
         int nearest = SweepPairs.nearestCpuConcurrency(cells);
-        lines.addAll(lines(cells.stream().filter(c -> c.concurrency() == nearest).toList()));
+        lines.addAll(
+                lines(cells.stream().filter(c -> c.concurrency() == nearest).toList()));
         return lines;
     }
 
@@ -45,8 +46,10 @@ public final class Verdict {
     public static List<String> lines(List<Cell> cells) {
         Map<List<Object>, List<Cell>> groups = new LinkedHashMap<>();
         for (Cell cell : cells) {
-            groups.computeIfAbsent(List.of(cell.concurrency(), String.valueOf(cell.targetRate()), cell.engine()),
-                    key -> new ArrayList<>()).add(cell);
+            groups.computeIfAbsent(
+                            List.of(cell.concurrency(), String.valueOf(cell.targetRate()), cell.engine()),
+                            key -> new ArrayList<>())
+                    .add(cell);
         }
         List<String> lines = new ArrayList<>();
         for (List<Cell> group : groups.values()) {
@@ -54,8 +57,12 @@ public final class Verdict {
             if (servers.size() != 2) {
                 continue;
             }
-            List<Cell> first = group.stream().filter(c -> c.server().equals(servers.get(0))).toList();
-            List<Cell> second = group.stream().filter(c -> c.server().equals(servers.get(1))).toList();
+            List<Cell> first = group.stream()
+                    .filter(c -> c.server().equals(servers.get(0)))
+                    .toList();
+            List<Cell> second = group.stream()
+                    .filter(c -> c.server().equals(servers.get(1)))
+                    .toList();
             boolean paired = false;
             for (Cell a : first) {
                 for (Cell b : second) {
@@ -73,21 +80,37 @@ public final class Verdict {
     }
 
     static String line(Cell a, Cell b) {
-        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "C=%d%s %s vs %s: req/s %s vs %s: %s", a.concurrency(),
+        StringBuilder line = new StringBuilder(String.format(
+                Locale.ROOT,
+                "C=%d%s %s vs %s: req/s %s vs %s: %s",
+                a.concurrency(),
                 a.targetRate() == null ? "" : String.format(Locale.ROOT, " @%,.0f/s", a.targetRate()),
-                a.label(), b.label(), Spread.format(a.requestsPerSecond(), "%,.0f"), Spread.format(b.requestsPerSecond(), "%,.0f"),
+                a.label(),
+                b.label(),
+                Spread.format(a.requestsPerSecond(), "%,.0f"),
+                Spread.format(b.requestsPerSecond(), "%,.0f"),
                 throughput(a, b)));
         Spread cpuA = a.requestCpuMicrosPerRequest();
         Spread cpuB = b.requestCpuMicrosPerRequest();
         if (cpuA != null && cpuB != null) {
             boolean billed = a.billed() && b.billed();
-            line.append(String.format(Locale.ROOT, "; %s us/req %s vs %s: %s%s", billed ? "request CPU" : "srv CPU", cpuA.format("%.1f"),
-                    cpuB.format("%.1f"), cpu(a, b), billed ? selfShares(a, b) : ""));
+            line.append(String.format(
+                    Locale.ROOT,
+                    "; %s us/req %s vs %s: %s%s",
+                    billed ? "request CPU" : "srv CPU",
+                    cpuA.format("%.1f"),
+                    cpuB.format("%.1f"),
+                    cpu(a, b),
+                    billed ? selfShares(a, b) : ""));
         }
         for (Cell cell : List.of(a, b)) {
             if (cell.serverBoundRounds() > 0) {
-                line.append(String.format(Locale.ROOT, "; %s server-bound in %d/%d rounds (it used its CPUs to the full)",
-                        cell.label(), cell.serverBoundRounds(), cell.rounds()));
+                line.append(String.format(
+                        Locale.ROOT,
+                        "; %s server-bound in %d/%d rounds (it used its CPUs to the full)",
+                        cell.label(),
+                        cell.serverBoundRounds(),
+                        cell.rounds()));
             }
         }
         return line.toString();
@@ -96,14 +119,24 @@ public final class Verdict {
     private static String throughput(Cell a, Cell b) {
         for (Cell cell : List.of(a, b)) {
             if (cell.aboveBoundRounds() > 0) {
-                return String.format(Locale.ROOT, "not judged: above the bound in %d/%d rounds of %s (a measurement artefact, not"
-                        + " a result: see the run's note)", cell.aboveBoundRounds(), cell.rounds(), cell.label());
+                return String.format(
+                        Locale.ROOT,
+                        "not judged: above the bound in %d/%d rounds of %s (a measurement artefact, not"
+                                + " a result: see the run's note)",
+                        cell.aboveBoundRounds(),
+                        cell.rounds(),
+                        cell.label());
             }
         }
         for (Cell cell : List.of(a, b)) {
             if (cell.generatorBoundRounds() > 0) {
-                return String.format(Locale.ROOT, "not judged: generator-bound in %d/%d rounds of %s (the generator's limit,"
-                        + " not the server's)", cell.generatorBoundRounds(), cell.rounds(), cell.label());
+                return String.format(
+                        Locale.ROOT,
+                        "not judged: generator-bound in %d/%d rounds of %s (the generator's limit,"
+                                + " not the server's)",
+                        cell.generatorBoundRounds(),
+                        cell.rounds(),
+                        cell.label());
             }
         }
         Spread x = a.requestsPerSecond();
@@ -113,12 +146,19 @@ public final class Verdict {
                 boolean aHigher = x.median() > y.median();
                 double percent = 100 * (Math.max(x.median(), y.median()) / Math.min(x.median(), y.median()) - 1);
                 yield percent < NAMEABLE_PERCENT
-                        ? String.format(Locale.ROOT, "no difference worth naming (%.2f %% apart: the ranges do not overlap, but"
-                                + " that is under %.0f %%)", percent, NAMEABLE_PERCENT)
+                        ? String.format(
+                                Locale.ROOT,
+                                "no difference worth naming (%.2f %% apart: the ranges do not overlap, but"
+                                        + " that is under %.0f %%)",
+                                percent,
+                                NAMEABLE_PERCENT)
                         : String.format(Locale.ROOT, "%s %.1f %% more", (aHigher ? a : b).label(), percent);
             }
-            case WITHIN_SPREAD -> String.format(Locale.ROOT, "no difference (%.1f %% apart, within the spread)",
-                    100 * Math.abs(x.median() - y.median()) / Math.min(x.median(), y.median()));
+            case WITHIN_SPREAD ->
+                String.format(
+                        Locale.ROOT,
+                        "no difference (%.1f %% apart, within the spread)",
+                        100 * Math.abs(x.median() - y.median()) / Math.min(x.median(), y.median()));
             case NO_SPREAD -> "not judged: one round has no spread (--repeat 3 or more)";
             case NOT_MEASURED -> "not measured";
         };
@@ -126,8 +166,15 @@ public final class Verdict {
 
     /** " (JIT 4 % and GC 2 % of the a's CPU, JIT 9 % and GC 1 % of b's, apart)": what the request CPU leaves out. */
     private static String selfShares(Cell a, Cell b) {
-        return String.format(Locale.ROOT, " (apart: JIT %s and GC %s of %s's CPU, JIT %s and GC %s of %s's)", share(a, "jit"),
-                share(a, "gc"), a.label(), share(b, "jit"), share(b, "gc"), b.label());
+        return String.format(
+                Locale.ROOT,
+                " (apart: JIT %s and GC %s of %s's CPU, JIT %s and GC %s of %s's)",
+                share(a, "jit"),
+                share(a, "gc"),
+                a.label(),
+                share(b, "jit"),
+                share(b, "gc"),
+                b.label());
     }
 
     private static String share(Cell cell, String threadClass) {

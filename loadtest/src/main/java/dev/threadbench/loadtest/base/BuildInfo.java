@@ -6,8 +6,8 @@ import java.io.UncheckedIOException;
 import java.util.Properties;
 
 /** Versions the project was built with, filtered into loadtest-build.properties by Maven. */
-public record BuildInfo(String projectVersion, String undertowVersion, String vertxVersion, String echartsVersion,
-                        String buildTime) {
+public record BuildInfo(
+        String projectVersion, String undertowVersion, String vertxVersion, String echartsVersion, String buildTime) {
 
     /**
      * This jar's build: version and build time. Agents and compare of different builds refuse each other, since
@@ -16,7 +16,6 @@ public record BuildInfo(String projectVersion, String undertowVersion, String ve
     public String buildId() {
         return projectVersion + " built " + buildTime;
     }
-
 
     public static BuildInfo get() {
         Properties properties = new Properties();
@@ -27,7 +26,8 @@ public record BuildInfo(String projectVersion, String undertowVersion, String ve
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return new BuildInfo(properties.getProperty("project.version", "unknown"),
+        return new BuildInfo(
+                properties.getProperty("project.version", "unknown"),
                 properties.getProperty("undertow.version", "unknown"),
                 properties.getProperty("vertx.version", "unknown"),
                 properties.getProperty("echarts.version", "unknown"),

@@ -18,7 +18,8 @@ public record OfferedRate(double value, boolean ofBound) {
         try {
             value = Double.parseDouble(number);
         } catch (NumberFormatException e) {
-            throw new UsageException("--rate: not a rate: '" + text + "' (requests/s such as 4000, or a fraction of the bound such as 0.9x)");
+            throw new UsageException("--rate: not a rate: '" + text
+                    + "' (requests/s such as 4000, or a fraction of the bound such as 0.9x)");
         }
         if (!(value > 0) || Double.isInfinite(value)) {
             throw new UsageException("--rate: must be more than 0, got '" + text + "'");

@@ -13,7 +13,9 @@ public final class ProcFs {
 
     private ProcFs() {}
 
-    /** utime + stime of process {@code pid}, all its threads, so far; null when it cannot be read (gone, or not Linux). */
+    /**
+     * utime + stime of process {@code pid}, all its threads, so far; null when it cannot be read (gone, or not Linux).
+     */
     public static Double processCpuSeconds(long pid) {
         try {
             String line = Files.readString(Path.of("/proc/" + pid + "/stat"));
@@ -25,7 +27,9 @@ public final class ProcFs {
         }
     }
 
-    /** cutime + cstime of this JVM: CPU of its children that have exited and been waited for (wrk, drill); 0 off Linux. */
+    /**
+     * cutime + cstime of this JVM: CPU of its children that have exited and been waited for (wrk, drill); 0 off Linux.
+     */
     public static double reapedChildrenCpuSeconds() {
         String line;
         try {

@@ -36,6 +36,7 @@ final class AgentClaims {
     private final long answerMillis;
     /** compare or run: the lines this prints start with it. */
     private final String command;
+
     private final PrintStream out;
     private final List<ClusterNode.Member> agents = new ArrayList<>();
 
@@ -61,7 +62,8 @@ final class AgentClaims {
                 if (agents.size() >= wanted) {
                     break;
                 }
-                if (!member.agent() || agents.stream().anyMatch(a -> a.nodeId().equals(member.nodeId()))
+                if (!member.agent()
+                        || agents.stream().anyMatch(a -> a.nodeId().equals(member.nodeId()))
                         || refused.contains(member.nodeId())) {
                     continue;
                 }
@@ -80,8 +82,8 @@ final class AgentClaims {
                 silent.remove(member.nodeId());
                 if (!answer.accepted()) {
                     if (answer.refusal() == Refusal.TAKEN_BY_ANOTHER_COMPARE) {
-                        throw new UsageException("--agents: " + answer.description()
-                                + ": one compare or run at a time on these agents");
+                        throw new UsageException(
+                                "--agents: " + answer.description() + ": one compare or run at a time on these agents");
                     }
                     out.println(command + ": " + answer.description());
                     refused.add(member.nodeId());
@@ -102,13 +104,21 @@ final class AgentClaims {
     }
 
     private UsageException tooFew(List<String> refused, Set<String> silent) {
-        String joined = agents.isEmpty() ? "none"
+        String joined = agents.isEmpty()
+                ? "none"
                 : agents.stream().map(ClusterNode.Member::label).collect(Collectors.joining(", "));
         silent.removeIf(nodeId -> !node.present(nodeId));
-        return new UsageException(String.format(Locale.ROOT, "--agents %d: only %d agent(s) joined in time (%s)%s%s",
-                wanted, agents.size(), joined, refused.isEmpty() ? "" : ", " + refused.size() + " refused (see above)",
-                silent.isEmpty() ? "" : ", " + silent.size() + " in the cluster did not answer on the event bus (is its"
-                        + " --bus-port open to this host?)"));
+        return new UsageException(String.format(
+                Locale.ROOT,
+                "--agents %d: only %d agent(s) joined in time (%s)%s%s",
+                wanted,
+                agents.size(),
+                joined,
+                refused.isEmpty() ? "" : ", " + refused.size() + " refused (see above)",
+                silent.isEmpty()
+                        ? ""
+                        : ", " + silent.size() + " in the cluster did not answer on the event bus (is its"
+                                + " --bus-port open to this host?)"));
     }
 
     /**
@@ -123,21 +133,30 @@ final class AgentClaims {
             if (answer == null) {
                 agents.remove(agent);
             } else if (!answer.accepted()) {
-                throw new CannotGoOn("agent " + agent.label() + " is no longer this " + command + "'s: "
-                        + answer.description());
+                throw new CannotGoOn(
+                        "agent " + agent.label() + " is no longer this " + command + "'s: " + answer.description());
             }
         }
         if (agents.size() < wanted) {
             try {
                 if (agents.size() < before) {
-                    out.printf(Locale.ROOT, "%s: %d of the %d agents gone; waiting up to %d s for them or others%n",
-                            command, before - agents.size(), wanted, agentsTimeout.toSeconds());
+                    out.printf(
+                            Locale.ROOT,
+                            "%s: %d of the %d agents gone; waiting up to %d s for them or others%n",
+                            command,
+                            before - agents.size(),
+                            wanted,
+                            agentsTimeout.toSeconds());
                     out.flush();
                 }
                 claim(System.nanoTime() + agentsTimeout.toNanos());
             } catch (UsageException e) {
-                throw new CannotGoOn(String.format(Locale.ROOT, "%d of the %d agents left (%d remain): no further run"
-                        + " can be made as asked", Math.max(0, before - agents.size()), wanted, agents.size()));
+                throw new CannotGoOn(String.format(
+                        Locale.ROOT,
+                        "%d of the %d agents left (%d remain): no further run" + " can be made as asked",
+                        Math.max(0, before - agents.size()),
+                        wanted,
+                        agents.size()));
             }
         }
         return List.copyOf(agents);
@@ -147,9 +166,14 @@ final class AgentClaims {
     private ClaimAnswer ask(ClusterNode.Member member) {
         Claim claim = new Claim(node.build(), node.nodeId(), node.name(), node.host());
         try {
-            Message<ClusterMessage> reply = node.vertx().eventBus().<ClusterMessage>request(
-                    ClusterMessage.agentAddress(member.nodeId()), claim,
-                    MessageCodec.options().setSendTimeout(answerMillis)).toCompletionStage().toCompletableFuture()
+            Message<ClusterMessage> reply = node.vertx()
+                    .eventBus()
+                    .<ClusterMessage>request(
+                            ClusterMessage.agentAddress(member.nodeId()),
+                            claim,
+                            MessageCodec.options().setSendTimeout(answerMillis))
+                    .toCompletionStage()
+                    .toCompletableFuture()
                     .get(answerMillis + 1000, TimeUnit.MILLISECONDS);
             return (ClaimAnswer) reply.body();
         } catch (ExecutionException | TimeoutException e) {
@@ -163,8 +187,12 @@ final class AgentClaims {
     /** Lets every claimed agent go (it is free for another compare); whether there were any. */
     boolean releaseAll() {
         for (ClusterNode.Member agent : agents) {
-            node.vertx().eventBus().send(ClusterMessage.agentAddress(agent.nodeId()), new Release(node.nodeId()),
-                    MessageCodec.options());
+            node.vertx()
+                    .eventBus()
+                    .send(
+                            ClusterMessage.agentAddress(agent.nodeId()),
+                            new Release(node.nodeId()),
+                            MessageCodec.options());
         }
         return !agents.isEmpty();
     }

@@ -4,8 +4,8 @@ import dev.threadbench.loadtest.base.BuildInfo;
 import dev.threadbench.loadtest.engine.EmbeddedEngine;
 import dev.threadbench.loadtest.engine.Engine;
 import dev.threadbench.loadtest.engine.Outcome;
-import dev.threadbench.loadtest.plan.Plan;
 import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.plan.Plan;
 import dev.threadbench.loadtest.runner.LoadResult;
 import dev.threadbench.loadtest.runner.LoadRunner;
 import java.io.PrintStream;
@@ -44,10 +44,16 @@ public final class ClusterEngine implements Engine, AutoCloseable {
 
     /** The same, as a node of {@code build}. */
     static ClusterEngine connect(AgentsOptions.Request request, PrintStream out, String command, String build) {
-        String name = command + "-" + request.cluster().host() + "-" + ManagementFactory.getRuntimeMXBean().getPid();
+        String name = command + "-" + request.cluster().host() + "-"
+                + ManagementFactory.getRuntimeMXBean().getPid();
         ClusterNode node = ClusterNode.join(request.cluster(), ClusterNode.Role.COMPARE, name, build);
-        out.printf(Locale.ROOT, "%s: joined the cluster at %s; waiting up to %d s for %d agent(s)%n", command,
-                node.clusterAddress(), request.timeout().toSeconds(), request.agents());
+        out.printf(
+                Locale.ROOT,
+                "%s: joined the cluster at %s; waiting up to %d s for %d agent(s)%n",
+                command,
+                node.clusterAddress(),
+                request.timeout().toSeconds(),
+                request.agents());
         out.flush();
         ClusterEngine engine = new ClusterEngine(node, request, command, out);
         try {
@@ -76,8 +82,8 @@ public final class ClusterEngine implements Engine, AutoCloseable {
     }
 
     @Override
-    public PlanRun runPlan(List<Plan.Step> steps, int connections, Double rate, Timing timing,
-                           LoadRunner.Phases phases) {
+    public PlanRun runPlan(
+            List<Plan.Step> steps, int connections, Double rate, Timing timing, LoadRunner.Phases phases) {
         Merged merged = runShares(steps, connections, rate, timing, phases);
         return new PlanRun(merged.total(), outcome(merged));
     }
@@ -98,8 +104,8 @@ public final class ClusterEngine implements Engine, AutoCloseable {
      * run's iterations) split evenly, the remainder spread; phases marked on this JVM's clock from the start it gave
      * them.
      */
-    public Merged runShares(List<Plan.Step> steps, int connections, Double rate, Timing timing,
-                            LoadRunner.Phases phases) {
+    public Merged runShares(
+            List<Plan.Step> steps, int connections, Double rate, Timing timing, LoadRunner.Phases phases) {
         return runs.run(claims.team(), steps, connections, rate, timing, phases);
     }
 

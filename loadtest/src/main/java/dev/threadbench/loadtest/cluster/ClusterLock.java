@@ -29,7 +29,11 @@ final class ClusterLock implements AutoCloseable {
         AsyncMap<String, String> holders = await(node.vertx().sharedData().<String, String>getAsyncMap(NAME));
         Lock lock;
         try {
-            lock = node.vertx().sharedData().getLockWithTimeout(NAME, 2000).toCompletionStage().toCompletableFuture()
+            lock = node.vertx()
+                    .sharedData()
+                    .getLockWithTimeout(NAME, 2000)
+                    .toCompletionStage()
+                    .toCompletableFuture()
                     .get(10, TimeUnit.SECONDS);
         } catch (ExecutionException | TimeoutException e) {
             String holder = await(holders.get("holder"));

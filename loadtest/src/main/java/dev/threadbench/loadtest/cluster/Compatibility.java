@@ -32,7 +32,8 @@ final class Compatibility {
     }
 
     private static String keyLabel(String fingerprint) {
-        return ClusterSettings.NO_KEY.equals(fingerprint) ? "runs without a cluster key (--insecure)"
+        return ClusterSettings.NO_KEY.equals(fingerprint)
+                ? "runs without a cluster key (--insecure)"
                 : "uses cluster key " + fingerprint;
     }
 }

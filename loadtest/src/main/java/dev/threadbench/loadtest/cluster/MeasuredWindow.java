@@ -28,12 +28,15 @@ final class MeasuredWindow implements AutoCloseable {
         this.timing = timing;
         // as the runner's own window: a counted load without warm-up measures from its first request
         boolean countedFromStart = timing.durationSeconds() == null && timing.warmupSeconds() == 0;
-        this.measureStartNanos = countedFromStart ? startNanos
+        this.measureStartNanos = countedFromStart
+                ? startNanos
                 : startNanos + TimeUnit.SECONDS.toNanos(timing.rampupSeconds() + (long) timing.warmupSeconds());
         timer.schedule(this::start, measureStartNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
         if (timing.durationSeconds() != null) {
-            timer.schedule(this::end, measureStartNanos + TimeUnit.SECONDS.toNanos(timing.durationSeconds())
-                    - System.nanoTime(), TimeUnit.NANOSECONDS);
+            timer.schedule(
+                    this::end,
+                    measureStartNanos + TimeUnit.SECONDS.toNanos(timing.durationSeconds()) - System.nanoTime(),
+                    TimeUnit.NANOSECONDS);
         }
     }
 
@@ -54,8 +57,8 @@ final class MeasuredWindow implements AutoCloseable {
         if (timing.durationSeconds() == null) {
             return TimeUnit.DAYS.toMillis(1);
         }
-        long untilEnd = TimeUnit.NANOSECONDS.toMillis(measureStartNanos - System.nanoTime())
-                + timing.durationSeconds() * 1000L;
+        long untilEnd =
+                TimeUnit.NANOSECONDS.toMillis(measureStartNanos - System.nanoTime()) + timing.durationSeconds() * 1000L;
         return Math.max(0, untilEnd) + timing.timeoutSeconds() * 1000L + 30_000;
     }
 

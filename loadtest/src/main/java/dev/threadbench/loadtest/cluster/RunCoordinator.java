@@ -10,8 +10,8 @@ import dev.threadbench.loadtest.cluster.messages.StopRun;
 import dev.threadbench.loadtest.engine.Engine.CannotGoOn;
 import dev.threadbench.loadtest.engine.Engine.RunLost;
 import dev.threadbench.loadtest.engine.Engine.Timing;
-import dev.threadbench.loadtest.plan.Plan;
 import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.plan.Plan;
 import dev.threadbench.loadtest.runner.LoadRunner;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
@@ -40,6 +40,7 @@ final class RunCoordinator implements AutoCloseable {
 
     /** How far ahead of now the agents are told to start: time for every order to arrive first. */
     static final long START_IN_MILLIS = 500;
+
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final ClusterNode node;
@@ -47,6 +48,7 @@ final class RunCoordinator implements AutoCloseable {
     private final long answerMillis;
     /** compare or run: the lines this prints start with it. */
     private final String command;
+
     private final PrintStream out;
     private final Map<String, CompletableFuture<AgentReport>> reports = new ConcurrentHashMap<>();
     private final MessageConsumer<ClusterMessage> consumer;
@@ -73,12 +75,17 @@ final class RunCoordinator implements AutoCloseable {
      * One run on {@code team}: {@code connections} (and {@code rate}, and a counted run's iterations) split evenly, the
      * remainder spread; phases marked on this JVM's clock from the start it gave them.
      */
-    ClusterEngine.Merged run(List<ClusterNode.Member> team, List<Plan.Step> steps, int connections, Double rate,
-                             Timing timing, LoadRunner.Phases phases) {
+    ClusterEngine.Merged run(
+            List<ClusterNode.Member> team,
+            List<Plan.Step> steps,
+            int connections,
+            Double rate,
+            Timing timing,
+            LoadRunner.Phases phases) {
         int n = team.size();
         if (connections < n) {
-            throw new UsageException("--concurrency: " + connections + " connection(s) cannot be split over " + n
-                    + " agents");
+            throw new UsageException(
+                    "--concurrency: " + connections + " connection(s) cannot be split over " + n + " agents");
         }
         long messagesBefore = node.codec().messages();
         long bytesBefore = node.codec().bytes();
@@ -104,22 +111,42 @@ final class RunCoordinator implements AutoCloseable {
         try {
             List<CompletableFuture<Message<ClusterMessage>>> answers = new ArrayList<>();
             for (int i = 0; i < n; i++) {
-                Timing share = timing.iterations() == null ? timing : new Timing(timing.rampupSeconds(),
-                        timing.warmupSeconds(), null, (long) iterationShares.get(i), timing.timeoutSeconds(),
-                        timing.eventLoops());
-                RunOrder order = signed(new RunOrder(runId, node.nodeId(), team.get(i).nodeId(), nonce(), steps,
-                        shares.get(i), rate == null ? null : rate * shares.get(i) / connections, share, START_IN_MILLIS,
+                Timing share = timing.iterations() == null
+                        ? timing
+                        : new Timing(
+                                timing.rampupSeconds(),
+                                timing.warmupSeconds(),
+                                null,
+                                (long) iterationShares.get(i),
+                                timing.timeoutSeconds(),
+                                timing.eventLoops());
+                RunOrder order = signed(new RunOrder(
+                        runId,
+                        node.nodeId(),
+                        team.get(i).nodeId(),
+                        nonce(),
+                        steps,
+                        shares.get(i),
+                        rate == null ? null : rate * shares.get(i) / connections,
+                        share,
+                        START_IN_MILLIS,
                         null));
                 sentAt[i] = System.nanoTime();
                 int agent = i;
-                answers.add(node.vertx().eventBus().<ClusterMessage>request(
-                        ClusterMessage.agentAddress(team.get(i).nodeId()), order,
-                        MessageCodec.options().setSendTimeout(answerMillis)).andThen(answer -> {
+                answers.add(node.vertx()
+                        .eventBus()
+                        .<ClusterMessage>request(
+                                ClusterMessage.agentAddress(team.get(i).nodeId()),
+                                order,
+                                MessageCodec.options().setSendTimeout(answerMillis))
+                        .andThen(answer -> {
                             acceptedAt[agent] = System.nanoTime();
                             if (answer.succeeded()) {
                                 watch.accepted(agent);
                             }
-                        }).toCompletionStage().toCompletableFuture());
+                        })
+                        .toCompletionStage()
+                        .toCompletableFuture());
             }
             long startNanos = sentAt[0] + TimeUnit.MILLISECONDS.toNanos(START_IN_MILLIS);
             for (int i = 0; i < n; i++) {
@@ -129,14 +156,20 @@ final class RunCoordinator implements AutoCloseable {
             try (MeasuredWindow window = new MeasuredWindow(phases, startNanos, timing)) {
                 List<AgentReport> done = awaitReports(team, pending, window, runLost);
                 double skewMs = skewMs(sentAt, acceptedAt, done);
-                Results.Coordination coordination = new Results.Coordination(Math.round(skewMs * 10) / 10.0,
-                        node.codec().messages() - messagesBefore, node.codec().bytes() - bytesBefore);
+                Results.Coordination coordination = new Results.Coordination(
+                        Math.round(skewMs * 10) / 10.0,
+                        node.codec().messages() - messagesBefore,
+                        node.codec().bytes() - bytesBefore);
                 return new ClusterEngine.Merged(AgentReports.merge(done), AgentReports.perAgent(done), coordination);
             }
         } catch (RuntimeException e) {
             // every agent of the run, not only those that took it before the failure: an order may still be on its way
-            team.forEach(agent -> node.vertx().eventBus().send(ClusterMessage.agentAddress(agent.nodeId()),
-                    new StopRun(runId, "the run failed: " + e.getMessage()), MessageCodec.options()));
+            team.forEach(agent -> node.vertx()
+                    .eventBus()
+                    .send(
+                            ClusterMessage.agentAddress(agent.nodeId()),
+                            new StopRun(runId, "the run failed: " + e.getMessage()),
+                            MessageCodec.options()));
             awaitStopped(team, accepted, pending);
             throw e;
         } finally {
@@ -156,7 +189,8 @@ final class RunCoordinator implements AutoCloseable {
                 out.flush();
                 throw new CannotGoOn("agent " + agent.label() + " refused the run: " + reply.getMessage());
             }
-            throw new RunLost("agent " + agent.label() + " did not take the run: " + e.getCause().getMessage());
+            throw new RunLost("agent " + agent.label() + " did not take the run: "
+                    + e.getCause().getMessage());
         } catch (TimeoutException e) {
             throw new RunLost("agent " + agent.label() + " did not take the run: no answer in " + answerMillis + " ms");
         } catch (InterruptedException e) {
@@ -181,8 +215,10 @@ final class RunCoordinator implements AutoCloseable {
      * After a failed run, the stopped agents' last reports, for at most the answer timeout: an agent takes no new
      * order while its load is still stopping, so the next run is not sent before they are free.
      */
-    private void awaitStopped(List<ClusterNode.Member> team, List<ClusterNode.Member> accepted,
-                              CompletableFuture<AgentReport>[] pending) {
+    private void awaitStopped(
+            List<ClusterNode.Member> team,
+            List<ClusterNode.Member> accepted,
+            CompletableFuture<AgentReport>[] pending) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(answerMillis);
         for (int i = 0; i < team.size(); i++) {
             if (!accepted.contains(team.get(i))) {
@@ -202,17 +238,19 @@ final class RunCoordinator implements AutoCloseable {
     }
 
     /** Every agent's report; an agent that leaves, or reports a failure, fails the run. */
-    private static List<AgentReport> awaitReports(List<ClusterNode.Member> team,
-                                                  CompletableFuture<AgentReport>[] pending, MeasuredWindow window,
-                                                  CompletableFuture<String> lost) {
+    private static List<AgentReport> awaitReports(
+            List<ClusterNode.Member> team,
+            CompletableFuture<AgentReport>[] pending,
+            MeasuredWindow window,
+            CompletableFuture<String> lost) {
         CompletableFuture<Void> all = CompletableFuture.allOf(pending);
         try {
             CompletableFuture.anyOf(all, lost).get(window.reportsDueMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             throw new IllegalStateException(e.getCause());
         } catch (TimeoutException e) {
-            throw new RunLost("the agents did not report within " + window.reportsDueMillis() / 1000
-                    + " s of the run's start");
+            throw new RunLost(
+                    "the agents did not report within " + window.reportsDueMillis() / 1000 + " s of the run's start");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RunLost("interrupted");

@@ -30,8 +30,12 @@ final class RunWatch {
     private final long[] doneSinceNanos;
     private final long timeoutNanos;
 
-    RunWatch(ClusterNode node, String runId, List<ClusterNode.Member> team, CompletableFuture<AgentReport>[] pending,
-             CompletableFuture<String> lost) {
+    RunWatch(
+            ClusterNode node,
+            String runId,
+            List<ClusterNode.Member> team,
+            CompletableFuture<AgentReport>[] pending,
+            CompletableFuture<String> lost) {
         this.node = node;
         this.runId = runId;
         this.team = team;
@@ -66,12 +70,19 @@ final class RunWatch {
             }
             int index = i;
             long sent = now;
-            node.vertx().eventBus().<ClusterMessage>request(ClusterMessage.agentAddress(agent.nodeId()),
-                    new Heartbeat(runId), MessageCodec.options().setSendTimeout(HEARTBEAT_MILLIS)).onSuccess(reply -> {
+            node.vertx()
+                    .eventBus()
+                    .<ClusterMessage>request(
+                            ClusterMessage.agentAddress(agent.nodeId()),
+                            new Heartbeat(runId),
+                            MessageCodec.options().setSendTimeout(HEARTBEAT_MILLIS))
+                    .onSuccess(reply -> {
                         lastAnswerNanos[index] = System.nanoTime();
                         boolean running = reply.body() instanceof RunStatus status && status.running();
                         // "not running" counts once the agent took the order before this heartbeat left
-                        if (!running && acceptedNanos[index] != 0 && acceptedNanos[index] < sent
+                        if (!running
+                                && acceptedNanos[index] != 0
+                                && acceptedNanos[index] < sent
                                 && doneSinceNanos[index] == 0) {
                             doneSinceNanos[index] = System.nanoTime();
                         }

@@ -20,7 +20,10 @@ import picocli.CommandLine.ParentCommand;
  * The options and their check are {@link CompareOptions}; the runs, {@link Comparison}; each run's figures,
  * {@link RunAnalysis}.
  */
-@Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+        name = "compare",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
         resourceBundle = TimingOptions.COMPARE_WORDING,
         description = "Start each server from its jar (or reach it already running: --targets), drive it at each"
                 + " concurrency, and compare them side by side.")
@@ -44,19 +47,21 @@ public final class CompareCommand implements Callable<Integer> {
         BaselineOptions baseline = baselineOptions.check();
         CompareSettings settings = options.validate(console.err());
         GeneratorOptions.Setup setup = generatorOptions.setup();
-        if (!setup.equals(GeneratorOptions.Setup.DEFAULT) && !settings.generator().embeddedHere()) {
+        if (!setup.equals(GeneratorOptions.Setup.DEFAULT)
+                && !settings.generator().embeddedHere()) {
             throw new UsageException("--transport, --source-addresses: for the embedded runner on this machine only"
                     + " (agents run it on their defaults; wrk and drill have their own)");
         }
         if (settings.generator().agents() != null) {
-            try (ClusterEngine cluster = ClusterEngine.connect(settings.generator().agents(), console.out(),
-                    "compare")) {
+            try (ClusterEngine cluster =
+                    ClusterEngine.connect(settings.generator().agents(), console.out(), "compare")) {
                 return new Comparison(settings, cluster, profile, baseline, console.out(), console.err()).run();
             }
         }
-        Engine engine = Engine.named(settings.generator().engine().key(), console.err(),
-                Progress.Sink.stderrIsTerminal(), setup);
-        engine.checkWorkload(settings.workload().delayEvery(), settings.workload().delayMs());
+        Engine engine = Engine.named(
+                settings.generator().engine().key(), console.err(), Progress.Sink.stderrIsTerminal(), setup);
+        engine.checkWorkload(
+                settings.workload().delayEvery(), settings.workload().delayMs());
         return new Comparison(settings, engine, profile, baseline, console.out(), console.err()).run();
     }
 }

@@ -8,7 +8,6 @@ import dev.threadbench.loadtest.base.OfferedRate;
 import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.cluster.AgentsOptions;
 import dev.threadbench.loadtest.compare.CompareSettings.Planned;
-import dev.threadbench.loadtest.engine.Engine;
 import dev.threadbench.loadtest.engine.EngineKind;
 import dev.threadbench.loadtest.engine.TimingOptions;
 import dev.threadbench.loadtest.profile.ProfileMode;
@@ -37,98 +36,146 @@ final class CompareOptions {
     @Spec(Spec.Target.MIXEE)
     private CommandSpec command;
 
-    @Option(names = "--quick", description = "shorter runs: 3 rounds of 4 s warm-up + 4 s measured (default 8 + 16):"
-            + " about 3.5 minutes in all; with --sweep: one round of 2 + 4 s per point, about 22 minutes")
+    @Option(
+            names = "--quick",
+            description = "shorter runs: 3 rounds of 4 s warm-up + 4 s measured (default 8 + 16):"
+                    + " about 3.5 minutes in all; with --sweep: one round of 2 + 4 s per point, about 22 minutes")
     private boolean quick;
 
     /** --sweep, --sweep-max, --resolution. */
     @Mixin
     private SweepOptions sweepOptions;
 
-    @Option(names = "--out", paramLabel = "DIR", defaultValue = "results",
+    @Option(
+            names = "--out",
+            paramLabel = "DIR",
+            defaultValue = "results",
             description = "where results.json, report.html and the server logs go (default ${DEFAULT-VALUE})")
     private Path out;
 
-    @Option(names = "--targets", paramLabel = "NAME=URL[,NAME=URL...]",
+    @Option(
+            names = "--targets",
+            paramLabel = "NAME=URL[,NAME=URL...]",
             description = "compare servers already running instead of starting the jars, e.g."
                     + " undertow=http://undertow:8080,vertx=http://vertx:8081: never stopped, their own options and"
                     + " strategies apply; their CPU, threads and RSS are read from their /stats")
     private String targets;
 
-    @Option(names = "--servers", paramLabel = "LIST", split = ",", defaultValue = "undertow,vertx",
+    @Option(
+            names = "--servers",
+            paramLabel = "LIST",
+            split = ",",
+            defaultValue = "undertow,vertx",
             description = "servers to compare (default ${DEFAULT-VALUE}); SERVER@VERSION builds one against another"
                     + " version of its framework (undertow@2.3.27.Final,undertow; kept in target/variants/) and"
                     + " compares it like another server")
     private List<String> servers;
 
-    @Option(names = "--strategies", paramLabel = "default|all|LIST", defaultValue = "default",
+    @Option(
+            names = "--strategies",
+            paramLabel = "default|all|LIST",
+            defaultValue = "default",
             description = "default (each server's own), all (blocking, timer and virtual on each) or a list such as"
                     + " virtual,timer (default: ${DEFAULT-VALUE})")
     private String strategies;
 
-    @Option(names = "--concurrency", paramLabel = "LIST", split = ",", defaultValue = "1000,2000",
+    @Option(
+            names = "--concurrency",
+            paramLabel = "LIST",
+            split = ",",
+            defaultValue = "1000,2000",
             description = "concurrent connections, one run each (default ${DEFAULT-VALUE}; --sweep:"
                     + " 250,500,1000,2000,5000,10000)")
     private List<Integer> concurrencies;
 
-    @Option(names = "--rate", paramLabel = "LIST", split = ",",
+    @Option(
+            names = "--rate",
+            paramLabel = "LIST",
+            split = ",",
             description = "open model: requests/s (4000) or fractions of each concurrency's bound (0.5x,0.9x,1.1x),"
                     + " one run each, scheduled whatever the answers, latency from each request's intended send time;"
                     + " on enough connections for the requests in flight unless --concurrency is given (default:"
                     + " closed loop)")
     private List<String> rates;
 
-    @Option(names = "--engine", paramLabel = "NAME", defaultValue = "embedded",
+    @Option(
+            names = "--engine",
+            paramLabel = "NAME",
+            defaultValue = "embedded",
             description = "embedded (this runner), wrk or drill (when installed) (default ${DEFAULT-VALUE})")
     private String engine;
 
     /** auto or seconds: see {@link CompareTiming}. */
-    @Option(names = "--warmup", paramLabel = "auto|S", description = "unmeasured load after the ramp-up: auto ends it"
-            + " once the server's JIT compiled under " + RunLength.AUTO_WARMUP_JIT_MS_PER_SECOND + " ms a second over"
-            + " the last 2 s, at most " + RunLength.AUTO_WARMUP_CAP_SECONDS + " s, on a whole delay period (embedded"
-            + " engine, closed loop); S: a fixed number of seconds (default auto; --quick 4; --sweep 2; another"
-            + " engine, --agents or --rate 8)")
+    @Option(
+            names = "--warmup",
+            paramLabel = "auto|S",
+            description = "unmeasured load after the ramp-up: auto ends it"
+                    + " once the server's JIT compiled under " + RunLength.AUTO_WARMUP_JIT_MS_PER_SECOND
+                    + " ms a second over"
+                    + " the last 2 s, at most " + RunLength.AUTO_WARMUP_CAP_SECONDS
+                    + " s, on a whole delay period (embedded"
+                    + " engine, closed loop); S: a fixed number of seconds (default auto; --quick 4; --sweep 2; another"
+                    + " engine, --agents or --rate 8)")
     private String warmup;
 
     /** --duration, --iterations, --rampup, --timeout, --event-loops: as run's, in compare's words. */
     @Mixin
     private TimingOptions timingOptions;
 
-    @Option(names = "--delay-every", paramLabel = "N", defaultValue = "10",
+    @Option(
+            names = "--delay-every",
+            paramLabel = "N",
+            defaultValue = "10",
             description = "passed to both servers (with --targets: must be the servers' own): delay every Nth request;"
                     + " sets the bound (default ${DEFAULT-VALUE})")
     private int delayEvery;
 
-    @Option(names = "--delay-ms", paramLabel = "MS", defaultValue = "2000",
+    @Option(
+            names = "--delay-ms",
+            paramLabel = "MS",
+            defaultValue = "2000",
             description = "passed to both servers (with --targets: must be the servers' own): how long a delayed"
                     + " request waits; sets the bound (default ${DEFAULT-VALUE})")
     private long delayMs;
 
     /** G1 named: a JVM told it has one CPU (a pinned server on 2 cores) would pick the serial collector. */
-    @Option(names = "--jvm-opts", paramLabel = "OPTS", defaultValue = "-Xms512m -Xmx2g -XX:+UseG1GC",
+    @Option(
+            names = "--jvm-opts",
+            paramLabel = "OPTS",
+            defaultValue = "-Xms512m -Xmx2g -XX:+UseG1GC",
             description = "JVM options for both servers, the same for each (default ${DEFAULT-VALUE})")
     private String jvmOptions;
 
-    @Option(names = "--server-args", paramLabel = "ARGS",
+    @Option(
+            names = "--server-args",
+            paramLabel = "ARGS",
             description = "more server options for both servers, e.g. \"--workers 16\" (not --port, --host,"
                     + " --delay-every, --delay-ms or --strategy, which compare sets)")
     private String serverArgs;
 
-    @Option(names = "--undertow-jar", paramLabel = "JAR",
+    @Option(
+            names = "--undertow-jar",
+            paramLabel = "JAR",
             description = "default: undertow-server/target/undertow-server.jar under the project")
     private Path undertowJar;
 
-    @Option(names = "--vertx-jar", paramLabel = "JAR",
+    @Option(
+            names = "--vertx-jar",
+            paramLabel = "JAR",
             description = "default: vertx-server/target/vertx-server.jar under the project")
     private Path vertxJar;
 
-    @Option(names = "--repeat", paramLabel = "N",
+    @Option(
+            names = "--repeat",
+            paramLabel = "N",
             description = "rounds: every server at every concurrency N times, the servers' order reversed each round;"
                     + " each figure shown as the median and range of its rounds; the verdict judges from 2 rounds"
                     + " (default 3; --sweep 3, --sweep --quick 1)")
     private Integer repeatRounds;
 
-    @Option(names = "--profile", paramLabel = "cpu|wall|alloc",
+    @Option(
+            names = "--profile",
+            paramLabel = "cpu|wall|alloc",
             description = "profile each server compare starts over each measured window (async-profiler): cpu"
                     + " (timer-based, no perf events needed), wall (where threads wait) or alloc; flame graphs in"
                     + " DIR/profiles, each run's share per bucket in the report; with --sweep every run too, and the"
@@ -142,8 +189,11 @@ final class CompareOptions {
     @Mixin
     private AgentsOptions agentsOptions;
 
-    @Option(names = "--server-host", paramLabel = "ADDR", description = "the address the servers compare starts"
-            + " listen on, where --agents reach them (default 127.0.0.1)")
+    @Option(
+            names = "--server-host",
+            paramLabel = "ADDR",
+            description = "the address the servers compare starts"
+                    + " listen on, where --agents reach them (default 127.0.0.1)")
     private String serverHost;
 
     CompareSettings validate() {
@@ -166,16 +216,26 @@ final class CompareOptions {
         boolean sweep = sweepOptions.on();
         RunLength defaults = RunLength.of(sweep, quick);
         CompareSettings.Sweep sweepSettings = sweepOptions.settings();
-        List<Integer> concurrencyList = !sweep ? concurrencies : sweepOptions.grid(matched("--concurrency")
-                ? concurrencies : null, !running.isEmpty(), agents != null, words(jvmOptions));
+        List<Integer> concurrencyList = !sweep
+                ? concurrencies
+                : sweepOptions.grid(
+                        matched("--concurrency") ? concurrencies : null,
+                        !running.isEmpty(),
+                        agents != null,
+                        words(jvmOptions));
         String strategiesGiven = sweep && running.isEmpty() && !matched("--strategies") ? "all" : strategies;
         checkServers();
         List<String> strategyList = strategyList(strategiesGiven);
         checkLoad(concurrencyList, given);
         CpuPinning pinning = CpuPinning.decide(pinningOptions.request(!running.isEmpty()));
         CompareSettings.Workload workload = new CompareSettings.Workload(delayEvery, delayMs);
-        CompareTiming timing = CompareTiming.of(warmup, given, defaults, sweep,
-                engineKind == EngineKind.EMBEDDED && agents == null && rates == null, workload,
+        CompareTiming timing = CompareTiming.of(
+                warmup,
+                given,
+                defaults,
+                sweep,
+                engineKind == EngineKind.EMBEDDED && agents == null && rates == null,
+                workload,
                 agents != null ? 0 : pinning.generatorCpuCount());
         int repeat = repeatRounds != null ? repeatRounds : defaults.rounds();
         atLeast("--delay-every", delayEvery, 0, "");
@@ -200,15 +260,18 @@ final class CompareOptions {
         if (agents != null && running.isEmpty()) {
             ServerArgs.checkReachable(host, agents.cluster().host());
         }
-        List<CompareSettings.Load> loads = CompareSettings.Load.plan(concurrencyList,
-                rates == null ? null : rates.stream().map(OfferedRate::parse).toList(), matched("--concurrency"),
-                delayEvery, delayMs);
+        List<CompareSettings.Load> loads = CompareSettings.Load.plan(
+                concurrencyList,
+                rates == null ? null : rates.stream().map(OfferedRate::parse).toList(),
+                matched("--concurrency"),
+                delayEvery,
+                delayMs);
         List<String> checkedServerArgs = ServerArgs.check(serverArgs == null ? List.of() : words(serverArgs));
         Map<String, Path> jars = running.isEmpty() ? jars(progress) : Map.of();
         List<Planned> planned = new ArrayList<>();
         if (running.isEmpty()) {
-            jars.keySet().forEach(server -> strategyList.forEach(strategy -> planned.add(
-                    new Planned(server, strategy))));
+            jars.keySet()
+                    .forEach(server -> strategyList.forEach(strategy -> planned.add(new Planned(server, strategy))));
         } else {
             running.keySet().forEach(server -> planned.add(new Planned(server, null)));
         }
@@ -217,7 +280,9 @@ final class CompareOptions {
                 workload,
                 new CompareSettings.Servers(words(jvmOptions), checkedServerArgs, jars, host),
                 new CompareSettings.Generator(engineKind, timing.timing(), timing.windowNote(), agents),
-                pinning, out.toAbsolutePath().normalize(), sweepSettings);
+                pinning,
+                out.toAbsolutePath().normalize(),
+                sweepSettings);
     }
 
     /** What compare cannot do to servers it did not start. */
@@ -239,9 +304,16 @@ final class CompareOptions {
             VariantJars.Variant variant = VariantJars.parse(server);
             String base = variant == null ? server : variant.server();
             Path given = givenJar(base);
-            jars.put(server, variant == null ? ProjectLayout.jar(server, given)
-                    : VariantJars.jar(variant, given != null ? given : ProjectLayout.defaultJar(base),
-                            ProjectLayout.root(), progress, VariantJars.MAVEN));
+            jars.put(
+                    server,
+                    variant == null
+                            ? ProjectLayout.jar(server, given)
+                            : VariantJars.jar(
+                                    variant,
+                                    given != null ? given : ProjectLayout.defaultJar(base),
+                                    ProjectLayout.root(),
+                                    progress,
+                                    VariantJars.MAVEN));
         }
         return jars;
     }
@@ -267,8 +339,8 @@ final class CompareOptions {
         for (String server : servers) {
             VariantJars.Variant variant = VariantJars.parse(server);
             if (!SERVERS.contains(variant == null ? server : variant.server())) {
-                throw new UsageException("--servers: unknown server '" + server + "' (expected "
-                        + String.join(", ", SERVERS) + ")");
+                throw new UsageException(
+                        "--servers: unknown server '" + server + "' (expected " + String.join(", ", SERVERS) + ")");
             }
         }
         if (servers.stream().distinct().count() != servers.size()) {
@@ -324,6 +396,8 @@ final class CompareOptions {
     }
 
     private static List<String> words(String text) {
-        return Arrays.stream(text.trim().split("\\s+")).filter(s -> !s.isEmpty()).toList();
+        return Arrays.stream(text.trim().split("\\s+"))
+                .filter(s -> !s.isEmpty())
+                .toList();
     }
 }

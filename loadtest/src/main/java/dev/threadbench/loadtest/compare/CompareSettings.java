@@ -20,8 +20,8 @@ import java.util.Map;
  * @param pinning the CPUs of the servers and of the generator
  * @param out     --out, absolute
  */
-record CompareSettings(Runs runs, Workload workload, Servers servers, Generator generator, CpuPinning pinning, Path out,
-                       Sweep sweep) {
+record CompareSettings(
+        Runs runs, Workload workload, Servers servers, Generator generator, CpuPinning pinning, Path out, Sweep sweep) {
 
     /**
      * What runs: each planned server (or, with --targets, each running one) at each load, every round.
@@ -32,8 +32,13 @@ record CompareSettings(Runs runs, Workload workload, Servers servers, Generator 
      *                    concurrency and rate
      * @param rounds      --repeat
      */
-    record Runs(List<Planned> planned, Map<String, URI> targets, String strategies, List<Integer> concurrencies,
-                List<Load> loads, int rounds) {
+    record Runs(
+            List<Planned> planned,
+            Map<String, URI> targets,
+            String strategies,
+            List<Integer> concurrencies,
+            List<Load> loads,
+            int rounds) {
 
         Runs {
             planned = List.copyOf(planned);
@@ -128,8 +133,12 @@ record CompareSettings(Runs runs, Workload workload, Servers servers, Generator 
          * fraction taken of that concurrency's bound. A rate in requests/s runs once (against the first
          * concurrency's bound) unless {@code connectionsGiven} (--concurrency names the connections).
          */
-        static List<Load> plan(List<Integer> concurrencies, List<OfferedRate> rates, boolean connectionsGiven,
-                               int delayEvery, long delayMs) {
+        static List<Load> plan(
+                List<Integer> concurrencies,
+                List<OfferedRate> rates,
+                boolean connectionsGiven,
+                int delayEvery,
+                long delayMs) {
             if (rates == null) {
                 return concurrencies.stream().map(Load::closed).toList();
             }
@@ -145,8 +154,8 @@ record CompareSettings(Runs runs, Workload workload, Servers servers, Generator 
                         continue;
                     }
                     double perSecond = rate.perSecond(bound == null ? 0 : bound);
-                    loads.add(new Load(c, perSecond,
-                            connectionsGiven ? c : connectionsFor(perSecond, delayEvery, delayMs)));
+                    loads.add(new Load(
+                            c, perSecond, connectionsGiven ? c : connectionsFor(perSecond, delayEvery, delayMs)));
                 }
             }
             return loads;
@@ -165,10 +174,23 @@ record CompareSettings(Runs runs, Workload workload, Servers servers, Generator 
     /** @param engineName the engine's own name for it */
     Results.Settings results(String engineName) {
         Engine.Timing timing = generator.timing();
-        int eventLoops = timing.eventLoops() > 0 ? timing.eventLoops() : Runtime.getRuntime().availableProcessors();
-        return new Results.Settings(engineName, timing.rampupSeconds(), timing.warmupSeconds(),
-                timing.durationSeconds(), timing.iterations(), timing.timeoutSeconds(), workload.delayEvery(),
-                workload.delayMs(), eventLoops, runs.rounds(), sweep.on(), sweep.resolution(), null,
+        int eventLoops = timing.eventLoops() > 0
+                ? timing.eventLoops()
+                : Runtime.getRuntime().availableProcessors();
+        return new Results.Settings(
+                engineName,
+                timing.rampupSeconds(),
+                timing.warmupSeconds(),
+                timing.durationSeconds(),
+                timing.iterations(),
+                timing.timeoutSeconds(),
+                workload.delayEvery(),
+                workload.delayMs(),
+                eventLoops,
+                runs.rounds(),
+                sweep.on(),
+                sweep.resolution(),
+                null,
                 timing.autoWarmup() ? Boolean.TRUE : null);
     }
 }

@@ -20,8 +20,14 @@ record CompareTiming(Engine.Timing timing, String windowNote) {
      *                           --warmup auto can read the server's JIT at each delay period
      * @param eventLoops         unless --event-loops is given (0: the engine's own)
      */
-    static CompareTiming of(String warmup, TimingOptions.Given given, RunLength defaults, boolean sweep,
-                            boolean embeddedClosedLoop, CompareSettings.Workload workload, int eventLoops) {
+    static CompareTiming of(
+            String warmup,
+            TimingOptions.Given given,
+            RunLength defaults,
+            boolean sweep,
+            boolean embeddedClosedLoop,
+            CompareSettings.Workload workload,
+            int eventLoops) {
         int delayEvery = workload.delayEvery();
         long delayMs = workload.delayMs();
         Integer fixedWarmup = fixedWarmup(warmup);
@@ -35,23 +41,34 @@ record CompareTiming(Engine.Timing timing, String windowNote) {
                     + " runs its concurrencies lowest first); give seconds instead");
         }
         boolean autoWarmup = fixedWarmup == null && autoWarmupPossible && (warmup != null || defaults.autoWarmup());
-        int warmupSeconds = autoWarmup ? RunLength.AUTO_WARMUP_CAP_SECONDS : fixedWarmup != null ? fixedWarmup
-                : defaults.autoWarmup() ? RunLength.FIXED_WARMUP_SECONDS : defaults.warmupSeconds();
+        int warmupSeconds = autoWarmup
+                ? RunLength.AUTO_WARMUP_CAP_SECONDS
+                : fixedWarmup != null
+                        ? fixedWarmup
+                        : defaults.autoWarmup() ? RunLength.FIXED_WARMUP_SECONDS : defaults.warmupSeconds();
         atLeast("--warmup", warmupSeconds, 0, " seconds");
         // a counted run (--iterations) has no measured seconds
-        Integer asked = given.iterations() != null ? null
+        Integer asked = given.iterations() != null
+                ? null
                 : given.durationSeconds() != null ? given.durationSeconds() : defaults.durationSeconds();
         Integer duration = asked;
         String windowNote = null;
         if (asked != null && delayEvery >= 0 && delayMs >= 0) {
             duration = RunLength.wholePeriods(asked, delayEvery, delayMs);
-            windowNote = RunLength.roundedNote(given.durationSeconds() != null ? "--duration" : "the default window",
-                    asked, duration, delayMs);
+            windowNote = RunLength.roundedNote(
+                    given.durationSeconds() != null ? "--duration" : "the default window", asked, duration, delayMs);
         }
         int rampup = given.rampupSeconds() != null ? given.rampupSeconds() : defaults.rampupSeconds();
-        return new CompareTiming(new Engine.Timing(rampup, warmupSeconds, duration, given.iterations(),
-                given.timeoutSeconds(), given.eventLoops() != null ? given.eventLoops() : eventLoops,
-                autoWarmup ? delayMs : 0), windowNote);
+        return new CompareTiming(
+                new Engine.Timing(
+                        rampup,
+                        warmupSeconds,
+                        duration,
+                        given.iterations(),
+                        given.timeoutSeconds(),
+                        given.eventLoops() != null ? given.eventLoops() : eventLoops,
+                        autoWarmup ? delayMs : 0),
+                windowNote);
     }
 
     /** --warmup's seconds; null for auto or not given. */

@@ -1,23 +1,22 @@
 package dev.threadbench.loadtest.compare;
 
-import dev.threadbench.loadtest.analysis.SweepPairs;
+import dev.threadbench.loadtest.analysis.AboveBound;
 import dev.threadbench.loadtest.analysis.Baselines;
-import dev.threadbench.loadtest.model.Run;
+import dev.threadbench.loadtest.analysis.Cell;
+import dev.threadbench.loadtest.analysis.SweepPairs;
 import dev.threadbench.loadtest.base.RunFailure;
 import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.cli.ExitCodes;
 import dev.threadbench.loadtest.compare.CompareSettings.Planned;
 import dev.threadbench.loadtest.engine.Engine;
+import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.profile.ProfileMode;
 import dev.threadbench.loadtest.profile.Profiling;
-import dev.threadbench.loadtest.analysis.AboveBound;
-import dev.threadbench.loadtest.model.BaselineJudgement;
 import dev.threadbench.loadtest.report.BaselineOptions;
-import dev.threadbench.loadtest.analysis.Cell;
 import dev.threadbench.loadtest.report.ConsoleTable;
 import dev.threadbench.loadtest.report.History;
 import dev.threadbench.loadtest.report.HtmlReport;
-import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.report.ResultsJson;
 import dev.threadbench.loadtest.runner.SourceAddresses;
 import dev.threadbench.process.ServerProcess;
@@ -51,10 +50,12 @@ final class Comparison {
     private final Profiling profiling;
     /** --baseline, --fail-if: the runs judged against a saved run, and the limits checked; null: neither. */
     private final BaselineOptions baseline;
+
     private final PrintStream out;
     private final PrintStream err;
     /** The worker pool's maximum of the servers compare starts; null with --targets (not known). */
     private final Integer workers;
+
     private final RunMeasurement measurement;
     private final PointProgress progress = new PointProgress();
     private final List<String> problems = new ArrayList<>();
@@ -64,17 +65,25 @@ final class Comparison {
      * @param profileMode --profile; null: off
      * @param baseline    --baseline, --fail-if ({@link BaselineOptions}); null: neither given
      */
-    Comparison(CompareSettings settings, Engine engine, ProfileMode profileMode, BaselineOptions baseline,
-               PrintStream out, PrintStream err) {
+    Comparison(
+            CompareSettings settings,
+            Engine engine,
+            ProfileMode profileMode,
+            BaselineOptions baseline,
+            PrintStream out,
+            PrintStream err) {
         this.settings = settings;
         this.engine = engine;
         this.profileMode = profileMode;
-        this.profiling = profileMode == null || settings.runs().running() ? Profiling.off()
+        this.profiling = profileMode == null || settings.runs().running()
+                ? Profiling.off()
                 : Profiling.of(profileMode, settings.out(), out);
         this.baseline = baseline;
         this.out = out;
         this.err = err;
-        this.workers = settings.runs().running() ? null : ServerArgs.workers(settings.servers().serverArgs());
+        this.workers = settings.runs().running()
+                ? null
+                : ServerArgs.workers(settings.servers().serverArgs());
         this.measurement = new RunMeasurement(settings, engine, profiling, problems);
     }
 
@@ -84,29 +93,38 @@ final class Comparison {
         }
         CompareSettings.Runs planned = settings.runs();
         try {
-            Files.createDirectories(planned.running() ? settings.out() : settings.out().resolve("logs"));
+            Files.createDirectories(
+                    planned.running() ? settings.out() : settings.out().resolve("logs"));
         } catch (IOException e) {
             throw new UsageException("--out: cannot create " + settings.out() + ": " + e.getMessage());
         }
         CompareHeader.print(settings, out);
         List<Results.Skipped> skipped = skipped();
         skipped.forEach(s -> out.printf(Locale.ROOT, "skipped: C=%d: %s%n", s.concurrency(), s.reason()));
-        String backlog = planned.running() ? null : ListenDrops.cutBacklog(
-                planned.concurrencies().stream().mapToInt(Integer::intValue).max().orElse(0), ListenDrops.somaxconn());
+        String backlog = planned.running()
+                ? null
+                : ListenDrops.cutBacklog(
+                        planned.concurrencies().stream()
+                                .mapToInt(Integer::intValue)
+                                .max()
+                                .orElse(0),
+                        ListenDrops.somaxconn());
         if (backlog != null) {
             out.println("note: " + backlog);
         }
         List<CompareSettings.Load> loads = planned.loads().stream()
-                .filter(load -> skipped.stream().noneMatch(s -> s.concurrency() == load.concurrency())).toList();
+                .filter(load -> skipped.stream().noneMatch(s -> s.concurrency() == load.concurrency()))
+                .toList();
         if (loads.isEmpty()) {
-            throw new UsageException("--concurrency: this machine can hold none of " + planned.concurrencies()
-                    + " (see above)");
+            throw new UsageException(
+                    "--concurrency: this machine can hold none of " + planned.concurrencies() + " (see above)");
         }
         int points = planned.rounds() * planned.planned().size() * loads.size();
         if (settings.sweep().on()) {
             // at most: each pair breaking in the grid's widest gap, then its two ends again; counted again once the
             // grid is run
-            int steps = Bisection.stepsLeftInGrid(loads.stream().map(CompareSettings.Load::concurrency).toList(),
+            int steps = Bisection.stepsLeftInGrid(
+                    loads.stream().map(CompareSettings.Load::concurrency).toList(),
                     settings.sweep().resolution());
             points += planned.rounds() * planned.planned().size() * (steps == 0 ? 0 : steps + 2);
         }
@@ -117,8 +135,8 @@ final class Comparison {
             Map<String, RunningServer> running = connect();
             Map<Planned, List<CompareSettings.Load>> grid = new LinkedHashMap<>();
             planned.planned().forEach(server -> grid.put(server, loads));
-            SweepNarrowing.Rounds rounds = (plan, warmUps, logSuffix, phase) ->
-                    rounds(plan, warmUps, running, runs, logSuffix, phase);
+            SweepNarrowing.Rounds rounds =
+                    (plan, warmUps, logSuffix, phase) -> rounds(plan, warmUps, running, runs, logSuffix, phase);
             if (rounds.run(grid, Map.of(), "", settings.sweep().on() ? Run.Phase.GRID : null)
                     && settings.sweep().on()) {
                 new SweepNarrowing(settings, progress, rounds, out).run(runs, skipped);
@@ -141,19 +159,38 @@ final class Comparison {
     private List<Results.Skipped> skipped() {
         CompareSettings.Runs planned = settings.runs();
         boolean agents = settings.generator().agents() != null;
-        return Headroom.and(agents && planned.running() ? List.of()
-                : Headroom.skipped(planned.concurrencies(), !planned.running(), settings.servers().jvmOptions(),
-                        Headroom.Machine.probe()),
-                agents ? List.of() : Headroom.portsSkipped(planned.concurrencies(), planned.running()
-                        ? planned.targets().values().stream().map(URI::getHost).distinct().toList()
-                        : List.of(settings.servers().listenHost()), engine.name(), engine::sourceAddresses,
-                        SourceAddresses.EPHEMERAL_PORTS));
+        return Headroom.and(
+                agents && planned.running()
+                        ? List.of()
+                        : Headroom.skipped(
+                                planned.concurrencies(),
+                                !planned.running(),
+                                settings.servers().jvmOptions(),
+                                Headroom.Machine.probe()),
+                agents
+                        ? List.of()
+                        : Headroom.portsSkipped(
+                                planned.concurrencies(),
+                                planned.running()
+                                        ? planned.targets().values().stream()
+                                                .map(URI::getHost)
+                                                .distinct()
+                                                .toList()
+                                        : List.of(settings.servers().listenHost()),
+                                engine.name(),
+                                engine::sourceAddresses,
+                                SourceAddresses.EPHEMERAL_PORTS));
     }
 
     /** results.json, report.html, the table and the history; the exit code. */
     private int report(List<Run> runs, List<Results.Skipped> skipped) {
-        Results results = SweepPairs.withSweep(new Results(environment(), settings.results(engine.name())
-                .withGeneratorTransport(engine.transport()), runs, skipped, null, profiling.profiles()));
+        Results results = SweepPairs.withSweep(new Results(
+                environment(),
+                settings.results(engine.name()).withGeneratorTransport(engine.transport()),
+                runs,
+                skipped,
+                null,
+                profiling.profiles()));
         if (baseline != null) {
             results = baseline.judge(results);
         }
@@ -184,8 +221,11 @@ final class Comparison {
     /** Where the runs are made (the frameworks' versions as the servers logged them, once they have). */
     private Results.Environment environment() {
         boolean running = settings.runs().running();
-        return EnvironmentProbe.describe(versions, running ? null : settings.servers().jvmOptions(),
-                running ? null : settings.servers().serverArgs(), settings.pinning());
+        return EnvironmentProbe.describe(
+                versions,
+                running ? null : settings.servers().jvmOptions(),
+                running ? null : settings.servers().serverArgs(),
+                settings.pinning());
     }
 
     /**
@@ -203,9 +243,11 @@ final class Comparison {
                     + " profiler into them; no profiles");
             return;
         }
-        out.println("profile: " + profileMode.description() + "; every run" + (settings.sweep().on()
-                ? " (the sweep's report sets each pair's at 2000 and at its largest concurrency held side by"
-                        + " side)" : "")
+        out.println("profile: " + profileMode.description() + "; every run"
+                + (settings.sweep().on()
+                        ? " (the sweep's report sets each pair's at 2000 and at its largest concurrency held side by"
+                                + " side)"
+                        : "")
                 + ", measured windows only, into " + settings.out().resolve("profiles"));
     }
 
@@ -215,8 +257,13 @@ final class Comparison {
      * concurrency {@code warmUps} gives it, if any; false when the engine said no run can go on (the runs made are
      * kept).
      */
-    private boolean rounds(Map<Planned, List<CompareSettings.Load>> plan, Map<Planned, Integer> warmUps,
-                           Map<String, RunningServer> running, List<Run> runs, String logSuffix, Run.Phase phase) {
+    private boolean rounds(
+            Map<Planned, List<CompareSettings.Load>> plan,
+            Map<Planned, Integer> warmUps,
+            Map<String, RunningServer> running,
+            List<Run> runs,
+            String logSuffix,
+            Run.Phase phase) {
         CompareSettings.Runs planned = settings.runs();
         for (int round = 0; round < planned.rounds(); round++) {
             for (Planned server : planned.order(round)) {
@@ -224,8 +271,15 @@ final class Comparison {
                     continue;
                 }
                 try {
-                    runsOf(server, round, running.get(server.server()), plan.get(server), warmUps.get(server),
-                            logSuffix, phase, runs);
+                    runsOf(
+                            server,
+                            round,
+                            running.get(server.server()),
+                            plan.get(server),
+                            warmUps.get(server),
+                            logSuffix,
+                            phase,
+                            runs);
                 } catch (Engine.CannotGoOn e) {
                     if (runs.isEmpty()) {
                         throw e;
@@ -255,13 +309,22 @@ final class Comparison {
      * One server's runs in one round, one per load (concurrency, or concurrency and rate), between its start and
      * its stop (or, already running, between connect and close), each added to {@code done} as it ends.
      */
-    private void runsOf(Planned planned, int round, RunningServer alreadyRunning, List<CompareSettings.Load> loads,
-                        Integer warmUpConcurrency, String logSuffix, Run.Phase phase, List<Run> done) {
+    private void runsOf(
+            Planned planned,
+            int round,
+            RunningServer alreadyRunning,
+            List<CompareSettings.Load> loads,
+            Integer warmUpConcurrency,
+            String logSuffix,
+            Run.Phase phase,
+            List<Run> done) {
         CompareSettings.Runs runsPlanned = settings.runs();
         CompareSettings.Workload workload = settings.workload();
-        Path log = settings.out().resolve("logs").resolve(planned.server() + "-"
-                + (planned.strategy() == null ? "default" : planned.strategy())
-                + (runsPlanned.rounds() == 1 ? "" : "-round" + (round + 1)) + logSuffix + ".log");
+        Path log = settings.out()
+                .resolve("logs")
+                .resolve(planned.server() + "-"
+                        + (planned.strategy() == null ? "default" : planned.strategy())
+                        + (runsPlanned.rounds() == 1 ? "" : "-round" + (round + 1)) + logSuffix + ".log");
         List<Run> runs = new ArrayList<>();
         try (Target server = alreadyRunning != null ? alreadyRunning : start(planned, round, log)) {
             String version = server.frameworkVersion();
@@ -278,9 +341,17 @@ final class Comparison {
                 Run run;
                 try {
                     measured = measurement.measure(server, load, round);
-                    run = phase == null ? measured.run() : measured.run().inPhase(phase, RunAnalysis.workerPoolShare(
-                            measured.run().strategy(), measured.run().load().requestsPerSecond(), workload.delayEvery(),
-                            workload.delayMs(), workers));
+                    run = phase == null
+                            ? measured.run()
+                            : measured.run()
+                                    .inPhase(
+                                            phase,
+                                            RunAnalysis.workerPoolShare(
+                                                    measured.run().strategy(),
+                                                    measured.run().load().requestsPerSecond(),
+                                                    workload.delayEvery(),
+                                                    workload.delayMs(),
+                                                    workers));
                 } catch (Engine.RunLost e) {
                     // that run is lost, the next may go on (the engine says when none can)
                     problems.add(planned.server() + " C=" + load.concurrency() + runsPlanned.label(round) + ": "
@@ -293,11 +364,14 @@ final class Comparison {
                 done.add(run);
                 printRun(run, measured.warmUpJit());
             }
-            OptionalInt stopped = server.stop(Duration.ofMillis(workload.delayMs()).plusSeconds(15));
+            OptionalInt stopped =
+                    server.stop(Duration.ofMillis(workload.delayMs()).plusSeconds(15));
             if (stopped.isPresent()) {
                 int exit = stopped.getAsInt();
                 if (exit != 0) {
-                    String strategy = runs.isEmpty() ? planned.strategy() : runs.getFirst().strategy();
+                    String strategy = runs.isEmpty()
+                            ? planned.strategy()
+                            : runs.getFirst().strategy();
                     problems.add(planned.server() + " (" + strategy + ")" + runsPlanned.label(round)
                             + " exited with code " + exit + " after SIGTERM (log: " + log + ")");
                 }
@@ -316,10 +390,15 @@ final class Comparison {
             out.println("      " + RunMeasurement.warmUpLine(run.load().warmupSeconds(), warmUpJit));
         }
         if (AboveBound.of(run)) {
-            out.println("      " + AboveBound.note(run.load().ratioToBound(), run.load().durationSeconds(),
-                    settings.generator().timing().rampupSeconds(), settings.workload().delayMs()));
+            out.println("      "
+                    + AboveBound.note(
+                            run.load().ratioToBound(),
+                            run.load().durationSeconds(),
+                            settings.generator().timing().rampupSeconds(),
+                            settings.workload().delayMs()));
         }
-        run.notes().stream().filter(note -> ListenDrops.isNote(note) || Cell.starvedNote(note))
+        run.notes().stream()
+                .filter(note -> ListenDrops.isNote(note) || Cell.starvedNote(note))
                 .forEach(note -> out.println("      " + note));
         ConsoleTable.agentLines(run).forEach(line -> out.println("      " + line));
         out.flush();
@@ -332,17 +411,25 @@ final class Comparison {
         if (profiling.on()) {
             jvmOptions.add("-XX:+EnableDynamicAgentLoading"); // --profile loads async-profiler through the attach API
         }
-        ServerProcess.Launch launch = ServerProcess.Launch.logged(planned.server(),
-                servers.jars().get(planned.server()), jvmOptions, log).through(settings.pinning().serverLauncher());
+        ServerProcess.Launch launch = ServerProcess.Launch.logged(
+                        planned.server(), servers.jars().get(planned.server()), jvmOptions, log)
+                .through(settings.pinning().serverLauncher());
         CompareSettings.Workload workload = settings.workload();
-        List<String> options = new ArrayList<>(List.of("--delay-every", String.valueOf(workload.delayEvery()),
-                "--delay-ms", String.valueOf(workload.delayMs())));
+        List<String> options = new ArrayList<>(List.of(
+                "--delay-every",
+                String.valueOf(workload.delayEvery()),
+                "--delay-ms",
+                String.valueOf(workload.delayMs())));
         if (planned.strategy() != null) {
             options.addAll(List.of("--strategy", planned.strategy()));
         }
         options.addAll(servers.serverArgs());
-        out.printf(Locale.ROOT, "%n%s (%s)%s: starting %s%n", planned.server(),
-                planned.strategy() == null ? "its default strategy" : planned.strategy(), settings.runs().label(round),
+        out.printf(
+                Locale.ROOT,
+                "%n%s (%s)%s: starting %s%n",
+                planned.server(),
+                planned.strategy() == null ? "its default strategy" : planned.strategy(),
+                settings.runs().label(round),
                 String.join(" ", launch.command(ServerProcess.on(servers.listenHost(), "<free>", options))));
         out.flush();
         return StartedServer.start(launch, options, servers.host());
@@ -360,8 +447,13 @@ final class Comparison {
             if (!stats.delaysEvery(delayEvery)) {
                 throw new UsageException(RunAnalysis.delayEveryMismatch(server, stats, delayEvery));
             }
-            out.printf(Locale.ROOT, "%s at %s: up, strategy %s, %,d requests counted so far%n", name, base,
-                    stats.strategy(), stats.requests());
+            out.printf(
+                    Locale.ROOT,
+                    "%s at %s: up, strategy %s, %,d requests counted so far%n",
+                    name,
+                    base,
+                    stats.strategy(),
+                    stats.requests());
             running.put(name, server);
         });
         out.flush();

@@ -29,7 +29,12 @@ final class PointProgress {
         done++;
         long elapsed = (System.nanoTime() - startNanos) / 1_000_000_000L;
         long left = done == points ? 0 : elapsed * (points - done) / done;
-        return String.format(Locale.ROOT, "[%d/%d, %s so far%s] ", done, points, minutes(elapsed),
+        return String.format(
+                Locale.ROOT,
+                "[%d/%d, %s so far%s] ",
+                done,
+                points,
+                minutes(elapsed),
                 left == 0 ? "" : ", about " + minutes(left) + " left");
     }
 

@@ -1,11 +1,11 @@
 package dev.threadbench.loadtest.compare;
 
-import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.common.ThreadClasses;
 import dev.threadbench.loadtest.engine.Engine;
 import dev.threadbench.loadtest.engine.Outcome;
-import dev.threadbench.loadtest.profile.Profiling;
 import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.Run;
+import dev.threadbench.loadtest.profile.Profiling;
 import dev.threadbench.loadtest.runner.LoadRunner;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -44,17 +44,28 @@ final class RunMeasurement {
         CompareSettings.Workload workload = settings.workload();
         Duration idleLimit = Duration.ofMillis(workload.delayMs()).plusSeconds(timing.timeoutSeconds() + 5L);
         Target.Stats before = server.idleStats(idleLimit);
-        Profiling.Window profile = server.pid().isEmpty() ? Profiling.Window.NONE
-                : profiling.window(server.pid().getAsLong(), server.name(), before.strategy(), load.concurrency(),
-                        round, Profiling.name(server.name(), before.strategy(), load.concurrency(), load.rate(), round,
+        Profiling.Window profile = server.pid().isEmpty()
+                ? Profiling.Window.NONE
+                : profiling.window(
+                        server.pid().getAsLong(),
+                        server.name(),
+                        before.strategy(),
+                        load.concurrency(),
+                        round,
+                        Profiling.name(
+                                server.name(),
+                                before.strategy(),
+                                load.concurrency(),
+                                load.rate(),
+                                round,
                                 settings.runs().rounds()));
         Outcome outcome;
         Results.ServerCost cost;
         List<Results.ServerSample> serverTimeline = null;
         // the embedded generator runs in this JVM: its own bill by thread class at the window's edges, for its
         // run-queue wait
-        ThreadClasses generatorClasses = settings.generator().embeddedHere()
-                ? ThreadClasses.ofThisProcess(ThreadClasses.VERTX) : null;
+        ThreadClasses generatorClasses =
+                settings.generator().embeddedHere() ? ThreadClasses.ofThisProcess(ThreadClasses.VERTX) : null;
         List<Map<String, ThreadClasses.Cost>> generatorEdges = Collections.synchronizedList(new ArrayList<>(2));
         Double[] jitAtWarmedUp = new Double[1];
         try (CostSampler costs = new CostSampler(server)) {
@@ -93,32 +104,52 @@ final class RunMeasurement {
                     : engine.runAtRate(server.base().resolve("/"), load.connections(), load.rate(), timing, phases);
             cost = costs.cost(outcome.window().requestsPerSecond());
             Long dropsAfter = dropsBefore == null ? null : ListenDrops.read();
-            String drops = dropsAfter == null ? null
-                    : ListenDrops.note(dropsAfter - dropsBefore, ListenDrops.somaxconn());
+            String drops =
+                    dropsAfter == null ? null : ListenDrops.note(dropsAfter - dropsBefore, ListenDrops.somaxconn());
             if (drops != null) {
                 outcome = outcome.withNote(drops);
             }
             if (outcome.timeline() != null) {
-                serverTimeline = costs.timeline(outcome.timeline().measureStartSecond(),
+                serverTimeline = costs.timeline(
+                        outcome.timeline().measureStartSecond(),
                         settings.pinning().serverShareCpus());
             }
         }
         if (outcome.timeline() != null) {
             Results.Timeline generator = outcome.timeline();
-            outcome = outcome.withTimeline(new Results.Timeline(generator.measureStartSecond(),
-                    generator.measureEndSecond(), generator.generatorSeconds(), serverTimeline));
+            outcome = outcome.withTimeline(new Results.Timeline(
+                    generator.measureStartSecond(),
+                    generator.measureEndSecond(),
+                    generator.generatorSeconds(),
+                    serverTimeline));
         }
         profile.finish();
         Target.Stats after = server.idleStats(idleLimit);
         Map<String, Results.ThreadClassCost> generatorThreads;
         synchronized (generatorEdges) {
-            generatorThreads = generatorEdges.size() != 2 ? null : CostSampler.threads(
-                    ProcessFigures.ClassFigures.of(generatorEdges.get(0)),
-                    ProcessFigures.ClassFigures.of(generatorEdges.get(1)), outcome.window().requests());
+            generatorThreads = generatorEdges.size() != 2
+                    ? null
+                    : CostSampler.threads(
+                            ProcessFigures.ClassFigures.of(generatorEdges.get(0)),
+                            ProcessFigures.ClassFigures.of(generatorEdges.get(1)),
+                            outcome.window().requests());
         }
-        Run run = RunAnalysis.analyse(new RunAnalysis.Measured(server, load.concurrency(), engine.name(), round,
-                outcome, before, after, cost, generatorThreads), workload.delayEvery(), workload.delayMs(),
-                timing.rampupSeconds(), settings.pinning(), problems);
+        Run run = RunAnalysis.analyse(
+                new RunAnalysis.Measured(
+                        server,
+                        load.concurrency(),
+                        engine.name(),
+                        round,
+                        outcome,
+                        before,
+                        after,
+                        cost,
+                        generatorThreads),
+                workload.delayEvery(),
+                workload.delayMs(),
+                timing.rampupSeconds(),
+                settings.pinning(),
+                problems);
         return new Measured(run, jitAtWarmedUp[0]);
     }
 
@@ -129,13 +160,25 @@ final class RunMeasurement {
      * requests first.
      */
     void warmUp(Target server, int concurrency, PrintStream out) {
-        out.printf(Locale.ROOT, "  warming its JIT first: %,d connections for %d s, not measured (a grid point's"
-                + " server ran the concurrencies below it first)%n", concurrency, RunLength.NARROWING_WARMUP_SECONDS);
+        out.printf(
+                Locale.ROOT,
+                "  warming its JIT first: %,d connections for %d s, not measured (a grid point's"
+                        + " server ran the concurrencies below it first)%n",
+                concurrency,
+                RunLength.NARROWING_WARMUP_SECONDS);
         out.flush();
         Engine.Timing timing = settings.generator().timing();
         try {
-            engine.run(server.base().resolve("/"), concurrency, new Engine.Timing(timing.rampupSeconds(), 0,
-                    RunLength.NARROWING_WARMUP_SECONDS, null, timing.timeoutSeconds(), timing.eventLoops()),
+            engine.run(
+                    server.base().resolve("/"),
+                    concurrency,
+                    new Engine.Timing(
+                            timing.rampupSeconds(),
+                            0,
+                            RunLength.NARROWING_WARMUP_SECONDS,
+                            null,
+                            timing.timeoutSeconds(),
+                            timing.eventLoops()),
                     new LoadRunner.Phases() {});
         } catch (Engine.RunLost e) {
             out.println("  warm-up failed: " + e.getMessage() + "; the run goes on");
@@ -144,12 +187,25 @@ final class RunMeasurement {
 
     /** "warm-up 6 s: the server's JIT compiled 4 ms a second over the last 2 s", or that the cap ended it. */
     static String warmUpLine(double seconds, Double jit) {
-        String compiled = jit == null ? "its JIT not read" : String.format(Locale.ROOT, "the server's JIT compiled"
-                + " %.0f ms a second over the last %d s", jit, RunLength.AUTO_WARMUP_JIT_SECONDS);
+        String compiled = jit == null
+                ? "its JIT not read"
+                : String.format(
+                        Locale.ROOT,
+                        "the server's JIT compiled" + " %.0f ms a second over the last %d s",
+                        jit,
+                        RunLength.AUTO_WARMUP_JIT_SECONDS);
         return jit != null && jit >= RunLength.AUTO_WARMUP_JIT_MS_PER_SECOND
-                ? String.format(Locale.ROOT, "warm-up %.0f s, the cap: %s (still %d or more)", seconds, compiled,
+                ? String.format(
+                        Locale.ROOT,
+                        "warm-up %.0f s, the cap: %s (still %d or more)",
+                        seconds,
+                        compiled,
                         RunLength.AUTO_WARMUP_JIT_MS_PER_SECOND)
-                : String.format(Locale.ROOT, "warm-up %.0f s: %s (under %d)", seconds, compiled,
+                : String.format(
+                        Locale.ROOT,
+                        "warm-up %.0f s: %s (under %d)",
+                        seconds,
+                        compiled,
                         RunLength.AUTO_WARMUP_JIT_MS_PER_SECOND);
     }
 }

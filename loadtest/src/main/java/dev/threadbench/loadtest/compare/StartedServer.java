@@ -9,7 +9,10 @@ import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** A server compare started from its jar, on a free port (of loopback, or --server-host), its output going to a log file. */
+/**
+ * A server compare started from its jar, on a free port (of loopback, or --server-host), its output going to a log
+ * file.
+ */
 final class StartedServer implements Target {
 
     private static final Pattern STARTUP_LINE = Pattern.compile("^(\\S+) (\\S+) listening on ", Pattern.MULTILINE);
@@ -30,7 +33,8 @@ final class StartedServer implements Target {
      */
     static StartedServer start(ServerProcess.Launch launch, List<String> options, String host) {
         try {
-            return new StartedServer(host == null ? ServerProcess.start(launch, options) : ServerProcess.start(launch, options, host));
+            return new StartedServer(
+                    host == null ? ServerProcess.start(launch, options) : ServerProcess.start(launch, options, host));
         } catch (ServerProcess.StartFailure e) {
             throw new Failure(e.getMessage());
         }
@@ -52,7 +56,9 @@ final class StartedServer implements Target {
         return OptionalLong.of(process.pid());
     }
 
-    /** "2.4.4.Final" from the server's startup line ("Undertow 2.4.4.Final listening on ..."), once it has logged it. */
+    /**
+     * "2.4.4.Final" from the server's startup line ("Undertow 2.4.4.Final listening on ..."), once it has logged it.
+     */
     @Override
     public String frameworkVersion() {
         Matcher m = STARTUP_LINE.matcher(process.stdout());

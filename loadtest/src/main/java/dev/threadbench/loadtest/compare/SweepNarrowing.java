@@ -1,10 +1,10 @@
 package dev.threadbench.loadtest.compare;
 
-import dev.threadbench.loadtest.model.Run;
+import dev.threadbench.loadtest.analysis.ReadableNumber;
 import dev.threadbench.loadtest.analysis.SweepPairs;
 import dev.threadbench.loadtest.compare.CompareSettings.Planned;
-import dev.threadbench.loadtest.analysis.ReadableNumber;
 import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.model.SweepPair;
 import java.io.PrintStream;
 import java.util.HashSet;
@@ -28,8 +28,11 @@ final class SweepNarrowing {
      * @param warmUps the concurrency that warms each server started for its run, unmeasured
      */
     interface Rounds {
-        boolean run(Map<Planned, List<CompareSettings.Load>> plan, Map<Planned, Integer> warmUps, String logSuffix,
-                    Run.Phase phase);
+        boolean run(
+                Map<Planned, List<CompareSettings.Load>> plan,
+                Map<Planned, Integer> warmUps,
+                String logSuffix,
+                Run.Phase phase);
     }
 
     private final CompareSettings settings;
@@ -66,12 +69,19 @@ final class SweepNarrowing {
                 return true;
             }
             tried.addAll(next);
-            List<SweepPair> narrowing = pairs.stream().filter(p -> next.stream()
-                    .anyMatch(n -> n.server().equals(p.server()) && Objects.equals(n.strategy(), p.strategy())))
+            List<SweepPair> narrowing = pairs.stream()
+                    .filter(p -> next.stream()
+                            .anyMatch(n -> n.server().equals(p.server()) && Objects.equals(n.strategy(), p.strategy())))
                     .toList();
-            progress.remaining(rounds * (Bisection.stepsLeft(narrowing, resolution) + Bisection.ends(pairs).size()));
-            out.printf(Locale.ROOT, "%nnarrowing in, step %d (until the first not held is within %s %% of the last"
-                    + " held): %s%n", step, ReadableNumber.percent(resolution), describe(next));
+            progress.remaining(rounds
+                    * (Bisection.stepsLeft(narrowing, resolution)
+                            + Bisection.ends(pairs).size()));
+            out.printf(
+                    Locale.ROOT,
+                    "%nnarrowing in, step %d (until the first not held is within %s %% of the last" + " held): %s%n",
+                    step,
+                    ReadableNumber.percent(resolution),
+                    describe(next));
             out.flush();
             if (!stepRounds(next, "-step" + step, Run.Phase.NARROWING)) {
                 return false;
@@ -93,13 +103,15 @@ final class SweepNarrowing {
         progress.remaining(settings.runs().rounds() * ends.size());
         List<Bisection.Step> held = ends.subList(0, ends.size() / 2);
         List<Bisection.Step> notHeld = ends.subList(ends.size() / 2, ends.size());
-        out.printf(Locale.ROOT, "%nmeasuring the ends again as the narrowing measures, held ends: %s%n",
-                describe(held));
+        out.printf(
+                Locale.ROOT, "%nmeasuring the ends again as the narrowing measures, held ends: %s%n", describe(held));
         out.flush();
         if (!stepRounds(held, "-held-end", Run.Phase.ENDS)) {
             return;
         }
-        out.printf(Locale.ROOT, "%nmeasuring the ends again as the narrowing measures, not-held ends: %s%n",
+        out.printf(
+                Locale.ROOT,
+                "%nmeasuring the ends again as the narrowing measures, not-held ends: %s%n",
                 describe(notHeld));
         out.flush();
         stepRounds(notHeld, "-not-held-end", Run.Phase.ENDS);

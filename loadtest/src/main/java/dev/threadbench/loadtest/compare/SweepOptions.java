@@ -12,20 +12,32 @@ import picocli.CommandLine.Option;
 /** compare's --sweep, --sweep-max and --resolution, checked into the sweep's grid and {@link CompareSettings.Sweep}. */
 final class SweepOptions {
 
-    @Option(names = "--sweep", description = "every server x strategy over concurrency"
-            + " 250,500,1000,2000,5000,10000,20000,50000... up to --sweep-max (--concurrency overrides), 3 rounds of"
-            + " 2 s ramp-up + 2 s warm-up + 6 s measured per point, then each pair narrowed in between the last"
-            + " concurrency held and the first not held (--resolution): about 65 minutes on 2 cores; report adds"
-            + " curves, memory per 1,000 connections and breaking points")
+    @Option(
+            names = "--sweep",
+            description = "every server x strategy over concurrency"
+                    + " 250,500,1000,2000,5000,10000,20000,50000... up to --sweep-max (--concurrency overrides), 3"
+                    + " rounds of"
+                    + " 2 s ramp-up + 2 s warm-up + 6 s measured per point, then each pair narrowed in between the last"
+                    + " concurrency held and the first not held (--resolution): about 65 minutes on 2 cores; report"
+                    + " adds"
+                    + " curves, memory per 1,000 connections and breaking points")
     private boolean on;
 
-    @Option(names = "--sweep-max", paramLabel = "N", description = "with --sweep: the largest concurrency, the grid's"
-            + " last point (default: the most this machine's descriptors and memory allow, the next grid point shown"
-            + " as not run)")
+    @Option(
+            names = "--sweep-max",
+            paramLabel = "N",
+            description = "with --sweep: the largest concurrency, the grid's"
+                    + " last point (default: the most this machine's descriptors and memory allow, the next grid"
+                    + " point shown"
+                    + " as not run)")
     private Integer sweepMax;
 
-    @Option(names = "--resolution", paramLabel = "PERCENT", description = "with --sweep: narrow each pair in until"
-            + " the first concurrency not held is within PERCENT of the last held, e.g. 10%% or 10 (default 10%%)")
+    @Option(
+            names = "--resolution",
+            paramLabel = "PERCENT",
+            description = "with --sweep: narrow each pair in until"
+                    + " the first concurrency not held is within PERCENT of the last held, e.g. 10%% or 10"
+                    + " (default 10%%)")
     private String resolution;
 
     /** --sweep given. */
@@ -61,8 +73,8 @@ final class SweepOptions {
             throw new UsageException("--resolution: not a percentage: '" + resolution + "' (give e.g. 10% or 10)");
         }
         if (!(percent > 0 && percent < 100)) {
-            throw new UsageException("--resolution: must be more than 0 % and less than 100 %, got '" + resolution
-                    + "'");
+            throw new UsageException(
+                    "--resolution: must be more than 0 % and less than 100 %, got '" + resolution + "'");
         }
         return percent / 100;
     }
@@ -76,13 +88,17 @@ final class SweepOptions {
      * @param grid --concurrency when given; null: the default grid
      */
     List<Integer> grid(List<Integer> grid, boolean targetsGiven, boolean agentsGiven, List<String> jvmOptions) {
-        int smallest = grid == null ? RunLength.SWEEP_CONCURRENCIES.getFirst()
+        int smallest = grid == null
+                ? RunLength.SWEEP_CONCURRENCIES.getFirst()
                 : grid.stream().min(Integer::compare).orElse(1);
         if (sweepMax != null) {
             atLeast("--sweep-max", sweepMax, 1, "");
             if (sweepMax < smallest) {
-                throw new UsageException(String.format(Locale.ROOT, "--sweep-max: must be at least the sweep's smallest"
-                        + " concurrency, %d, got %d", smallest, sweepMax));
+                throw new UsageException(String.format(
+                        Locale.ROOT,
+                        "--sweep-max: must be at least the sweep's smallest" + " concurrency, %d, got %d",
+                        smallest,
+                        sweepMax));
             }
             return grid == null ? RunLength.sweepGrid(sweepMax) : RunLength.capped(grid, sweepMax);
         }
@@ -90,7 +106,8 @@ final class SweepOptions {
             return grid;
         }
         // with agents and running servers, neither the connections nor the servers are on this machine: nothing known
-        OptionalInt largest = agentsGiven && targetsGiven ? OptionalInt.empty()
+        OptionalInt largest = agentsGiven && targetsGiven
+                ? OptionalInt.empty()
                 : Headroom.largest(!targetsGiven, jvmOptions, Headroom.Machine.probe());
         if (largest.isEmpty()) {
             return RunLength.sweepGrid(RunLength.SWEEP_MAX_UNKNOWN);

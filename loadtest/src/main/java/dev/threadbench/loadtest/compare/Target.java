@@ -6,7 +6,10 @@ import java.time.Duration;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 
-/** A server compare drives: one it started from its jar ({@link StartedServer}), or one already running ({@link RunningServer}). */
+/**
+ * A server compare drives: one it started from its jar ({@link StartedServer}), or one already running ({@link
+ * RunningServer}).
+ */
 interface Target extends AutoCloseable {
 
     /** What GET /stats says; {@code process} null when the server does not report its process figures. */
@@ -16,7 +19,9 @@ interface Target extends AutoCloseable {
             this(server, strategy, requests, delayed, inFlight, null);
         }
 
-        /** The servers delay exactly every Nth request and derive {@code delayed} from {@code requests}: this checks N. */
+        /**
+         * The servers delay exactly every Nth request and derive {@code delayed} from {@code requests}: this checks N.
+         */
         boolean delaysEvery(int delayEvery) {
             return delayed == (delayEvery == 0 ? 0 : requests / delayEvery);
         }

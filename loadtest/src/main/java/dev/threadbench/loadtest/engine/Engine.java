@@ -29,7 +29,8 @@ public interface Engine {
      * @throws UsageException when the engine only runs closed loops
      */
     default Outcome runAtRate(URI target, int connections, double rate, Timing timing, LoadRunner.Phases phases) {
-        throw new UsageException("--rate: the " + name() + " engine runs closed loops only; the open model needs --engine embedded");
+        throw new UsageException(
+                "--rate: the " + name() + " engine runs closed loops only; the open model needs --engine embedded");
     }
 
     /**
@@ -39,8 +40,8 @@ public interface Engine {
      *
      * @throws UsageException when the engine runs no plans
      */
-    default PlanRun runPlan(List<Plan.Step> steps, int connections, Double rate, Timing timing,
-                            LoadRunner.Phases phases) {
+    default PlanRun runPlan(
+            List<Plan.Step> steps, int connections, Double rate, Timing timing, LoadRunner.Phases phases) {
         throw new UsageException("run: the " + name() + " engine runs no plans");
     }
 
@@ -71,15 +72,26 @@ public interface Engine {
 
     /**
      * @param durationSeconds measured seconds, or null when {@code iterations} counts the measured part
-     * @param warmupStepMs with a timed closed loop on the embedded runner, the warm-up is {@code warmupSeconds} at most and
-     *                     ends at the first whole step of this many ms (one delay period) at which the caller's
+     * @param warmupStepMs with a timed closed loop on the embedded runner, the warm-up is {@code warmupSeconds} at most
+     *                     and ends at the first whole step of this many ms (one delay period) at which the caller's
      *                     {@link LoadRunner.Phases#warmedUp} says so (compare's --warmup auto); 0: a fixed warm-up
      */
-    record Timing(int rampupSeconds, int warmupSeconds, Integer durationSeconds, Long iterations, int timeoutSeconds,
-                  int eventLoops, long warmupStepMs) {
+    record Timing(
+            int rampupSeconds,
+            int warmupSeconds,
+            Integer durationSeconds,
+            Long iterations,
+            int timeoutSeconds,
+            int eventLoops,
+            long warmupStepMs) {
 
-        public Timing(int rampupSeconds, int warmupSeconds, Integer durationSeconds, Long iterations, int timeoutSeconds,
-                      int eventLoops) {
+        public Timing(
+                int rampupSeconds,
+                int warmupSeconds,
+                Integer durationSeconds,
+                Long iterations,
+                int timeoutSeconds,
+                int eventLoops) {
             this(rampupSeconds, warmupSeconds, durationSeconds, iterations, timeoutSeconds, eventLoops, 0);
         }
 
@@ -112,7 +124,8 @@ public interface Engine {
             case "embedded" -> new EmbeddedEngine(progressOut, terminal, setup);
             case "wrk" -> new WrkEngine(requireOnPath("wrk", "apt-get install wrk"));
             case "drill" -> new DrillEngine(requireOnPath("drill", "cargo install drill"));
-            default -> throw new UsageException("--engine: unknown engine '" + name + "' (expected embedded, wrk or drill)");
+            default ->
+                throw new UsageException("--engine: unknown engine '" + name + "' (expected embedded, wrk or drill)");
         };
     }
 
@@ -123,6 +136,7 @@ public interface Engine {
                 .filter(Files::isExecutable)
                 .findFirst()
                 .map(Object::toString)
-                .orElseThrow(() -> new UsageException("--engine " + tool + ": " + tool + " is not installed (" + install + ")"));
+                .orElseThrow(() ->
+                        new UsageException("--engine " + tool + ": " + tool + " is not installed (" + install + ")"));
     }
 }

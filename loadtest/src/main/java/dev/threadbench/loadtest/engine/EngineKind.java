@@ -29,8 +29,8 @@ public enum EngineKind {
             case "embedded" -> EMBEDDED;
             case "wrk" -> WRK;
             case "drill" -> DRILL;
-            default -> throw new UsageException("--engine: unknown engine '" + name
-                    + "' (expected embedded, wrk or drill)");
+            default ->
+                throw new UsageException("--engine: unknown engine '" + name + "' (expected embedded, wrk or drill)");
         };
     }
 }

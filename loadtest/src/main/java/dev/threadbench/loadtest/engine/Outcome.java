@@ -1,7 +1,7 @@
 package dev.threadbench.loadtest.engine;
 
-import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.Run;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,20 +13,31 @@ import java.util.List;
  * @param generatorCpuSeconds the generator's CPU over the window
  * @param answers             what to set against the server's own count
  * @param open                what the open model did; null for a closed loop
- * @param cluster             each agent's share of a run the cluster made and what coordinating it cost; both null for one
- *                            generator
- * @param timeline            the generator's side of the run second by second (its {@code serverSamples} null: compare adds
- *                            them); null when the engine gives none
+ * @param cluster             each agent's share of a run the cluster made and what coordinating it cost; both null for
+ *                            one generator
+ * @param timeline            the generator's side of the run second by second (its {@code serverSamples} null: compare
+ *                            adds them); null when the engine gives none
  */
-public record Outcome(Window window, Run.Latencies latency, double generatorCpuSeconds, Answers answers,
-                      List<String> notes, Results.OpenModel open, Run.Distributed cluster, Results.Timeline timeline) {
+public record Outcome(
+        Window window,
+        Run.Latencies latency,
+        double generatorCpuSeconds,
+        Answers answers,
+        List<String> notes,
+        Results.OpenModel open,
+        Run.Distributed cluster,
+        Results.Timeline timeline) {
 
     /**
-     * The measured window: its requests (answered or failed), failures by cause, length, rate, and the connections opened
-     * (null when the engine does not say).
+     * The measured window: its requests (answered or failed), failures by cause, length, rate, and the connections
+     * opened (null when the engine does not say).
      */
-    public record Window(long requests, Results.Failed failed, double durationSeconds, double requestsPerSecond,
-                         Long connectionsOpened) {}
+    public record Window(
+            long requests,
+            Results.Failed failed,
+            double durationSeconds,
+            double requestsPerSecond,
+            Long connectionsOpened) {}
 
     /**
      * Answers received over the whole run (warm-up included), and how many more the server may have counted than were
@@ -40,14 +51,26 @@ public record Outcome(Window window, Run.Latencies latency, double generatorCpuS
     }
 
     /** One generator's outcome. */
-    public Outcome(Window window, Run.Latencies latency, double generatorCpuSeconds, Answers answers, List<String> notes,
-                   Results.OpenModel open) {
+    public Outcome(
+            Window window,
+            Run.Latencies latency,
+            double generatorCpuSeconds,
+            Answers answers,
+            List<String> notes,
+            Results.OpenModel open) {
         this(window, latency, generatorCpuSeconds, answers, notes, open, null, null);
     }
 
     /** The same, as the cluster made it. */
     public Outcome inCluster(List<Results.AgentRun> perAgent, Results.Coordination cost) {
-        return new Outcome(window, latency, generatorCpuSeconds, answers, notes, open, new Run.Distributed(perAgent, cost),
+        return new Outcome(
+                window,
+                latency,
+                generatorCpuSeconds,
+                answers,
+                notes,
+                open,
+                new Run.Distributed(perAgent, cost),
                 timeline);
     }
 

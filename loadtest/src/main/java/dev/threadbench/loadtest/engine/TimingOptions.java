@@ -37,8 +37,8 @@ public final class TimingOptions {
      *
      * @param iterations checked against the concurrency by each command (run's plan, compare's list)
      */
-    public record Given(Integer rampupSeconds, Integer durationSeconds, Long iterations, int timeoutSeconds,
-                        Integer eventLoops) {}
+    public record Given(
+            Integer rampupSeconds, Integer durationSeconds, Long iterations, int timeoutSeconds, Integer eventLoops) {}
 
     /** The options given, checked, each with the one line naming what is wrong. */
     public Given given() {
@@ -68,8 +68,10 @@ public final class TimingOptions {
         protected Object[][] getContents() {
             return new Object[][] {
                 {"rampup", "replace the plan's rampup: slot i starts after i x S / C seconds"},
-                {"duration", "measure for S seconds instead of a number of iterations (the plan's iterations are"
-                        + " ignored)"},
+                {
+                    "duration",
+                    "measure for S seconds instead of a number of iterations (the plan's iterations are" + " ignored)"
+                },
                 {"iterations", "replace the plan's iterations (plan runs in all)"},
                 {"timeout", "a request that gets no bytes for S seconds fails as a timeout (default ${DEFAULT-VALUE})"},
                 {"event-loops", "event loop threads (default: cores, at most C)"},

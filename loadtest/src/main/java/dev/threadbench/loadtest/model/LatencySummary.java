@@ -6,8 +6,16 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
 
 /** Latency statistics in milliseconds, from a histogram recorded in microseconds. */
-public record LatencySummary(long count, double mean, double sampleStdDev, double p50, double p90, double p99,
-                             double p995, double p999, double max) {
+public record LatencySummary(
+        long count,
+        double mean,
+        double sampleStdDev,
+        double p50,
+        double p90,
+        double p99,
+        double p995,
+        double p999,
+        double max) {
 
     /** One point of the percentile curve: {@code percentile} in 0..100, latency in ms. */
     public record Point(double percentile, double latencyMs) {}
@@ -19,10 +27,16 @@ public record LatencySummary(long count, double mean, double sampleStdDev, doubl
         }
         double populationStdDev = micros.getStdDeviation();
         double sample = n > 1 ? populationStdDev * Math.sqrt((double) n / (n - 1)) : 0;
-        return new LatencySummary(n, ms(micros.getMean()), ms(sample),
-                ms(micros.getValueAtPercentile(50)), ms(micros.getValueAtPercentile(90)),
-                ms(micros.getValueAtPercentile(99)), ms(micros.getValueAtPercentile(99.5)),
-                ms(micros.getValueAtPercentile(99.9)), ms(micros.getMaxValue()));
+        return new LatencySummary(
+                n,
+                ms(micros.getMean()),
+                ms(sample),
+                ms(micros.getValueAtPercentile(50)),
+                ms(micros.getValueAtPercentile(90)),
+                ms(micros.getValueAtPercentile(99)),
+                ms(micros.getValueAtPercentile(99.5)),
+                ms(micros.getValueAtPercentile(99.9)),
+                ms(micros.getMaxValue()));
     }
 
     /**

@@ -13,9 +13,14 @@ public enum Limit {
     SERVER,
     /** The generator's: its CPUs full, the server's not. */
     GENERATOR,
-    /** The machine's: the kernel dropped connection attempts at a full accept queue, or the next concurrency was not run. */
+    /**
+     * The machine's: the kernel dropped connection attempts at a full accept queue, or the next concurrency was not
+     * run.
+     */
     MACHINE,
-    /** None of the above in most rounds (or both sides' CPUs full): the evidence is printed, no breaking point claimed. */
+    /**
+     * None of the above in most rounds (or both sides' CPUs full): the evidence is printed, no breaking point claimed.
+     */
     UNEXPLAINED,
     /** It held at every concurrency run. */
     NONE;

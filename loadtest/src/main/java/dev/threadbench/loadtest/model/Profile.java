@@ -7,8 +7,17 @@ import java.util.List;
  * the measured window only), the mode, the flame graph's path relative to the results directory, how much was
  * sampled ({@code unit}: samples, or bytes for alloc) and each bucket's share of it.
  */
-public record Profile(String server, String strategy, int concurrency, int round, String mode, String modeDescription,
-                      String flameGraph, long total, String unit, List<Share> buckets) {
+public record Profile(
+        String server,
+        String strategy,
+        int concurrency,
+        int round,
+        String mode,
+        String modeDescription,
+        String flameGraph,
+        long total,
+        String unit,
+        List<Share> buckets) {
 
     public Profile {
         buckets = List.copyOf(buckets);

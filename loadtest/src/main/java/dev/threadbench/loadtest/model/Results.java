@@ -1,34 +1,31 @@
 package dev.threadbench.loadtest.model;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.annotation.JsonValue;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.databind.DeserializationContext;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
-import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
-import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 
 /**
- * What {@code compare} writes to results.json and {@code report} reads back. {@code skipped}: the concurrencies
- * compare did not run because this machine could not hold them (descriptor limit, memory); empty in older files.
- * {@code sweep}: with --sweep, one entry per server x strategy, its breaking point and what limited it
- * ({@link SweepPair}); null for a plain compare, and in files from before it (report computes it from the runs).
- * {@code profiles}: with --profile, each profiled run's flame graph and bucket shares; empty otherwise.
- * {@code baseline}: with --baseline, each matching cell set against the baseline's ({@link BaselineJudgement}); null otherwise.
+ * What {@code compare} writes to results.json and {@code report} reads back. {@code skipped}: the concurrencies compare
+ * did not run because this machine could not hold them (descriptor limit, memory); empty in older files. {@code sweep}:
+ * with --sweep, one entry per server x strategy, its breaking point and what limited it ({@link SweepPair}); null for a
+ * plain compare, and in files from before it (report computes it from the runs). {@code profiles}: with --profile, each
+ * profiled run's flame graph and bucket shares; empty otherwise. {@code baseline}: with --baseline, each matching cell
+ * set against the baseline's ({@link BaselineJudgement}); null otherwise.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
-public record Results(Environment environment, Settings settings, List<Run> runs, List<Skipped> skipped, List<SweepPair> sweep,
-                      List<Profile> profiles, BaselineJudgement baseline) {
+public record Results(
+        Environment environment,
+        Settings settings,
+        List<Run> runs,
+        List<Skipped> skipped,
+        List<SweepPair> sweep,
+        List<Profile> profiles,
+        BaselineJudgement baseline) {
 
     public Results {
         runs = List.copyOf(runs);
@@ -37,8 +34,13 @@ public record Results(Environment environment, Settings settings, List<Run> runs
         profiles = profiles == null ? List.of() : List.copyOf(profiles);
     }
 
-    public Results(Environment environment, Settings settings, List<Run> runs, List<Skipped> skipped, List<SweepPair> sweep,
-                   List<Profile> profiles) {
+    public Results(
+            Environment environment,
+            Settings settings,
+            List<Run> runs,
+            List<Skipped> skipped,
+            List<SweepPair> sweep,
+            List<Profile> profiles) {
         this(environment, settings, runs, skipped, sweep, profiles, null);
     }
 
@@ -64,22 +66,54 @@ public record Results(Environment environment, Settings settings, List<Run> runs
     public record Skipped(int concurrency, String reason) {}
 
     /**
-     * Where and with what the runs were made; {@code serverJvmOptions} and {@code serverArgs} (--server-args)
-     * are null when the servers were already running; {@code cpuPinning} null in files from before it was recorded.
-     * With {@code frameworks} (each server as named in the runs, undertow@2.3.27.Final say, and the framework version
-     * it logged), {@code build} (the loadtest jar's build id) and {@code gitCommit} (the project's commit, "-dirty" when
-     * its tree had changes; null when unknown) they are the run's fingerprint ({@code analysis.Fingerprint}); the three are null
-     * in files from before it.
+     * Where and with what the runs were made; {@code serverJvmOptions} and {@code serverArgs} (--server-args) are null
+     * when the servers were already running; {@code cpuPinning} null in files from before it was recorded. With
+     * {@code frameworks} (each server as named in the runs, undertow@2.3.27.Final say, and the framework version it
+     * logged), {@code build} (the loadtest jar's build id) and {@code gitCommit} (the project's commit, "-dirty" when
+     * its tree had changes; null when unknown) they are the run's fingerprint ({@code analysis.Fingerprint}); the three
+     * are null in files from before it.
      */
     @JsonPropertyOrder({"jdk", "os", "cpuModel", "cores", "undertowVersion", "vertxVersion", "date"})
-    public record Environment(String jdk, String os, String cpuModel, int cores, String undertowVersion,
-                              String vertxVersion, String date, String serverJvmOptions, String serverArgs, Pinning cpuPinning,
-                              Map<String, String> frameworks, String build, String gitCommit) {
+    public record Environment(
+            String jdk,
+            String os,
+            String cpuModel,
+            int cores,
+            String undertowVersion,
+            String vertxVersion,
+            String date,
+            String serverJvmOptions,
+            String serverArgs,
+            Pinning cpuPinning,
+            Map<String, String> frameworks,
+            String build,
+            String gitCommit) {
 
-        public Environment(String jdk, String os, String cpuModel, int cores, String undertowVersion, String vertxVersion,
-                           String date, String serverJvmOptions, String serverArgs, Pinning cpuPinning) {
-            this(jdk, os, cpuModel, cores, undertowVersion, vertxVersion, date, serverJvmOptions, serverArgs, cpuPinning, null,
-                    null, null);
+        public Environment(
+                String jdk,
+                String os,
+                String cpuModel,
+                int cores,
+                String undertowVersion,
+                String vertxVersion,
+                String date,
+                String serverJvmOptions,
+                String serverArgs,
+                Pinning cpuPinning) {
+            this(
+                    jdk,
+                    os,
+                    cpuModel,
+                    cores,
+                    undertowVersion,
+                    vertxVersion,
+                    date,
+                    serverJvmOptions,
+                    serverArgs,
+                    cpuPinning,
+                    null,
+                    null,
+                    null);
         }
     }
 
@@ -94,30 +128,101 @@ public record Results(Environment environment, Settings settings, List<Run> runs
      * (--repeat) null in files from before rounds, which had one; {@code sweep}: --sweep (null in older files);
      * {@code sweepResolution}: --resolution, how close the sweep narrowed each pair's last concurrency held and first
      * not held, (notHeld - held) / held (null without --sweep, and in files from before it narrowed in);
-     * {@code generatorTransport}: the I/O the embedded runner ran on (epoll, io_uring or nio; null for other engines and
-     * in older files). {@code warmupAuto}: --warmup auto, each run's warm-up ended once the server's JIT had settled, at
-     * most {@code warmupSeconds} (each run's own in its {@code warmupSeconds}); null in older files.
+     * {@code generatorTransport}: the I/O the embedded runner ran on (epoll, io_uring or nio; null for other engines
+     * and in older files). {@code warmupAuto}: --warmup auto, each run's warm-up ended once the server's JIT had
+     * settled, at most {@code warmupSeconds} (each run's own in its {@code warmupSeconds}); null in older files.
      */
-    public record Settings(String engine, int rampupSeconds, int warmupSeconds, Integer durationSeconds, Long iterations,
-                           int timeoutSeconds, int delayEvery, long delayMs, int eventLoops, Integer rounds, Boolean sweep,
-                           Double sweepResolution, String generatorTransport, Boolean warmupAuto) {
+    public record Settings(
+            String engine,
+            int rampupSeconds,
+            int warmupSeconds,
+            Integer durationSeconds,
+            Long iterations,
+            int timeoutSeconds,
+            int delayEvery,
+            long delayMs,
+            int eventLoops,
+            Integer rounds,
+            Boolean sweep,
+            Double sweepResolution,
+            String generatorTransport,
+            Boolean warmupAuto) {
 
-        public Settings(String engine, int rampupSeconds, int warmupSeconds, Integer durationSeconds, Long iterations,
-                        int timeoutSeconds, int delayEvery, long delayMs, int eventLoops, Integer rounds, Boolean sweep,
-                        Double sweepResolution, String generatorTransport) {
-            this(engine, rampupSeconds, warmupSeconds, durationSeconds, iterations, timeoutSeconds, delayEvery, delayMs, eventLoops,
-                    rounds, sweep, sweepResolution, generatorTransport, null);
+        public Settings(
+                String engine,
+                int rampupSeconds,
+                int warmupSeconds,
+                Integer durationSeconds,
+                Long iterations,
+                int timeoutSeconds,
+                int delayEvery,
+                long delayMs,
+                int eventLoops,
+                Integer rounds,
+                Boolean sweep,
+                Double sweepResolution,
+                String generatorTransport) {
+            this(
+                    engine,
+                    rampupSeconds,
+                    warmupSeconds,
+                    durationSeconds,
+                    iterations,
+                    timeoutSeconds,
+                    delayEvery,
+                    delayMs,
+                    eventLoops,
+                    rounds,
+                    sweep,
+                    sweepResolution,
+                    generatorTransport,
+                    null);
         }
 
-        public Settings(String engine, int rampupSeconds, int warmupSeconds, Integer durationSeconds, Long iterations,
-                        int timeoutSeconds, int delayEvery, long delayMs, int eventLoops, Integer rounds, Boolean sweep) {
-            this(engine, rampupSeconds, warmupSeconds, durationSeconds, iterations, timeoutSeconds, delayEvery, delayMs, eventLoops,
-                    rounds, sweep, null, null);
+        public Settings(
+                String engine,
+                int rampupSeconds,
+                int warmupSeconds,
+                Integer durationSeconds,
+                Long iterations,
+                int timeoutSeconds,
+                int delayEvery,
+                long delayMs,
+                int eventLoops,
+                Integer rounds,
+                Boolean sweep) {
+            this(
+                    engine,
+                    rampupSeconds,
+                    warmupSeconds,
+                    durationSeconds,
+                    iterations,
+                    timeoutSeconds,
+                    delayEvery,
+                    delayMs,
+                    eventLoops,
+                    rounds,
+                    sweep,
+                    null,
+                    null);
         }
 
         public Settings withGeneratorTransport(String transport) {
-            return new Settings(engine, rampupSeconds, warmupSeconds, durationSeconds, iterations, timeoutSeconds, delayEvery,
-                    delayMs, eventLoops, rounds, sweep, sweepResolution, transport, warmupAuto);
+            return new Settings(
+                    engine,
+                    rampupSeconds,
+                    warmupSeconds,
+                    durationSeconds,
+                    iterations,
+                    timeoutSeconds,
+                    delayEvery,
+                    delayMs,
+                    eventLoops,
+                    rounds,
+                    sweep,
+                    sweepResolution,
+                    transport,
+                    warmupAuto);
         }
 
         public boolean autoWarmup() {
@@ -128,21 +233,23 @@ public record Results(Environment environment, Settings settings, List<Run> runs
             return Boolean.TRUE.equals(sweep);
         }
 
-
         public int roundCount() {
             return rounds == null ? 1 : rounds;
         }
     }
 
     /**
-     * What happened during a run, over time, on one clock: seconds since the load started (its ramp-up, warm-up, measured
-     * window and the drain of its last answers). {@code generatorSeconds}: per 1 s bucket, the requests completed in it and their
-     * latency (HdrHistogram intervals; from agents, their histograms added per second); {@code serverSamples}: those of
-     * its own /stats compare takes every 500 ms (null when it reports none); {@code measureStartSecond} /
-     * {@code measureEndSecond}: the measured window on that clock.
+     * What happened during a run, over time, on one clock: seconds since the load started (its ramp-up, warm-up,
+     * measured window and the drain of its last answers). {@code generatorSeconds}: per 1 s bucket, the requests
+     * completed in it and their latency (HdrHistogram intervals; from agents, their histograms added per second);
+     * {@code serverSamples}: those of its own /stats compare takes every 500 ms (null when it reports none);
+     * {@code measureStartSecond} / {@code measureEndSecond}: the measured window on that clock.
      */
-    public record Timeline(double measureStartSecond, double measureEndSecond, List<GeneratorSecond> generatorSeconds,
-                           List<ServerSample> serverSamples) {
+    public record Timeline(
+            double measureStartSecond,
+            double measureEndSecond,
+            List<GeneratorSecond> generatorSeconds,
+            List<ServerSample> serverSamples) {
 
         public Timeline {
             generatorSeconds = generatorSeconds == null ? List.of() : List.copyOf(generatorSeconds);
@@ -165,9 +272,19 @@ public record Results(Environment environment, Settings settings, List<Run> runs
      * {@code generatorCpuShare}: its CPU over the window as a share of its own CPUs; {@code startLateMs}: how long
      * after its intended start it began.
      */
-    public record AgentRun(String name, String host, int connections, long requests, long failed, double requestsPerSecond,
-                           Double p99Ms, double generatorCpuSeconds, double generatorCpuShare, int cpus, long answered,
-                           double startLateMs) {}
+    public record AgentRun(
+            String name,
+            String host,
+            int connections,
+            long requests,
+            long failed,
+            double requestsPerSecond,
+            Double p99Ms,
+            double generatorCpuSeconds,
+            double generatorCpuShare,
+            int cpus,
+            long answered,
+            double startLateMs) {}
 
     /**
      * What coordinating a cluster run cost: {@code startSkewMs}, the most the agents' starts may have been apart (from
@@ -177,27 +294,60 @@ public record Results(Environment environment, Settings settings, List<Run> runs
     public record Coordination(double startSkewMs, long messages, long bytes) {}
 
     /**
-     * The server's cost over a run's measured window, from the {@code "process"} figures of its own /stats, read at
-     * the window's edges and sampled every 500 ms in between (the same for servers compare started and --targets).
-     * Per request: over the requests the client completed in the window. {@code peakThreads} and {@code peakRssMb}:
-     * the highest in the window; {@code heapAfterGcMb}: the heap left after the last collection, read at the
-     * window's end (live data, not what the heap may grow to); {@code jitMsPerSecond}: JIT compilation per second of
-     * the window, CPU the server spent on itself rather than on requests; figures the server cannot give (RSS and context
-     * switches off Linux) are null. {@code threads}: the window's CPU bill by thread class (io, worker, carrier, gc, jit,
-     * other, exited), read at its edges only; null from servers that give none (off Linux, older jars) and in older files.
+     * The server's cost over a run's measured window, from the {@code "process"} figures of its own /stats, read at the
+     * window's edges and sampled every 500 ms in between (the same for servers compare started and --targets). Per
+     * request: over the requests the client completed in the window. {@code peakThreads} and {@code peakRssMb}: the
+     * highest in the window; {@code heapAfterGcMb}: the heap left after the last collection, read at the window's end
+     * (live data, not what the heap may grow to); {@code jitMsPerSecond}: JIT compilation per second of the window, CPU
+     * the server spent on itself rather than on requests; figures the server cannot give (RSS and context switches off
+     * Linux) are null. {@code threads}: the window's CPU bill by thread class (io, worker, carrier, gc, jit, other,
+     * exited), read at its edges only; null from servers that give none (off Linux, older jars) and in older files.
      */
-    public record ServerCost(Double cpuSeconds, Double cpuMicrosPerRequest, Double cpuUserMicrosPerRequest,
-                             Double cpuSystemMicrosPerRequest, Long peakThreads, Double contextSwitchesPerRequest,
-                             Double peakRssMb, Double heapAfterGcMb, Double heapCommittedMb, Long gcCount,
-                             Double gcPauseMsPerSecond, Double jitMsPerSecond, int samples, Map<String, ThreadClassCost> threads) {
+    public record ServerCost(
+            Double cpuSeconds,
+            Double cpuMicrosPerRequest,
+            Double cpuUserMicrosPerRequest,
+            Double cpuSystemMicrosPerRequest,
+            Long peakThreads,
+            Double contextSwitchesPerRequest,
+            Double peakRssMb,
+            Double heapAfterGcMb,
+            Double heapCommittedMb,
+            Long gcCount,
+            Double gcPauseMsPerSecond,
+            Double jitMsPerSecond,
+            int samples,
+            Map<String, ThreadClassCost> threads) {
 
-        public ServerCost(Double cpuSeconds, Double cpuMicrosPerRequest, Double cpuUserMicrosPerRequest,
-                          Double cpuSystemMicrosPerRequest, Long peakThreads, Double contextSwitchesPerRequest,
-                          Double peakRssMb, Double heapAfterGcMb, Double heapCommittedMb, Long gcCount,
-                          Double gcPauseMsPerSecond, Double jitMsPerSecond, int samples) {
-            this(cpuSeconds, cpuMicrosPerRequest, cpuUserMicrosPerRequest, cpuSystemMicrosPerRequest, peakThreads,
-                    contextSwitchesPerRequest, peakRssMb, heapAfterGcMb, heapCommittedMb, gcCount, gcPauseMsPerSecond,
-                    jitMsPerSecond, samples, null);
+        public ServerCost(
+                Double cpuSeconds,
+                Double cpuMicrosPerRequest,
+                Double cpuUserMicrosPerRequest,
+                Double cpuSystemMicrosPerRequest,
+                Long peakThreads,
+                Double contextSwitchesPerRequest,
+                Double peakRssMb,
+                Double heapAfterGcMb,
+                Double heapCommittedMb,
+                Long gcCount,
+                Double gcPauseMsPerSecond,
+                Double jitMsPerSecond,
+                int samples) {
+            this(
+                    cpuSeconds,
+                    cpuMicrosPerRequest,
+                    cpuUserMicrosPerRequest,
+                    cpuSystemMicrosPerRequest,
+                    peakThreads,
+                    contextSwitchesPerRequest,
+                    peakRssMb,
+                    heapAfterGcMb,
+                    heapCommittedMb,
+                    gcCount,
+                    gcPauseMsPerSecond,
+                    jitMsPerSecond,
+                    samples,
+                    null);
         }
 
         /** The request CPU: the io, worker and carrier classes' CPU per request; null without the bill. */
@@ -207,23 +357,28 @@ public record Results(Environment environment, Settings settings, List<Run> runs
 
         /** The request threads' (io, worker, carrier) run-queue wait per request; null without the bill. */
         public Double requestRunQueueWaitMicrosPerRequest() {
-            return ThreadClassCost.sum(threads, ThreadClassCost.REQUEST_CLASSES, ThreadClassCost::runQueueWaitMicrosPerRequest);
+            return ThreadClassCost.sum(
+                    threads, ThreadClassCost.REQUEST_CLASSES, ThreadClassCost::runQueueWaitMicrosPerRequest);
         }
 
         /** A class's share of all the classes' CPU in the window (the JIT's, the GC's); null without the bill. */
         public Double classShare(String threadClass) {
-            Double all = ThreadClassCost.sum(threads, threads == null ? List.of() : List.copyOf(threads.keySet()),
-                    ThreadClassCost::cpuMs);
+            Double all = ThreadClassCost.sum(
+                    threads, threads == null ? List.of() : List.copyOf(threads.keySet()), ThreadClassCost::cpuMs);
             ThreadClassCost c = threads == null ? null : threads.get(threadClass);
             return all == null || all <= 0 || c == null || c.cpuMs() == null ? null : c.cpuMs() / all;
         }
 
-        /** The share of the server's CPU at which the JIT's compiling is flagged: its CPU per request then counts the compiler. */
+        /**
+         * The share of the server's CPU at which the JIT's compiling is flagged: its CPU per request then counts the
+         * compiler.
+         */
         public static final double COMPILING_SHARE = 0.1;
 
         /**
-         * The JIT's compile time as a share of the server's CPU in the window, at the window's {@code requestsPerSecond}
-         * (compile time is elapsed time in the compiler threads, so it can pass 1); null when either is unknown.
+         * The JIT's compile time as a share of the server's CPU in the window, at the window's
+         * {@code requestsPerSecond} (compile time is elapsed time in the compiler threads, so it can pass 1); null when
+         * either is unknown.
          */
         public Double jitShare(double requestsPerSecond) {
             if (jitMsPerSecond == null || cpuMicrosPerRequest == null) {
@@ -242,22 +397,32 @@ public record Results(Environment environment, Settings settings, List<Run> runs
 
     /**
      * One thread class over a window (ms; per request over the window's requests): CPU ({@code cpuMs}: time on the CPU,
-     * from schedstat; {@code userMs} and {@code systemMs} from stat, in 10 ms ticks), time runnable but waiting for a CPU
-     * ({@code runQueueWaitMs}; null for {@code exited}, whose threads took it with them), context switches, and the live
-     * threads at the window's end.
+     * from schedstat; {@code userMs} and {@code systemMs} from stat, in 10 ms ticks), time runnable but waiting for a
+     * CPU ({@code runQueueWaitMs}; null for {@code exited}, whose threads took it with them), context switches, and the
+     * live threads at the window's end.
      */
-    public record ThreadClassCost(Double cpuMs, Double userMs, Double systemMs, Double runQueueWaitMs,
-                                  Long voluntaryContextSwitches, Long involuntaryContextSwitches, Long threads,
-                                  Double cpuMicrosPerRequest, Double runQueueWaitMicrosPerRequest) {
+    public record ThreadClassCost(
+            Double cpuMs,
+            Double userMs,
+            Double systemMs,
+            Double runQueueWaitMs,
+            Long voluntaryContextSwitches,
+            Long involuntaryContextSwitches,
+            Long threads,
+            Double cpuMicrosPerRequest,
+            Double runQueueWaitMicrosPerRequest) {
 
         /** The classes whose threads serve requests: the request CPU is theirs. */
         public static final List<String> REQUEST_CLASSES = List.of("io", "worker", "carrier");
         /** Every class, in the order the tables and the report's bars show them. */
         public static final List<String> CLASSES = List.of("io", "worker", "carrier", "gc", "jit", "other", "exited");
 
-        /** The figure summed over {@code classes} (a class absent counts 0); null without a bill or when one's figure is null. */
-        public static Double sum(Map<String, ThreadClassCost> bill, List<String> classes,
-                                 Function<ThreadClassCost, Double> figure) {
+        /**
+         * The figure summed over {@code classes} (a class absent counts 0); null without a bill or when one's figure is
+         * null.
+         */
+        public static Double sum(
+                Map<String, ThreadClassCost> bill, List<String> classes, Function<ThreadClassCost, Double> figure) {
             if (bill == null) {
                 return null;
             }
@@ -281,8 +446,14 @@ public record Results(Environment environment, Settings settings, List<Run> runs
      * never sent (no free connection within the timeout, counted as timeouts); {@code maxLateMs}: the latest one.
      * {@code model} is "open"; a run without this record is closed-loop.
      */
-    public record OpenModel(String model, double targetRate, double achievedRate, int connections, long lateRequests,
-                            long unsentRequests, double maxLateMs) {}
+    public record OpenModel(
+            String model,
+            double targetRate,
+            double achievedRate,
+            int connections,
+            long lateRequests,
+            long unsentRequests,
+            double maxLateMs) {}
 
     /** Failed requests, in all and by cause. */
     public record Failed(long total, long non2xx, long timeout, long refused, long reset, long shortBody, long other) {}
@@ -300,7 +471,9 @@ public record Results(Environment environment, Settings settings, List<Run> runs
 
         /** How the two counts compare; in results.json as the lowercase name. */
         public enum Match {
-            EXACT, EXPLAINED, MISMATCH;
+            EXACT,
+            EXPLAINED,
+            MISMATCH;
 
             @JsonValue
             public String id() {
@@ -315,7 +488,8 @@ public record Results(Environment environment, Settings settings, List<Run> runs
 
         public static Reconciliation of(long serverCounted, long clientAnswered, long unansweredFailures) {
             long difference = serverCounted - clientAnswered;
-            Match verdict = difference == 0 ? Match.EXACT
+            Match verdict = difference == 0
+                    ? Match.EXACT
                     : difference > 0 && difference <= unansweredFailures ? Match.EXPLAINED : Match.MISMATCH;
             return new Reconciliation(serverCounted, clientAnswered, difference, verdict);
         }

@@ -36,10 +36,22 @@ import java.util.Map;
  */
 @JsonPropertyOrder({"server", "strategy", "concurrency", "engine", "round"})
 @JsonDeserialize(using = Run.Reader.class)
-public record Run(String server, String strategy, int concurrency, String engine, int round, Phase phase,
-                  @JsonUnwrapped Load load, @JsonUnwrapped Latencies latency, @JsonUnwrapped ServerSide serverSide,
-                  @JsonUnwrapped GeneratorSide generatorSide, Reconciliation reconciliation, List<String> notes,
-                  OpenModel open, @JsonUnwrapped Distributed cluster, Timeline timeline) {
+public record Run(
+        String server,
+        String strategy,
+        int concurrency,
+        String engine,
+        int round,
+        Phase phase,
+        @JsonUnwrapped Load load,
+        @JsonUnwrapped Latencies latency,
+        @JsonUnwrapped ServerSide serverSide,
+        @JsonUnwrapped GeneratorSide generatorSide,
+        Reconciliation reconciliation,
+        List<String> notes,
+        OpenModel open,
+        @JsonUnwrapped Distributed cluster,
+        Timeline timeline) {
 
     public Run {
         notes = notes == null ? List.of() : List.copyOf(notes);
@@ -48,13 +60,41 @@ public record Run(String server, String strategy, int concurrency, String engine
 
     /** This run as measured in a sweep's {@code phase}, with its worker pool share (null when not known). */
     public Run inPhase(Phase phase, Double workerPoolShare) {
-        return new Run(server, strategy, concurrency, engine, round, phase, load, latency,
-                serverSide.withWorkerPoolShare(workerPoolShare), generatorSide, reconciliation, notes, open, cluster, timeline);
+        return new Run(
+                server,
+                strategy,
+                concurrency,
+                engine,
+                round,
+                phase,
+                load,
+                latency,
+                serverSide.withWorkerPoolShare(workerPoolShare),
+                generatorSide,
+                reconciliation,
+                notes,
+                open,
+                cluster,
+                timeline);
     }
 
     public Run withServerExitCode(Integer code) {
-        return new Run(server, strategy, concurrency, engine, round, phase, load, latency, serverSide.withExitCode(code),
-                generatorSide, reconciliation, notes, open, cluster, timeline);
+        return new Run(
+                server,
+                strategy,
+                concurrency,
+                engine,
+                round,
+                phase,
+                load,
+                latency,
+                serverSide.withExitCode(code),
+                generatorSide,
+                reconciliation,
+                notes,
+                open,
+                cluster,
+                timeline);
     }
 
     /** Whether it re-measured a pair's ends after the narrowing in. */
@@ -63,8 +103,8 @@ public record Run(String server, String strategy, int concurrency, String engine
     }
 
     public String label() {
-        return server + "/" + strategy + " C=" + concurrency + (open == null ? "" : String.format(Locale.ROOT, " @%,.0f/s",
-                open.targetRate()));
+        return server + "/" + strategy + " C=" + concurrency
+                + (open == null ? "" : String.format(Locale.ROOT, " @%,.0f/s", open.targetRate()));
     }
 
     /** The open model's target rate; null for a closed loop. */
@@ -74,8 +114,17 @@ public record Run(String server, String strategy, int concurrency, String engine
 
     /** Who ran and the figures outside the groups, as a run's flat object in results.json holds them. */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    private record Head(String server, String strategy, int concurrency, String engine, int round, Phase phase,
-                        Reconciliation reconciliation, List<String> notes, OpenModel open, Timeline timeline) {}
+    private record Head(
+            String server,
+            String strategy,
+            int concurrency,
+            String engine,
+            int round,
+            Phase phase,
+            Reconciliation reconciliation,
+            List<String> notes,
+            OpenModel open,
+            Timeline timeline) {}
 
     /**
      * Reads a run's flat object into its groups, each taking its own properties from it (Jackson 2 cannot pass
@@ -91,21 +140,34 @@ public record Run(String server, String strategy, int concurrency, String engine
         public Run deserialize(JsonParser parser, DeserializationContext context) throws IOException {
             JsonNode node = context.readTree(parser);
             Head head = context.readTreeAsValue(node, Head.class);
-            return new Run(head.server(), head.strategy(), head.concurrency(), head.engine(), head.round(), head.phase(),
-                    context.readTreeAsValue(node, Load.class), context.readTreeAsValue(node, Latencies.class),
-                    context.readTreeAsValue(node, ServerSide.class), context.readTreeAsValue(node, GeneratorSide.class),
-                    head.reconciliation(), head.notes(), head.open(), context.readTreeAsValue(node, Distributed.class),
+            return new Run(
+                    head.server(),
+                    head.strategy(),
+                    head.concurrency(),
+                    head.engine(),
+                    head.round(),
+                    head.phase(),
+                    context.readTreeAsValue(node, Load.class),
+                    context.readTreeAsValue(node, Latencies.class),
+                    context.readTreeAsValue(node, ServerSide.class),
+                    context.readTreeAsValue(node, GeneratorSide.class),
+                    head.reconciliation(),
+                    head.notes(),
+                    head.open(),
+                    context.readTreeAsValue(node, Distributed.class),
                     head.timeline());
         }
     }
 
     /**
      * The procedure a sweep's run was measured with: {@code grid} (one server climbing through the concurrencies),
-     * {@code narrowing} (a server started for this point and warmed first) or {@code ends} (a pair's last held and first
-     * not held measured again, as the narrowing measures). In results.json as the lowercase name.
+     * {@code narrowing} (a server started for this point and warmed first) or {@code ends} (a pair's last held and
+     * first not held measured again, as the narrowing measures). In results.json as the lowercase name.
      */
     public enum Phase {
-        GRID, NARROWING, ENDS;
+        GRID,
+        NARROWING,
+        ENDS;
 
         @JsonValue
         public String id() {
@@ -126,11 +188,19 @@ public record Run(String server, String strategy, int concurrency, String engine
     /**
      * What a run did over its measured window. {@code bound}: the most requests/s the workload allows (C closed-loop
      * clients, 1 in delayEvery held delayMs): 5 x C with the defaults; null without a delay. {@code warmupSeconds}: how
-     * long its warm-up took, from the ramp-up's end to the window's start (null without a timeline, and in older files).
+     * long its warm-up took, from the ramp-up's end to the window's start (null without a timeline, and in older
+     * files).
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record Load(long requests, Failed failed, double durationSeconds, double requestsPerSecond, Double bound,
-                       Double ratioToBound, Long connectionsOpened, Double warmupSeconds) {}
+    public record Load(
+            long requests,
+            Failed failed,
+            double durationSeconds,
+            double requestsPerSecond,
+            Double bound,
+            Double ratioToBound,
+            Long connectionsOpened,
+            Double warmupSeconds) {}
 
     /** Its latency in milliseconds, and the whole curve ({@code percentiles}; empty when the engine gives none). */
     @JsonIgnoreProperties(ignoreUnknown = true)
@@ -143,40 +213,50 @@ public record Run(String server, String strategy, int concurrency, String engine
 
     /**
      * The server's side of a run. {@code cpuShare}: its CPU use over the window as a fraction of its own CPU set;
-     * {@code cpuBound}: 0.9 or more. {@code exitCode}: null while it ran on. {@code cost}: what the server reported of its
-     * own process over the window; null when it reports nothing. {@code workerPoolShare}: for the blocking strategy, the
-     * share of the server's worker pool its delayed requests held over the window (Little's law: delayed answers/s x the
-     * delay / the pool's maximum); null for other strategies and when the pool is not known (--targets).
+     * {@code cpuBound}: 0.9 or more. {@code exitCode}: null while it ran on. {@code cost}: what the server reported of
+     * its own process over the window; null when it reports nothing. {@code workerPoolShare}: for the blocking
+     * strategy, the share of the server's worker pool its delayed requests held over the window (Little's law: delayed
+     * answers/s x the delay / the pool's maximum); null for other strategies and when the pool is not known
+     * (--targets).
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record ServerSide(@JsonProperty("serverCpuSeconds") Double cpuSeconds,
-                             @JsonProperty("serverCpuMicrosPerRequest") Double cpuMicrosPerRequest,
-                             @JsonProperty("serverCpuShare") Double cpuShare,
-                             @JsonProperty("serverPeakRssMb") Double peakRssMb,
-                             @JsonProperty("serverBound") boolean cpuBound,
-                             @JsonProperty("serverExitCode") Integer exitCode, ServerCost cost, Double workerPoolShare) {
+    public record ServerSide(
+            @JsonProperty("serverCpuSeconds") Double cpuSeconds,
+            @JsonProperty("serverCpuMicrosPerRequest") Double cpuMicrosPerRequest,
+            @JsonProperty("serverCpuShare") Double cpuShare,
+            @JsonProperty("serverPeakRssMb") Double peakRssMb,
+            @JsonProperty("serverBound") boolean cpuBound,
+            @JsonProperty("serverExitCode") Integer exitCode,
+            ServerCost cost,
+            Double workerPoolShare) {
 
         ServerSide withWorkerPoolShare(Double share) {
-            return new ServerSide(cpuSeconds, cpuMicrosPerRequest, cpuShare, peakRssMb, cpuBound, exitCode, cost, share);
+            return new ServerSide(
+                    cpuSeconds, cpuMicrosPerRequest, cpuShare, peakRssMb, cpuBound, exitCode, cost, share);
         }
 
         ServerSide withExitCode(Integer code) {
-            return new ServerSide(cpuSeconds, cpuMicrosPerRequest, cpuShare, peakRssMb, cpuBound, code, cost, workerPoolShare);
+            return new ServerSide(
+                    cpuSeconds, cpuMicrosPerRequest, cpuShare, peakRssMb, cpuBound, code, cost, workerPoolShare);
         }
     }
 
     /**
-     * The load generator's side of a run: its CPU over the window ({@code clientCpuSeconds} in results.json), as a share
-     * of its own CPU set, {@code cpuBound} at 0.9 or more; {@code threads}: the embedded generator's own JVM (compare's)
-     * by thread class, for its run-queue wait ({@link ThreadClassCost}); null from wrk, drill and agents, and in older files.
+     * The load generator's side of a run: its CPU over the window ({@code clientCpuSeconds} in results.json), as a
+     * share of its own CPU set, {@code cpuBound} at 0.9 or more; {@code threads}: the embedded generator's own JVM
+     * (compare's) by thread class, for its run-queue wait ({@link ThreadClassCost}); null from wrk, drill and agents,
+     * and in older files.
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record GeneratorSide(@JsonProperty("clientCpuSeconds") Double cpuSeconds,
-                                @JsonProperty("generatorCpuShare") Double cpuShare,
-                                @JsonProperty("generatorBound") boolean cpuBound,
-                                @JsonProperty("generatorThreads") Map<String, ThreadClassCost> threads) {}
+    public record GeneratorSide(
+            @JsonProperty("clientCpuSeconds") Double cpuSeconds,
+            @JsonProperty("generatorCpuShare") Double cpuShare,
+            @JsonProperty("generatorBound") boolean cpuBound,
+            @JsonProperty("generatorThreads") Map<String, ThreadClassCost> threads) {}
 
-    /** A run the agents' cluster made: each agent's share and what coordinating them cost; both null for one generator. */
+    /**
+     * A run the agents' cluster made: each agent's share and what coordinating them cost; both null for one generator.
+     */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Distributed(List<AgentRun> agents, Coordination coordination) {
 

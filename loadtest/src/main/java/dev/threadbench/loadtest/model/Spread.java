@@ -40,16 +40,25 @@ public record Spread(double median, double min, double max, int n) {
         if (a.n < 2 || b.n < 2) {
             return Judgement.NO_SPREAD;
         }
-        return Math.abs(a.median - b.median) > Math.max(a.range(), b.range()) ? Judgement.DIFFERENT : Judgement.WITHIN_SPREAD;
+        return Math.abs(a.median - b.median) > Math.max(a.range(), b.range())
+                ? Judgement.DIFFERENT
+                : Judgement.WITHIN_SPREAD;
     }
 
-    public enum Judgement { DIFFERENT, WITHIN_SPREAD, NO_SPREAD, NOT_MEASURED }
+    public enum Judgement {
+        DIFFERENT,
+        WITHIN_SPREAD,
+        NO_SPREAD,
+        NOT_MEASURED
+    }
 
     /** {@code 9,994 (9,960-10,003)}: the median, and the range when there are two rounds or more. */
     public String format(String numberFormat) {
         String median = String.format(Locale.ROOT, numberFormat, this.median);
-        return n < 2 ? median
-                : median + " (" + String.format(Locale.ROOT, numberFormat, min) + "-" + String.format(Locale.ROOT, numberFormat, max) + ")";
+        return n < 2
+                ? median
+                : median + " (" + String.format(Locale.ROOT, numberFormat, min) + "-"
+                        + String.format(Locale.ROOT, numberFormat, max) + ")";
     }
 
     /** As {@link #format}, with "-" for a figure not measured. */

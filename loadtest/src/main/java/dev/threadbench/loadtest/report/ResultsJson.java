@@ -1,11 +1,11 @@
 package dev.threadbench.loadtest.report;
 
-import dev.threadbench.loadtest.model.Results;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.threadbench.loadtest.base.UsageException;
+import dev.threadbench.loadtest.model.Results;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -16,10 +16,21 @@ import org.HdrHistogram.Histogram;
  * @param open              what the open model did, null for a closed-loop load
  * @param seconds           the load second by second since its start; null when not kept
  */
-public record LoadResult(long requests, long successes, Map<FailureCause, Long> failures, double durationSeconds,
-                         Histogram latencyMicros, long sent, long answered, long connectionsOpened,
-                         double generatorCpuSeconds, int eventLoops, String transport, String firstOtherFailure,
-                         Open open, SecondSeries seconds) {
+public record LoadResult(
+        long requests,
+        long successes,
+        Map<FailureCause, Long> failures,
+        double durationSeconds,
+        Histogram latencyMicros,
+        long sent,
+        long answered,
+        long connectionsOpened,
+        double generatorCpuSeconds,
+        int eventLoops,
+        String transport,
+        String firstOtherFailure,
+        Open open,
+        SecondSeries seconds) {
 
     /**
      * An open-model load: the rate asked for, and how well the client kept to it.
@@ -27,11 +38,18 @@ public record LoadResult(long requests, long successes, Map<FailureCause, Long> 
      * @param sentInWindow      plan runs sent during the measured window: the achieved rate
      * @param completedInWindow requests answered (or failed) during it: the server's throughput
      * @param late              measured plan runs sent more than {@link #LATE_MILLIS} ms after their intended time
-     * @param unsent            measured plan runs never sent: no connection came free within the timeout (failed as timeouts)
+     * @param unsent            measured plan runs never sent: no connection came free within the timeout (failed as
+     *                          timeouts)
      * @param maxLateMs         the latest a measured plan run was sent after its intended time
      */
-    public record Open(double targetRate, int connections, long sentInWindow, long completedInWindow, long late, long unsent,
-                       double maxLateMs) {
+    public record Open(
+            double targetRate,
+            int connections,
+            long sentInWindow,
+            long completedInWindow,
+            long late,
+            long unsent,
+            double maxLateMs) {
 
         public static final long LATE_MILLIS = 10;
     }

@@ -59,7 +59,8 @@ public final class SourceAddresses {
                 throw new UsageException("--source-addresses: the range " + item + " ends before it starts");
             }
             if (to - from + 1 > MAX_ADDRESSES) {
-                throw new UsageException("--source-addresses: the range " + item + " holds more than " + MAX_ADDRESSES + " addresses");
+                throw new UsageException(
+                        "--source-addresses: the range " + item + " holds more than " + MAX_ADDRESSES + " addresses");
             }
             for (long a = from; a <= to; a++) {
                 addresses.add(fromLong(a));
@@ -73,32 +74,42 @@ public final class SourceAddresses {
         return sources.isEmpty() ? null : new InetSocketAddress(sources.get(slot % sources.size()), 0);
     }
 
-    /** Source addresses needed to open {@code connections} to one server port, with {@code ports} ephemeral ports each. */
+    /**
+     * Source addresses needed to open {@code connections} to one server port, with {@code ports} ephemeral ports each.
+     */
     public static int needed(int connections, int ports) {
         return ports <= 0 ? 1 : Math.max(1, (connections + ports - 1) / ports);
     }
 
-    /** Source addresses that keep {@code connections} to one server port within a {@link #PORT_SHARE} of their ports. */
+    /**
+     * Source addresses that keep {@code connections} to one server port within a {@link #PORT_SHARE} of their ports.
+     */
     static int comfortable(int connections, int ports) {
         return ports <= 0 ? 1 : needed(connections, Math.max(1, ports / PORT_SHARE));
     }
 
     /**
-     * The addresses a load binds to: those given; else, when {@code target} is on (IPv4) loopback and {@code connections}
-     * fill more than a {@link #PORT_SHARE} of one address's ephemeral ports, 127.0.0.2 onwards, said in one line to
-     * {@code note}; else none (said too when connect() will slow down for it).
+     * The addresses a load binds to: those given; else, when {@code target} is on (IPv4) loopback and
+     * {@code connections} fill more than a {@link #PORT_SHARE} of one address's ephemeral ports, 127.0.0.2 onwards,
+     * said in one line to {@code note}; else none (said too when connect() will slow down for it).
      */
-    public static List<InetAddress> forLoad(List<InetAddress> given, String targetHost, int connections, int ports,
-                                            Consumer<String> note) {
+    public static List<InetAddress> forLoad(
+            List<InetAddress> given, String targetHost, int connections, int ports, Consumer<String> note) {
         int comfortable = comfortable(connections, ports);
         if (!given.isEmpty() || comfortable == 1) {
             return given;
         }
         if (!ipv4Loopback(targetHost)) {
             if (needed(connections, ports) == 1) {
-                note.accept(String.format(Locale.ROOT, "source addresses: %,d connections from one address fill more than a"
-                        + " quarter of its %,d ephemeral ports, and connect() slows down past half: give --source-addresses"
-                        + " (%d addresses)", connections, ports, comfortable));
+                note.accept(String.format(
+                        Locale.ROOT,
+                        "source addresses: %,d connections from one address fill more than a"
+                                + " quarter of its %,d ephemeral ports, and connect() slows down past half: give"
+                                + " --source-addresses"
+                                + " (%d addresses)",
+                        connections,
+                        ports,
+                        comfortable));
             }
             return given;
         }
@@ -106,13 +117,21 @@ public final class SourceAddresses {
         for (int i = 0; i < comfortable; i++) {
             chosen.add(fromLong(toLong(address("127.0.0.2")) + i));
         }
-        note.accept(String.format(Locale.ROOT, "source addresses: %,d connections would fill more than a quarter of one"
-                + " address's %,d ephemeral ports; binding them round-robin to %s-%s", connections, ports,
-                chosen.getFirst().getHostAddress(), chosen.getLast().getHostAddress()));
+        note.accept(String.format(
+                Locale.ROOT,
+                "source addresses: %,d connections would fill more than a quarter of one"
+                        + " address's %,d ephemeral ports; binding them round-robin to %s-%s",
+                connections,
+                ports,
+                chosen.getFirst().getHostAddress(),
+                chosen.getLast().getHostAddress()));
         return chosen;
     }
 
-    /** Whether {@code host} names an IPv4 loopback address (127.0.0.0/8): the runner may choose its source addresses there. */
+    /**
+     * Whether {@code host} names an IPv4 loopback address (127.0.0.0/8): the runner may choose its source addresses
+     * there.
+     */
     public static boolean ipv4Loopback(String host) {
         try {
             InetAddress address = InetAddress.getByName(host);

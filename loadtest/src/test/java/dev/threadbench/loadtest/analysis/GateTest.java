@@ -1,17 +1,16 @@
 package dev.threadbench.loadtest.analysis;
 
-import dev.threadbench.loadtest.model.BaselineJudgement;
-import dev.threadbench.loadtest.model.Results;
-import dev.threadbench.loadtest.model.BaselineFixtures;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.threadbench.loadtest.base.UsageException;
+import dev.threadbench.loadtest.model.BaselineFixtures;
+import dev.threadbench.loadtest.model.Results;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class GateTest {
 
@@ -36,13 +35,19 @@ class GateTest {
             cpu>40ms     | --fail-if: 'cpu>40ms': cpu takes microseconds per request (cpu>40us)
             """)
     void aBadLimitIsOneLine(String limit, String message) {
-        assertEquals(message, assertThrows(UsageException.class, () -> Gate.parse(limit)).getMessage());
+        assertEquals(
+                message,
+                assertThrows(UsageException.class, () -> Gate.parse(limit)).getMessage());
     }
 
     @Test
     void aRelativeLimitNeedsABaseline() {
-        assertEquals("--fail-if: 'req/s<-2%' is relative to a baseline: give --baseline PATH", assertThrows(UsageException.class,
-                () -> Gate.requireBaseline(Gate.parse(List.of("failed>0", "req/s<-2%")), false)).getMessage());
+        assertEquals(
+                "--fail-if: 'req/s<-2%' is relative to a baseline: give --baseline PATH",
+                assertThrows(
+                                UsageException.class,
+                                () -> Gate.requireBaseline(Gate.parse(List.of("failed>0", "req/s<-2%")), false))
+                        .getMessage());
     }
 
     @Test
@@ -54,30 +59,44 @@ class GateTest {
         Gate.Check check = Gate.check(Gate.parse(List.of("req/s<-2%", "p99>+5%", "cpu>+10%")), judged);
 
         assertEquals(1, check.breaches().size(), check.toString());
-        assertTrue(check.breaches().getFirst().startsWith("req/s<-2%: C=2000 undertow/blocking: req/s 9,4"), check.toString());
+        assertTrue(
+                check.breaches().getFirst().startsWith("req/s<-2%: C=2000 undertow/blocking: req/s 9,4"),
+                check.toString());
         assertEquals(List.of(), check.notes(), "p99 is 3 % up, under its limit");
-        assertTrue(Gate.check(Gate.parse(List.of("req/s<-6%")), judged).breaches().isEmpty(), "5 % down is within 6 %");
+        assertTrue(
+                Gate.check(Gate.parse(List.of("req/s<-6%")), judged).breaches().isEmpty(), "5 % down is within 6 %");
     }
 
     @Test
     void aDifferencePastTheLimitThatTheRoundsCannotShowIsANoteNotABreach() {
         Results baseline = BaselineFixtures.run(3, 9900, 2010, 30, 0.005, 1);
         Results slower = BaselineFixtures.run(3, 9000, 2010, 30, 0.005, 2);
-        Gate.Check check = Gate.check(Gate.parse(List.of("req/s<-2%")),
-                slower.withBaseline(Baselines.of(baseline, slower, "base")));
+        Gate.Check check = Gate.check(
+                Gate.parse(List.of("req/s<-2%")), slower.withBaseline(Baselines.of(baseline, slower, "base")));
         assertEquals(List.of(), check.breaches());
         assertEquals(1, check.notes().size());
-        assertTrue(check.notes().getFirst().contains("past the limit but not counted: req/s 9,0"), check.notes().toString());
-        assertTrue(check.notes().getFirst().contains("too few rounds to judge"), check.notes().toString());
+        assertTrue(
+                check.notes().getFirst().contains("past the limit but not counted: req/s 9,0"),
+                check.notes().toString());
+        assertTrue(
+                check.notes().getFirst().contains("too few rounds to judge"),
+                check.notes().toString());
     }
 
     @Test
     void absoluteLimitsApplyToEachCellsMedian() {
         Results run = BaselineFixtures.run(4, 9900, 2010, 30, 0.005, 1);
-        assertEquals(List.of(), Gate.check(Gate.parse(List.of("of-bound<95%", "p99>2100ms", "failed>0", "cpu>40us")), run).breaches());
+        assertEquals(
+                List.of(),
+                Gate.check(Gate.parse(List.of("of-bound<95%", "p99>2100ms", "failed>0", "cpu>40us")), run)
+                        .breaches());
         Gate.Check check = Gate.check(Gate.parse(List.of("of-bound<99.5%", "p99>2000ms")), run);
         assertEquals(2, check.breaches().size(), check.toString());
-        assertTrue(check.breaches().get(0).startsWith("of-bound<99.5%: C=2000 undertow/blocking: of bound 0.99"), check.toString());
-        assertTrue(check.breaches().get(1).startsWith("p99>2000ms: C=2000 undertow/blocking: p99 ms 2,0"), check.toString());
+        assertTrue(
+                check.breaches().get(0).startsWith("of-bound<99.5%: C=2000 undertow/blocking: of bound 0.99"),
+                check.toString());
+        assertTrue(
+                check.breaches().get(1).startsWith("p99>2000ms: C=2000 undertow/blocking: p99 ms 2,0"),
+                check.toString());
     }
 }

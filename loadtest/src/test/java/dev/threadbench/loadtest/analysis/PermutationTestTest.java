@@ -23,12 +23,19 @@ class PermutationTestTest {
 
     @Test
     void fullySeparatedRoundsGiveTheLeastPAndInterleavedOnesALargeOne() {
-        assertEquals(2 / 70.0, PermutationTest.pValue(new double[] {100, 101, 102, 103}, new double[] {90, 91, 92, 93}), 1e-12);
-        assertEquals(2 / 70.0, PermutationTest.pValue(new double[] {100, 101, 102, 1e6}, new double[] {90, 91, 92, 93}), 1e-12,
+        assertEquals(
+                2 / 70.0,
+                PermutationTest.pValue(new double[] {100, 101, 102, 103}, new double[] {90, 91, 92, 93}),
+                1e-12);
+        assertEquals(
+                2 / 70.0,
+                PermutationTest.pValue(new double[] {100, 101, 102, 1e6}, new double[] {90, 91, 92, 93}),
+                1e-12,
                 "an outlying round counts as any round above the rest");
         assertEquals(2 / 56.0, PermutationTest.pValue(new double[] {1, 2, 3}, new double[] {4, 5, 6, 7, 8}), 1e-12);
         assertEquals(0.1, PermutationTest.pValue(new double[] {100, 101, 102}, new double[] {90, 91, 92}), 1e-12);
-        double interleaved = PermutationTest.pValue(new double[] {100, 102, 104, 106}, new double[] {101, 103, 105, 107});
+        double interleaved =
+                PermutationTest.pValue(new double[] {100, 102, 104, 106}, new double[] {101, 103, 105, 107});
         assertTrue(interleaved > 0.5, "p " + interleaved);
         assertEquals(1, PermutationTest.pValue(new double[] {5, 5, 5, 5}, new double[] {5, 5, 5, 5}), 1e-12);
     }

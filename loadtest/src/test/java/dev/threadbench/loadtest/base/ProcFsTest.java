@@ -1,10 +1,10 @@
 package dev.threadbench.loadtest.compare;
 
-import dev.threadbench.loadtest.base.ProcFs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.threadbench.common.ProcStat;
+import dev.threadbench.loadtest.base.ProcFs;
 import org.junit.jupiter.api.Test;
 
 class ProcFsTest {

@@ -58,6 +58,9 @@ class AllowedTargetsTest {
             no-such-host.invalid | --allow-targets: cannot resolve no-such-host.invalid (in no-such-host.invalid)
             """)
     void badEntriesAreOneLine(String allowed, String message) {
-        assertEquals(message, assertThrows(UsageException.class, () -> AllowedTargets.parse(allowed)).getMessage());
+        assertEquals(
+                message,
+                assertThrows(UsageException.class, () -> AllowedTargets.parse(allowed))
+                        .getMessage());
     }
 }

@@ -10,12 +10,14 @@ import org.junit.jupiter.api.Test;
 class RoundOrderTest {
 
     private static List<String> order(CompareSettings.Runs settings, int round) {
-        return settings.order(round).stream().map(p -> p.server() + (p.strategy() == null ? "" : "/" + p.strategy())).toList();
+        return settings.order(round).stream()
+                .map(p -> p.server() + (p.strategy() == null ? "" : "/" + p.strategy()))
+                .toList();
     }
 
     private static CompareSettings.Runs settings(List<Planned> planned, int rounds) {
-        return new CompareSettings.Runs(planned, Map.of(), "default", List.of(1000),
-                List.of(CompareSettings.Load.closed(1000)), rounds);
+        return new CompareSettings.Runs(
+                planned, Map.of(), "default", List.of(1000), List.of(CompareSettings.Load.closed(1000)), rounds);
     }
 
     @Test
@@ -29,9 +31,12 @@ class RoundOrderTest {
 
     @Test
     void withMoreServersOrStrategiesEachRoundReversesTheOneBefore() {
-        CompareSettings.Runs three = settings(List.of(new Planned("undertow", "blocking"),
-                new Planned("undertow", "virtual"),
-                new Planned("vertx", "timer")), 2);
+        CompareSettings.Runs three = settings(
+                List.of(
+                        new Planned("undertow", "blocking"),
+                        new Planned("undertow", "virtual"),
+                        new Planned("vertx", "timer")),
+                2);
         assertEquals(List.of("undertow/blocking", "undertow/virtual", "vertx/timer"), order(three, 0));
         assertEquals(List.of("vertx/timer", "undertow/virtual", "undertow/blocking"), order(three, 1));
     }

@@ -22,8 +22,10 @@ class RunLengthTest {
 
     private static CompareSettings settings(String args) {
         CommandLine command = new CommandLine(new CompareCommand());
-        command.parseArgs(("--targets undertow=http://127.0.0.1:1 " + args).trim().split(" "));
-        CompareOptions options = (CompareOptions) command.getCommandSpec().mixins().get("options").userObject();
+        command.parseArgs(
+                ("--targets undertow=http://127.0.0.1:1 " + args).trim().split(" "));
+        CompareOptions options = (CompareOptions)
+                command.getCommandSpec().mixins().get("options").userObject();
         return options.validate();
     }
 
@@ -50,13 +52,17 @@ class RunLengthTest {
     @Test
     void aDelayWhosePeriodsFitWholeSecondsOnlyPastAMinuteIsRefused() {
         UsageException e = assertThrows(UsageException.class, () -> RunLength.wholePeriods(16, 10, 1234));
-        assertTrue(e.getMessage().startsWith("--delay-ms: a measured window must be a whole number of delay periods, and 1234 ms"
-                + " periods add up to whole seconds only every 617 s"), e.getMessage());
+        assertTrue(
+                e.getMessage()
+                        .startsWith("--delay-ms: a measured window must be a whole number of delay periods, and 1234 ms"
+                                + " periods add up to whole seconds only every 617 s"),
+                e.getMessage());
     }
 
     @Test
     void everyDefaultWindowIsWholeDelayPeriods() {
-        for (RunLength length : List.of(RunLength.COMPARE, RunLength.COMPARE_QUICK, RunLength.SWEEP, RunLength.SWEEP_QUICK)) {
+        for (RunLength length :
+                List.of(RunLength.COMPARE, RunLength.COMPARE_QUICK, RunLength.SWEEP, RunLength.SWEEP_QUICK)) {
             assertEquals(0, length.durationSeconds() * 1000 % 2000, length + ": whole 2 s periods");
             assertEquals(0, length.rampupSeconds() * 1000 % 2000, length + ": connections opened over whole periods");
         }
@@ -66,14 +72,17 @@ class RunLengthTest {
     void plainCompareAndQuickJudgeWithThreeRoundsInTheirTime() {
         assertEquals(3, RunLength.COMPARE.rounds());
         assertEquals(3, RunLength.COMPARE_QUICK.rounds());
-        // CompareHeader's estimate for the default 2 servers x 2 concurrencies: each run its seconds plus 3, each start and stop 8
+        // CompareHeader's estimate for the default 2 servers x 2 concurrencies: each run its seconds plus 3, each start
+        // and stop 8
         assertTrue(estimate(RunLength.COMPARE) <= 7 * 60, "under 7 minutes: " + estimate(RunLength.COMPARE));
-        assertTrue(estimate(RunLength.COMPARE_QUICK) <= 3.5 * 60, "about 3 minutes: " + estimate(RunLength.COMPARE_QUICK));
+        assertTrue(
+                estimate(RunLength.COMPARE_QUICK) <= 3.5 * 60, "about 3 minutes: " + estimate(RunLength.COMPARE_QUICK));
     }
 
     private static int estimate(RunLength length) {
         int runs = length.rounds() * 2 * 2;
-        return runs * (length.rampupSeconds() + length.warmupSeconds() + length.durationSeconds() + 3) + length.rounds() * 2 * 8;
+        return runs * (length.rampupSeconds() + length.warmupSeconds() + length.durationSeconds() + 3)
+                + length.rounds() * 2 * 8;
     }
 
     @Test
@@ -92,8 +101,10 @@ class RunLengthTest {
     void aDurationGivenIsRoundedUpWithOneLineSayingSo() {
         CompareSettings given = settings("--duration 15");
         assertEquals(16, given.generator().timing().durationSeconds());
-        assertEquals("--duration 15 s rounded up to 16 s, 8 whole delay periods of 2 s: a closed loop's delayed answers come in"
-                + " waves one period apart, and a window of part of one catches a wave more or less",
+        assertEquals(
+                "--duration 15 s rounded up to 16 s, 8 whole delay periods of 2 s: a closed loop's delayed answers"
+                        + " come in"
+                        + " waves one period apart, and a window of part of one catches a wave more or less",
                 given.generator().windowNote());
         assertEquals(1, given.generator().windowNote().lines().count());
         assertNull(settings("--duration 20").generator().windowNote(), "already whole");
@@ -116,13 +127,15 @@ class RunLengthTest {
         assertEquals(4, timing("--quick").warmupSeconds(), "--quick keeps its fixed 4 s");
         assertFalse(timing("--quick").autoWarmup());
         assertFalse(timing("--iterations 100000").autoWarmup(), "a counted window: the fixed one");
-        assertEquals(RunLength.FIXED_WARMUP_SECONDS, timing("--iterations 100000").warmupSeconds());
+        assertEquals(
+                RunLength.FIXED_WARMUP_SECONDS, timing("--iterations 100000").warmupSeconds());
         assertFalse(timing("--rate 0.5x").autoWarmup(), "the open model's schedule needs its end up front");
         UsageException open = assertThrows(UsageException.class, () -> settings("--warmup auto --rate 0.5x"));
-        assertTrue(open.getMessage().startsWith("--warmup auto: only on the embedded engine, in a closed loop"), open.getMessage());
+        assertTrue(
+                open.getMessage().startsWith("--warmup auto: only on the embedded engine, in a closed loop"),
+                open.getMessage());
         UsageException bad = assertThrows(UsageException.class, () -> settings("--warmup soon"));
         assertEquals("--warmup: expected auto or a number of seconds, got 'soon'", bad.getMessage());
         assertThrows(UsageException.class, () -> settings("--warmup -1"));
     }
 }
-

@@ -13,9 +13,17 @@ public final class SweepFixtures {
 
     private SweepFixtures() {}
 
-    /** What a pair does at a concurrency: its share of the bound, failures, server CPU per request, memory, and flags. */
-    public record Point(double ratio, long failed, double cpuMicros, double heapMb, double rssMb, boolean generatorBound,
-                 boolean serverBound) {
+    /**
+     * What a pair does at a concurrency: its share of the bound, failures, server CPU per request, memory, and flags.
+     */
+    public record Point(
+            double ratio,
+            long failed,
+            double cpuMicros,
+            double heapMb,
+            double rssMb,
+            boolean generatorBound,
+            boolean serverBound) {
         public Point(double ratio, long failed, double cpuMicros, double heapMb, double rssMb, boolean generatorBound) {
             this(ratio, failed, cpuMicros, heapMb, rssMb, generatorBound, false);
         }
@@ -27,16 +35,54 @@ public final class SweepFixtures {
 
     public static Run run(String server, String strategy, int concurrency, int round, Point p) {
         double wobble = 1 + 0.01 * (round - 1);
-        Run base = ResultsFixtures.run(server, strategy, concurrency, round, p.ratio() * 5 * concurrency * wobble,
-                p.generatorBound(), true);
+        Run base = ResultsFixtures.run(
+                server, strategy, concurrency, round, p.ratio() * 5 * concurrency * wobble, p.generatorBound(), true);
         double cpu = p.cpuMicros() * wobble;
-        Results.ServerCost cost = new Results.ServerCost(cpu * base.load().requests() / 1e6, cpu, 0.8 * cpu, 0.2 * cpu, 20L + concurrency,
-                2.0, p.rssMb() * wobble, p.heapMb() * wobble, 1024.0, 3L, 1.5, 4.0, 20);
-        return ResultsFixtures.flat(base.server(), base.strategy(), base.concurrency(), base.engine(), base.round(), base.load().requests(),
-                new Results.Failed(p.failed(), p.failed(), 0, 0, 0, 0, 0), base.load().durationSeconds(), base.load().requestsPerSecond(),
-                base.load().bound(), p.ratio() * wobble, base.latency().latencyMs(), cost.cpuSeconds(), cpu, p.serverBound() ? 0.99 : 0.5, p.rssMb() * wobble,
-                base.generatorSide().cpuSeconds(), p.generatorBound() ? 0.95 : 0.3, p.serverBound(), p.generatorBound(), base.reconciliation(),
-                base.load().connectionsOpened(), 0, base.latency().percentiles(), base.notes(), cost, null, null, null, null);
+        Results.ServerCost cost = new Results.ServerCost(
+                cpu * base.load().requests() / 1e6,
+                cpu,
+                0.8 * cpu,
+                0.2 * cpu,
+                20L + concurrency,
+                2.0,
+                p.rssMb() * wobble,
+                p.heapMb() * wobble,
+                1024.0,
+                3L,
+                1.5,
+                4.0,
+                20);
+        return ResultsFixtures.flat(
+                base.server(),
+                base.strategy(),
+                base.concurrency(),
+                base.engine(),
+                base.round(),
+                base.load().requests(),
+                new Results.Failed(p.failed(), p.failed(), 0, 0, 0, 0, 0),
+                base.load().durationSeconds(),
+                base.load().requestsPerSecond(),
+                base.load().bound(),
+                p.ratio() * wobble,
+                base.latency().latencyMs(),
+                cost.cpuSeconds(),
+                cpu,
+                p.serverBound() ? 0.99 : 0.5,
+                p.rssMb() * wobble,
+                base.generatorSide().cpuSeconds(),
+                p.generatorBound() ? 0.95 : 0.3,
+                p.serverBound(),
+                p.generatorBound(),
+                base.reconciliation(),
+                base.load().connectionsOpened(),
+                0,
+                base.latency().percentiles(),
+                base.notes(),
+                cost,
+                null,
+                null,
+                null,
+                null);
     }
 
     public static List<Run> pair(String server, String strategy, Shape shape) {
@@ -50,19 +96,38 @@ public final class SweepFixtures {
     }
 
     /**
-     * undertow/blocking: breaks at 2000 (80 % of the bound, its CPUs full), CPU 2x timer's, 0.5 MB heap and 100 MB RSS per 1,000.
-     * undertow/timer: holds throughout, 1 MB heap and 20 MB RSS per 1,000. vertx/timer: generator-bound at 2000,
-     * CPU within a percent of undertow/timer's.
+     * undertow/blocking: breaks at 2000 (80 % of the bound, its CPUs full), CPU 2x timer's, 0.5 MB heap and 100 MB RSS
+     * per 1,000. undertow/timer: holds throughout, 1 MB heap and 20 MB RSS per 1,000. vertx/timer: generator-bound at
+     * 2000, CPU within a percent of undertow/timer's.
      */
     public static Results sweep(List<Results.Skipped> skipped) {
         List<Run> runs = new ArrayList<>();
-        runs.addAll(pair("undertow", "blocking", c -> new Point(c < 2000 ? 0.99 : 0.80, 0, 200, 50 + 0.0005 * c, 100 + 0.1 * c, false,
-                c == 2000)));
+        runs.addAll(pair(
+                "undertow",
+                "blocking",
+                c -> new Point(c < 2000 ? 0.99 : 0.80, 0, 200, 50 + 0.0005 * c, 100 + 0.1 * c, false, c == 2000)));
         runs.addAll(pair("undertow", "timer", c -> new Point(0.99, 0, 100, 40 + 0.001 * c, 80 + 0.02 * c, false)));
-        runs.addAll(pair("vertx", "timer", c -> new Point(c < 2000 ? 0.99 : 0.90, 0, 101, 30 + 0.001 * c, 90 + 0.02 * c, c == 2000)));
+        runs.addAll(pair(
+                "vertx",
+                "timer",
+                c -> new Point(c < 2000 ? 0.99 : 0.90, 0, 101, 30 + 0.001 * c, 90 + 0.02 * c, c == 2000)));
         Results plain = ResultsFixtures.results();
         Results.Settings s = plain.settings();
-        return new Results(plain.environment(), new Results.Settings(s.engine(), 1, 3, 6, null, s.timeoutSeconds(), s.delayEvery(),
-                s.delayMs(), s.eventLoops(), 3, true), runs, skipped);
+        return new Results(
+                plain.environment(),
+                new Results.Settings(
+                        s.engine(),
+                        1,
+                        3,
+                        6,
+                        null,
+                        s.timeoutSeconds(),
+                        s.delayEvery(),
+                        s.delayMs(),
+                        s.eventLoops(),
+                        3,
+                        true),
+                runs,
+                skipped);
     }
 }
