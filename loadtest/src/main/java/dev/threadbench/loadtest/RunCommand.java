@@ -11,7 +11,7 @@ import dev.threadbench.loadtest.engine.GeneratorOptions;
 import dev.threadbench.loadtest.engine.TimingOptions;
 import dev.threadbench.loadtest.plan.Plan;
 import dev.threadbench.loadtest.plan.PlanParser;
-import dev.threadbench.loadtest.report.ConsoleTable;
+import dev.threadbench.loadtest.report.AgentLines;
 import dev.threadbench.loadtest.runner.DrillSummary;
 import dev.threadbench.loadtest.runner.LoadResult;
 import dev.threadbench.loadtest.runner.LoadRunner;
@@ -171,9 +171,7 @@ public final class RunCommand implements Callable<Integer> {
         Engine.PlanRun ran =
                 engine.runPlan(plan.steps(), plan.concurrency(), perSecond, timing, new LoadRunner.Phases() {});
         DrillSummary.print(ran.result(), out);
-        ConsoleTable.agentLines(
-                        ran.outcome().cluster().agents(),
-                        ran.outcome().cluster().coordination())
+        AgentLines.of(ran.outcome().cluster().agents(), ran.outcome().cluster().coordination())
                 .forEach(out::println);
         return ran.result();
     }

@@ -3,7 +3,9 @@ package dev.threadbench.loadtest.analysis;
 import dev.threadbench.loadtest.model.Note;
 import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.model.Run;
+import dev.threadbench.loadtest.model.ServerCost;
 import dev.threadbench.loadtest.model.Spread;
+import dev.threadbench.loadtest.model.ThreadClassCost;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -104,7 +106,7 @@ public record Cell(int concurrency, String strategy, String server, String engin
      * apart); the whole process's for runs without the bill by thread class (older files and servers, off Linux).
      */
     public Spread requestCpuMicrosPerRequest() {
-        return billed() ? cost(Results.ServerCost::requestCpuMicrosPerRequest) : serverCpuMicrosPerRequest();
+        return billed() ? cost(ServerCost::requestCpuMicrosPerRequest) : serverCpuMicrosPerRequest();
     }
 
     /** Whether every round has the server's bill by thread class: then its request CPU is apart from its JIT and GC. */
@@ -115,15 +117,15 @@ public record Cell(int concurrency, String strategy, String server, String engin
     }
 
     /** One thread class's figure over the rounds; null when no round has the bill. */
-    public Spread threadClass(String threadClass, Function<Results.ThreadClassCost, Double> figure) {
+    public Spread threadClass(String threadClass, Function<ThreadClassCost, Double> figure) {
         return cost(c -> c.threads() == null || c.threads().get(threadClass) == null
                 ? null
                 : figure.apply(c.threads().get(threadClass)));
     }
 
     /** The generator's own figure summed over {@code classes}, over the rounds; null when no round has its bill. */
-    public Spread generatorThreads(List<String> classes, Function<Results.ThreadClassCost, Double> figure) {
-        return spread(r -> Results.ThreadClassCost.sum(r.generatorSide().threads(), classes, figure));
+    public Spread generatorThreads(List<String> classes, Function<ThreadClassCost, Double> figure) {
+        return spread(r -> ThreadClassCost.sum(r.generatorSide().threads(), classes, figure));
     }
 
     /** The generator's CPU time per request, from its CPU seconds over the window and the requests measured in it. */
@@ -136,7 +138,7 @@ public record Cell(int concurrency, String strategy, String server, String engin
     }
 
     /** One of the server's cost figures over the rounds; null when no round has it. */
-    public Spread cost(Function<Results.ServerCost, Double> figure) {
+    public Spread cost(Function<ServerCost, Double> figure) {
         return spread(r -> r.serverSide().cost() == null
                 ? null
                 : figure.apply(r.serverSide().cost()));
@@ -325,13 +327,13 @@ public record Cell(int concurrency, String strategy, String server, String engin
                 generatorBoundRounds(),
                 compilingRounds(),
                 medianRun().round(),
-                cost(Results.ServerCost::cpuUserMicrosPerRequest),
-                cost(Results.ServerCost::cpuSystemMicrosPerRequest),
+                cost(ServerCost::cpuUserMicrosPerRequest),
+                cost(ServerCost::cpuSystemMicrosPerRequest),
                 cost(c -> c.peakThreads() == null ? null : c.peakThreads().doubleValue()),
-                cost(Results.ServerCost::contextSwitchesPerRequest),
-                cost(Results.ServerCost::heapAfterGcMb),
-                cost(Results.ServerCost::gcPauseMsPerSecond),
-                cost(Results.ServerCost::jitMsPerSecond),
+                cost(ServerCost::contextSwitchesPerRequest),
+                cost(ServerCost::heapAfterGcMb),
+                cost(ServerCost::gcPauseMsPerSecond),
+                cost(ServerCost::jitMsPerSecond),
                 targetRate(),
                 aboveBoundRounds(),
                 generatorCpuMicrosPerRequest(),

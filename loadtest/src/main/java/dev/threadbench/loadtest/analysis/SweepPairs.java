@@ -3,6 +3,7 @@ package dev.threadbench.loadtest.analysis;
 import dev.threadbench.loadtest.model.Limit;
 import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.model.Run;
+import dev.threadbench.loadtest.model.ServerCost;
 import dev.threadbench.loadtest.model.Spread;
 import dev.threadbench.loadtest.model.SweepPair;
 import java.util.ArrayList;
@@ -183,12 +184,12 @@ public final class SweepPairs {
                 detail,
                 limitAt,
                 shortBelow.isEmpty() ? null : String.join(", ", shortBelow),
-                perThousand(cells, Results.ServerCost::heapAfterGcMb),
-                perThousand(cells, Results.ServerCost::peakRssMb),
+                perThousand(cells, ServerCost::heapAfterGcMb),
+                perThousand(cells, ServerCost::peakRssMb),
                 cpuCell.concurrency(),
                 cpuCell.serverCpuMicrosPerRequest(),
-                cpuCell.cost(Results.ServerCost::cpuUserMicrosPerRequest),
-                cpuCell.cost(Results.ServerCost::cpuSystemMicrosPerRequest),
+                cpuCell.cost(ServerCost::cpuUserMicrosPerRequest),
+                cpuCell.cost(ServerCost::cpuSystemMicrosPerRequest),
                 ends);
     }
 
@@ -297,7 +298,7 @@ public final class SweepPairs {
     }
 
     /** The slope of the cells' medians against concurrency, per 1,000 connections; null with fewer than two points. */
-    private static Double perThousand(List<Cell> cells, Function<Results.ServerCost, Double> figure) {
+    private static Double perThousand(List<Cell> cells, Function<ServerCost, Double> figure) {
         List<double[]> points = new ArrayList<>();
         for (Cell cell : cells) {
             Spread value = cell.cost(figure);

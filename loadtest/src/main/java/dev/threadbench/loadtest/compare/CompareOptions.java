@@ -16,7 +16,6 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -153,17 +152,8 @@ final class CompareOptions {
                     + " --delay-every, --delay-ms or --strategy, which compare sets)")
     private String serverArgs;
 
-    @Option(
-            names = "--undertow-jar",
-            paramLabel = "JAR",
-            description = "default: undertow-server/target/undertow-server.jar under the project")
-    private Path undertowJar;
-
-    @Option(
-            names = "--vertx-jar",
-            paramLabel = "JAR",
-            description = "default: vertx-server/target/vertx-server.jar under the project")
-    private Path vertxJar;
+    @Mixin
+    private ServerJarOptions jarOptions;
 
     @Option(
             names = "--repeat",
@@ -267,7 +257,7 @@ final class CompareOptions {
                 delayEvery,
                 delayMs);
         List<String> checkedServerArgs = ServerArgs.check(serverArgs == null ? List.of() : words(serverArgs));
-        Map<String, Path> jars = running.isEmpty() ? jars(progress) : Map.of();
+        Map<String, Path> jars = running.isEmpty() ? jarOptions.jars(servers, progress) : Map.of();
         List<Planned> planned = new ArrayList<>();
         if (running.isEmpty()) {
             jars.keySet()
@@ -295,36 +285,6 @@ final class CompareOptions {
             throw new UsageException("--strategies: not with --targets: the running servers keep their own strategies"
                     + " (see their /stats)");
         }
-    }
-
-    /** The jar of each server (one SERVER@VERSION built first), in --servers' order. */
-    private Map<String, Path> jars(PrintStream progress) {
-        Map<String, Path> jars = new LinkedHashMap<>();
-        for (String server : servers) {
-            VariantJars.Variant variant = VariantJars.parse(server);
-            String base = variant == null ? server : variant.server();
-            Path given = givenJar(base);
-            jars.put(
-                    server,
-                    variant == null
-                            ? ProjectLayout.jar(server, given)
-                            : VariantJars.jar(
-                                    variant,
-                                    given != null ? given : ProjectLayout.defaultJar(base),
-                                    ProjectLayout.root(),
-                                    progress,
-                                    VariantJars.MAVEN));
-        }
-        return jars;
-    }
-
-    /** --undertow-jar or --vertx-jar; null when not given. */
-    private Path givenJar(String server) {
-        return switch (server) {
-            case "undertow" -> undertowJar;
-            case "vertx" -> vertxJar;
-            default -> throw new IllegalArgumentException("no server " + server);
-        };
     }
 
     /** --profile checked: null when off. Checked before the runs, so that a bad mode costs none. */

@@ -13,16 +13,14 @@ import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.profile.ProfileMode;
 import dev.threadbench.loadtest.profile.Profiling;
+import dev.threadbench.loadtest.report.AgentLines;
 import dev.threadbench.loadtest.report.BaselineOptions;
 import dev.threadbench.loadtest.report.ConsoleTable;
 import dev.threadbench.loadtest.report.History;
 import dev.threadbench.loadtest.report.HtmlReport;
 import dev.threadbench.loadtest.report.ResultsJson;
-import dev.threadbench.loadtest.runner.SourceAddresses;
-import dev.threadbench.process.ServerProcess;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -99,7 +97,7 @@ final class Comparison {
             throw new UsageException("--out: cannot create " + settings.out() + ": " + e.getMessage());
         }
         CompareHeader.print(settings, out);
-        List<Results.Skipped> skipped = skipped();
+        List<Results.Skipped> skipped = Headroom.skipped(settings, engine);
         skipped.forEach(s -> out.printf(Locale.ROOT, "skipped: C=%d: %s%n", s.concurrency(), s.reason()));
         String backlog = planned.running()
                 ? null
@@ -132,7 +130,7 @@ final class Comparison {
         progress.start(points);
         List<Run> runs = new ArrayList<>();
         try (CpuPinning.Pinned pinned = settings.pinning().pinThisJvm()) {
-            Map<String, RunningServer> running = connect();
+            Map<String, RunningServer> running = ServerLaunch.connect(settings, out);
             Map<Planned, List<CompareSettings.Load>> grid = new LinkedHashMap<>();
             planned.planned().forEach(server -> grid.put(server, loads));
             SweepNarrowing.Rounds rounds =
@@ -150,36 +148,6 @@ final class Comparison {
             }
         }
         return report(runs, skipped);
-    }
-
-    /**
-     * The concurrencies this machine cannot hold (descriptors, memory, ports), each with its reason. With agents and
-     * running servers, neither the connections nor the servers are on this machine: none.
-     */
-    private List<Results.Skipped> skipped() {
-        CompareSettings.Runs planned = settings.runs();
-        boolean agents = settings.generator().agents() != null;
-        return Headroom.and(
-                agents && planned.running()
-                        ? List.of()
-                        : Headroom.skipped(
-                                planned.concurrencies(),
-                                !planned.running(),
-                                settings.servers().jvmOptions(),
-                                Headroom.Machine.probe()),
-                agents
-                        ? List.of()
-                        : Headroom.portsSkipped(
-                                planned.concurrencies(),
-                                planned.running()
-                                        ? planned.targets().values().stream()
-                                                .map(URI::getHost)
-                                                .distinct()
-                                                .toList()
-                                        : List.of(settings.servers().listenHost()),
-                                engine.name(),
-                                engine::sourceAddresses,
-                                SourceAddresses.EPHEMERAL_PORTS));
     }
 
     /** results.json, report.html, the table and the history; the exit code. */
@@ -326,7 +294,9 @@ final class Comparison {
                         + (planned.strategy() == null ? "default" : planned.strategy())
                         + (runsPlanned.rounds() == 1 ? "" : "-round" + (round + 1)) + logSuffix + ".log");
         List<Run> runs = new ArrayList<>();
-        try (Target server = alreadyRunning != null ? alreadyRunning : start(planned, round, log)) {
+        try (Target server = alreadyRunning != null
+                ? alreadyRunning
+                : ServerLaunch.start(settings, profiling.on(), planned, round, log, out)) {
             String version = server.frameworkVersion();
             if (version != null) {
                 versions.put(planned.server(), version);
@@ -400,63 +370,7 @@ final class Comparison {
         run.notes().stream()
                 .filter(note -> ListenDrops.isNote(note) || Cell.starvedNote(note))
                 .forEach(note -> out.println("      " + note));
-        ConsoleTable.agentLines(run).forEach(line -> out.println("      " + line));
+        AgentLines.of(run).forEach(line -> out.println("      " + line));
         out.flush();
-    }
-
-    private StartedServer start(Planned planned, int round, Path log) {
-        CompareSettings.Servers servers = settings.servers();
-        List<String> jvmOptions = new ArrayList<>(settings.pinning().serverJvmOptions());
-        jvmOptions.addAll(servers.jvmOptions());
-        if (profiling.on()) {
-            jvmOptions.add("-XX:+EnableDynamicAgentLoading"); // --profile loads async-profiler through the attach API
-        }
-        ServerProcess.Launch launch = ServerProcess.Launch.logged(
-                        planned.server(), servers.jars().get(planned.server()), jvmOptions, log)
-                .through(settings.pinning().serverLauncher());
-        CompareSettings.Workload workload = settings.workload();
-        List<String> options = new ArrayList<>(List.of(
-                "--delay-every",
-                String.valueOf(workload.delayEvery()),
-                "--delay-ms",
-                String.valueOf(workload.delayMs())));
-        if (planned.strategy() != null) {
-            options.addAll(List.of("--strategy", planned.strategy()));
-        }
-        options.addAll(servers.serverArgs());
-        out.printf(
-                Locale.ROOT,
-                "%n%s (%s)%s: starting %s%n",
-                planned.server(),
-                planned.strategy() == null ? "its default strategy" : planned.strategy(),
-                settings.runs().label(round),
-                String.join(" ", launch.command(ServerProcess.on(servers.listenHost(), "<free>", options))));
-        out.flush();
-        return StartedServer.start(launch, options, servers.host());
-    }
-
-    /** Each target up (before any run, so that one that is down costs no runs) and delaying as --delay-every says. */
-    private Map<String, RunningServer> connect() {
-        Map<String, RunningServer> running = new LinkedHashMap<>();
-        int delayEvery = settings.workload().delayEvery();
-        settings.runs().targets().forEach((name, base) -> {
-            out.printf(Locale.ROOT, "%s at %s: waiting for /health%n", name, base);
-            out.flush();
-            RunningServer server = RunningServer.connect(name, base, RunningServer.READY_TIMEOUT);
-            Target.Stats stats = server.stats();
-            if (!stats.delaysEvery(delayEvery)) {
-                throw new UsageException(RunAnalysis.delayEveryMismatch(server, stats, delayEvery));
-            }
-            out.printf(
-                    Locale.ROOT,
-                    "%s at %s: up, strategy %s, %,d requests counted so far%n",
-                    name,
-                    base,
-                    stats.strategy(),
-                    stats.requests());
-            running.put(name, server);
-        });
-        out.flush();
-        return running;
     }
 }

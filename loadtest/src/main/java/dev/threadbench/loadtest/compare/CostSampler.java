@@ -1,6 +1,8 @@
 package dev.threadbench.loadtest.compare;
 
 import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.ServerCost;
+import dev.threadbench.loadtest.model.ThreadClassCost;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -211,7 +213,7 @@ final class CostSampler implements AutoCloseable {
      * The run's cost, per request at the client's measured {@code requestsPerSecond} over the reads' own window;
      * null when the server reports no process figures, or never answered.
      */
-    Results.ServerCost cost(double requestsPerSecond) {
+    ServerCost cost(double requestsPerSecond) {
         if (!stopped) {
             timer.shutdownNow();
             return null;
@@ -270,14 +272,14 @@ final class CostSampler implements AutoCloseable {
         return sampled > 0 ? sampled : null;
     }
 
-    static Results.ServerCost cost(Window w, double requests) {
+    static ServerCost cost(Window w, double requests) {
         ProcessFigures a = w.first();
         ProcessFigures b = w.last();
         Long cpuMs = delta(a.cpuMs(), b.cpuMs());
         Long peakRss = peak(a.rssPeakBytes(), b.rssPeakBytes(), w.sampledPeakRssBytes());
         Long gcPause = delta(a.gcPauseMs(), b.gcPauseMs());
         Long jit = delta(a.jitMs(), b.jitMs());
-        return new Results.ServerCost(
+        return new ServerCost(
                 cpuMs == null ? null : RunAnalysis.round(cpuMs / 1000.0, 3),
                 perRequest(cpuMs, 1000, requests),
                 perRequest(delta(a.cpuUserMs(), b.cpuUserMs()), 1000, requests),
@@ -300,14 +302,14 @@ final class CostSampler implements AutoCloseable {
      * the window leave it (its difference can be negative) for {@code exited}, so the classes still add up to the
      * process's CPU.
      */
-    static Map<String, Results.ThreadClassCost> threads(
+    static Map<String, ThreadClassCost> threads(
             Map<String, ProcessFigures.ClassFigures> start,
             Map<String, ProcessFigures.ClassFigures> end,
             double requests) {
         if (start == null || end == null) {
             return null;
         }
-        Map<String, Results.ThreadClassCost> bill = new LinkedHashMap<>();
+        Map<String, ThreadClassCost> bill = new LinkedHashMap<>();
         end.forEach((name, b) -> {
             ProcessFigures.ClassFigures a = start.get(name);
             Double cpu = delta(a == null ? null : a.cpuMs(), b.cpuMs());
@@ -316,7 +318,7 @@ final class CostSampler implements AutoCloseable {
             Long involuntary = a == null ? null : delta(a.involuntaryContextSwitches(), b.involuntaryContextSwitches());
             bill.put(
                     name,
-                    new Results.ThreadClassCost(
+                    new ThreadClassCost(
                             round3(cpu),
                             round3(delta(a == null ? null : a.userMs(), b.userMs())),
                             round3(delta(a == null ? null : a.systemMs(), b.systemMs())),

@@ -1,10 +1,12 @@
 package dev.threadbench.loadtest.compare;
 
 import com.sun.management.UnixOperatingSystemMXBean;
+import dev.threadbench.loadtest.engine.Engine;
 import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.runner.SourceAddresses;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -181,5 +183,35 @@ final class Headroom {
             return -1;
         }
         return -1;
+    }
+
+    /**
+     * The concurrencies this machine cannot hold (descriptors, memory, ports), each with its reason. With agents and
+     * running servers, neither the connections nor the servers are on this machine: none.
+     */
+    static List<Results.Skipped> skipped(CompareSettings settings, Engine engine) {
+        CompareSettings.Runs planned = settings.runs();
+        boolean agents = settings.generator().agents() != null;
+        return and(
+                agents && planned.running()
+                        ? List.of()
+                        : skipped(
+                                planned.concurrencies(),
+                                !planned.running(),
+                                settings.servers().jvmOptions(),
+                                Machine.probe()),
+                agents
+                        ? List.of()
+                        : portsSkipped(
+                                planned.concurrencies(),
+                                planned.running()
+                                        ? planned.targets().values().stream()
+                                                .map(URI::getHost)
+                                                .distinct()
+                                                .toList()
+                                        : List.of(settings.servers().listenHost()),
+                                engine.name(),
+                                engine::sourceAddresses,
+                                SourceAddresses.EPHEMERAL_PORTS));
     }
 }

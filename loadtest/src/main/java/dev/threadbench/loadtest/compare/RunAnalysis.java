@@ -6,6 +6,8 @@ import dev.threadbench.loadtest.engine.Outcome;
 import dev.threadbench.loadtest.model.Note;
 import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.model.Run;
+import dev.threadbench.loadtest.model.ServerCost;
+import dev.threadbench.loadtest.model.ThreadClassCost;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -33,8 +35,8 @@ final class RunAnalysis {
             Outcome outcome,
             Target.Stats before,
             Target.Stats after,
-            Results.ServerCost cost,
-            Map<String, Results.ThreadClassCost> generatorThreads) {
+            ServerCost cost,
+            Map<String, ThreadClassCost> generatorThreads) {
 
         Measured(
                 Target server,
@@ -44,7 +46,7 @@ final class RunAnalysis {
                 Outcome outcome,
                 Target.Stats before,
                 Target.Stats after,
-                Results.ServerCost cost) {
+                ServerCost cost) {
             this(server, concurrency, engine, round, outcome, before, after, cost, null);
         }
     }
@@ -80,7 +82,7 @@ final class RunAnalysis {
         double seconds = outcome.window().durationSeconds();
         Double generatorShare = generatorShare(outcome, pinning);
         boolean generatorBound = generatorShare != null && generatorShare >= BOUND_SHARE;
-        Results.ServerCost cost = run.cost();
+        ServerCost cost = run.cost();
         Double serverCpu = cost == null ? null : cost.cpuSeconds();
         Double peakRss = cost == null ? null : cost.peakRssMb();
         // over the /stats reads' own window (CPU per request x requests/s), not the client's: a saturated server
@@ -197,11 +199,10 @@ final class RunAnalysis {
      * waited on the run queue {@link #STARVED_WAIT_RATIO} times their CPU time or more; null otherwise or without the
      * bill.
      */
-    static String starved(Note kind, Map<String, Results.ThreadClassCost> bill) {
-        Double cpu = Results.ThreadClassCost.sum(
-                bill, Results.ThreadClassCost.REQUEST_CLASSES, Results.ThreadClassCost::cpuMicrosPerRequest);
-        Double wait = Results.ThreadClassCost.sum(
-                bill, Results.ThreadClassCost.REQUEST_CLASSES, Results.ThreadClassCost::runQueueWaitMicrosPerRequest);
+    static String starved(Note kind, Map<String, ThreadClassCost> bill) {
+        Double cpu = ThreadClassCost.sum(bill, ThreadClassCost.REQUEST_CLASSES, ThreadClassCost::cpuMicrosPerRequest);
+        Double wait = ThreadClassCost.sum(
+                bill, ThreadClassCost.REQUEST_CLASSES, ThreadClassCost::runQueueWaitMicrosPerRequest);
         if (cpu == null || wait == null || cpu <= 0 || wait < STARVED_WAIT_RATIO * cpu) {
             return null;
         }
@@ -232,7 +233,7 @@ final class RunAnalysis {
      * counts the compiler too (the JIT's time is elapsed time in its threads, so "up to"). A longer warm-up does not
      * always end it: HotSpot on one core kept compiling 25-39 ms a second after 45 s of warm-up.
      */
-    static String compiling(Results.ServerCost cost, double requestsPerSecond) {
+    static String compiling(ServerCost cost, double requestsPerSecond) {
         if (cost == null || !cost.compiling(requestsPerSecond)) {
             return null;
         }

@@ -5,6 +5,8 @@ import dev.threadbench.loadtest.engine.Engine;
 import dev.threadbench.loadtest.engine.Outcome;
 import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.model.Run;
+import dev.threadbench.loadtest.model.ServerCost;
+import dev.threadbench.loadtest.model.ThreadClassCost;
 import dev.threadbench.loadtest.profile.Profiling;
 import dev.threadbench.loadtest.runner.LoadRunner;
 import java.io.PrintStream;
@@ -60,7 +62,7 @@ final class RunMeasurement {
                                 round,
                                 settings.runs().rounds()));
         Outcome outcome;
-        Results.ServerCost cost;
+        ServerCost cost;
         List<Results.ServerSample> serverTimeline = null;
         // the embedded generator runs in this JVM: its own bill by thread class at the window's edges, for its
         // run-queue wait
@@ -125,7 +127,7 @@ final class RunMeasurement {
         }
         profile.finish();
         Target.Stats after = server.idleStats(idleLimit);
-        Map<String, Results.ThreadClassCost> generatorThreads;
+        Map<String, ThreadClassCost> generatorThreads;
         synchronized (generatorEdges) {
             generatorThreads = generatorEdges.size() != 2
                     ? null

@@ -17,8 +17,6 @@ import dev.threadbench.loadtest.model.Results.Failed;
 import dev.threadbench.loadtest.model.Results.Latency;
 import dev.threadbench.loadtest.model.Results.OpenModel;
 import dev.threadbench.loadtest.model.Results.Reconciliation;
-import dev.threadbench.loadtest.model.Results.ServerCost;
-import dev.threadbench.loadtest.model.Results.ThreadClassCost;
 import dev.threadbench.loadtest.model.Results.Timeline;
 import java.io.IOException;
 import java.util.List;

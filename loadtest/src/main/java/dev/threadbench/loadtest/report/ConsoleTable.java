@@ -6,6 +6,7 @@ import dev.threadbench.loadtest.analysis.SweepPairs;
 import dev.threadbench.loadtest.analysis.Verdict;
 import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.model.Run;
+import dev.threadbench.loadtest.model.ServerCost;
 import dev.threadbench.loadtest.model.Spread;
 import java.util.ArrayList;
 import java.util.List;
@@ -299,50 +300,7 @@ public final class ConsoleTable {
                 r.generatorSide().cpuBound() ? " [GENERATOR-BOUND]" : "");
     }
 
-    /**
-     * Under a run the cluster made, one line per agent ("agent a1 (198.18.0.3): 1,000 connections, 4,999 req/s, p99
-     * 2003 ms, 0 failed, generator CPU 31% of 1"), then how far apart they started and what coordinating them cost;
-     * none otherwise.
-     */
-    public static List<String> agentLines(Run r) {
-        return agentLines(r.cluster().agents(), r.cluster().coordination());
-    }
-
-    /** The same for a run's agents and coordination ({@code run --agents} prints them under drill's summary). */
-    public static List<String> agentLines(List<Results.AgentRun> agents, Results.Coordination coordination) {
-        if (agents == null) {
-            return List.of();
-        }
-        List<String> lines = new ArrayList<>();
-        for (Results.AgentRun a : agents) {
-            lines.add(String.format(
-                    Locale.ROOT,
-                    "agent %s (%s): %,d connections, %,.0f req/s, p99 %s ms, %,d failed, %,d answered,"
-                            + " generator CPU %.0f%% of %d",
-                    a.name(),
-                    a.host(),
-                    a.connections(),
-                    a.requestsPerSecond(),
-                    ms(a.p99Ms()),
-                    a.failed(),
-                    a.answered(),
-                    100 * a.generatorCpuShare(),
-                    a.cpus()));
-        }
-        if (coordination != null) {
-            lines.add(String.format(
-                    Locale.ROOT,
-                    "merged from %d agents (one histogram); starts at most %.1f ms apart;"
-                            + " coordination %d messages, %,d bytes",
-                    agents.size(),
-                    coordination.startSkewMs(),
-                    coordination.messages(),
-                    coordination.bytes()));
-        }
-        return lines;
-    }
-
-    private static String cost(Results.ServerCost c) {
+    private static String cost(ServerCost c) {
         return c == null
                 ? ""
                 : String.format(
@@ -353,7 +311,7 @@ public final class ConsoleTable {
     }
 
     /** ", request CPU 40.1 us/req (JIT 12 %, GC 3 % of the server's CPU)" with the bill by thread class; "" without. */
-    private static String bill(Results.ServerCost c) {
+    private static String bill(ServerCost c) {
         if (c == null || c.requestCpuMicrosPerRequest() == null) {
             return "";
         }
@@ -372,7 +330,7 @@ public final class ConsoleTable {
         return c.describe();
     }
 
-    private static String ms(Double value) {
+    static String ms(Double value) {
         if (value == null) {
             return "-";
         }

@@ -1,8 +1,9 @@
 package dev.threadbench.loadtest.report;
 
 import dev.threadbench.loadtest.analysis.Cell;
-import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.ServerCost;
 import dev.threadbench.loadtest.model.Spread;
+import dev.threadbench.loadtest.model.ThreadClassCost;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -42,19 +43,19 @@ final class CostTable {
                 String.valueOf(c.concurrency()),
                 String.valueOf(c.strategy()),
                 c.server(),
-                median(c, Results.ServerCost::cpuUserMicrosPerRequest, "%.1f"),
-                median(c, Results.ServerCost::cpuSystemMicrosPerRequest, "%.1f"),
+                median(c, ServerCost::cpuUserMicrosPerRequest, "%.1f"),
+                median(c, ServerCost::cpuSystemMicrosPerRequest, "%.1f"),
                 median(
                         c,
                         cost -> cost.peakThreads() == null
                                 ? null
                                 : cost.peakThreads().doubleValue(),
                         "%,.0f"),
-                median(c, Results.ServerCost::contextSwitchesPerRequest, "%.2f"),
-                median(c, Results.ServerCost::peakRssMb, "%,.0f"),
-                median(c, Results.ServerCost::heapAfterGcMb, "%,.0f"),
-                median(c, Results.ServerCost::gcPauseMsPerSecond, "%.1f"),
-                median(c, Results.ServerCost::jitMsPerSecond, "%.1f")
+                median(c, ServerCost::contextSwitchesPerRequest, "%.2f"),
+                median(c, ServerCost::peakRssMb, "%,.0f"),
+                median(c, ServerCost::heapAfterGcMb, "%,.0f"),
+                median(c, ServerCost::gcPauseMsPerSecond, "%.1f"),
+                median(c, ServerCost::jitMsPerSecond, "%.1f")
             });
         }
         return "\nserver cost, as each server reports it on /stats over the measured window (medians of the rounds;"
@@ -93,7 +94,7 @@ final class CostTable {
      * generator's.
      */
     static String classTable(List<Cell> cells) {
-        if (cells.stream().noneMatch(c -> c.cost(Results.ServerCost::requestCpuMicrosPerRequest) != null)) {
+        if (cells.stream().noneMatch(c -> c.cost(ServerCost::requestCpuMicrosPerRequest) != null)) {
             return "";
         }
         List<String[]> rows = new ArrayList<>();
@@ -103,20 +104,18 @@ final class CostTable {
                     new ArrayList<>(List.of(String.valueOf(c.concurrency()), String.valueOf(c.strategy()), c.server()));
             for (String threadClass : List.of("io", "worker", "carrier")) {
                 row.add(ConsoleTable.median(
-                        c.threadClass(threadClass, Results.ThreadClassCost::cpuMicrosPerRequest), 1, "%.1f"));
+                        c.threadClass(threadClass, ThreadClassCost::cpuMicrosPerRequest), 1, "%.1f"));
             }
-            row.add(ConsoleTable.median(c.cost(Results.ServerCost::requestCpuMicrosPerRequest), 1, "%.1f"));
+            row.add(ConsoleTable.median(c.cost(ServerCost::requestCpuMicrosPerRequest), 1, "%.1f"));
             for (String threadClass : List.of("gc", "jit", "other", "exited")) {
                 row.add(ConsoleTable.median(
-                        c.threadClass(threadClass, Results.ThreadClassCost::cpuMicrosPerRequest), 1, "%.1f"));
+                        c.threadClass(threadClass, ThreadClassCost::cpuMicrosPerRequest), 1, "%.1f"));
             }
             row.add(ConsoleTable.median(c.cost(cost -> cost.classShare("jit")), 100, "%.1f"));
             row.add(ConsoleTable.median(c.cost(cost -> cost.classShare("gc")), 100, "%.1f"));
-            row.add(ConsoleTable.median(c.cost(Results.ServerCost::requestRunQueueWaitMicrosPerRequest), 1, "%.1f"));
+            row.add(ConsoleTable.median(c.cost(ServerCost::requestRunQueueWaitMicrosPerRequest), 1, "%.1f"));
             row.add(ConsoleTable.median(
-                    c.generatorThreads(
-                            Results.ThreadClassCost.REQUEST_CLASSES,
-                            Results.ThreadClassCost::runQueueWaitMicrosPerRequest),
+                    c.generatorThreads(ThreadClassCost.REQUEST_CLASSES, ThreadClassCost::runQueueWaitMicrosPerRequest),
                     1,
                     "%.1f"));
             rows.add(row.toArray(String[]::new));
@@ -133,7 +132,7 @@ final class CostTable {
                 + " but waiting for a CPU, per request; gen wait: the generator's event loops'.\n";
     }
 
-    private static String median(Cell cell, Function<Results.ServerCost, Double> figure, String format) {
+    private static String median(Cell cell, Function<ServerCost, Double> figure, String format) {
         Spread spread = cell.cost(figure);
         return ConsoleTable.serverFigure(spread, ConsoleTable.median(spread, 1, format));
     }

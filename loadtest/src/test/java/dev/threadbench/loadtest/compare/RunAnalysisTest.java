@@ -10,6 +10,8 @@ import dev.threadbench.loadtest.engine.Outcome;
 import dev.threadbench.loadtest.model.Note;
 import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.model.Run;
+import dev.threadbench.loadtest.model.ServerCost;
+import dev.threadbench.loadtest.model.ThreadClassCost;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -144,8 +146,8 @@ class RunAnalysisTest {
 
     @Test
     void theServersOwnCostGivesItsCpuAndPeakRssWhetherOrNotCompareStartedIt() {
-        Results.ServerCost cost = new Results.ServerCost(
-                9.5, 1055.6, 800.0, 255.6, 8335L, 2.5, 1172.0, 310.2, 1024.0, 12L, 3.4, 12.5, 21);
+        ServerCost cost =
+                new ServerCost(9.5, 1055.6, 800.0, 255.6, 8335L, 2.5, 1172.0, 310.2, 1024.0, 12L, 3.4, 12.5, 21);
         Run run = RunAnalysis.analyse(
                 new RunAnalysis.Measured(
                         RUNNING,
@@ -187,8 +189,8 @@ class RunAnalysisTest {
         assertNull(RunAnalysis.compiling(cost(20.0, null), 5000), "a server from before the JIT figure");
     }
 
-    private static Results.ServerCost cost(double microsPerRequest, Double jitMsPerSecond) {
-        return new Results.ServerCost(
+    private static ServerCost cost(double microsPerRequest, Double jitMsPerSecond) {
+        return new ServerCost(
                 1.0, microsPerRequest, null, null, 20L, null, null, null, null, 0L, 0.0, jitMsPerSecond, 3);
     }
 
@@ -261,24 +263,23 @@ class RunAnalysisTest {
 
     @Test
     void requestThreadsThatWaitedOnTheRunQueueAsLongAsTheyRanAreFlaggedStarved() {
-        java.util.Map<String, Results.ThreadClassCost> busy = java.util.Map.of(
-                "io", new Results.ThreadClassCost(null, null, null, null, null, null, 2L, 20.0, 4.0),
-                "worker", new Results.ThreadClassCost(null, null, null, null, null, null, 9_000L, 30.0, 56.0),
-                "jit", new Results.ThreadClassCost(null, null, null, null, null, null, 2L, 5.0, 500.0));
+        java.util.Map<String, ThreadClassCost> busy = java.util.Map.of(
+                "io", new ThreadClassCost(null, null, null, null, null, null, 2L, 20.0, 4.0),
+                "worker", new ThreadClassCost(null, null, null, null, null, null, 9_000L, 30.0, 56.0),
+                "jit", new ThreadClassCost(null, null, null, null, null, null, 2L, 5.0, 500.0));
         assertEquals(
                 "server starved: its request threads (io, worker, carrier) waited 60.0 us per request on the run queue,"
                         + " 1.2 x the 50.0 us they ran: more threads wanted its CPUs than it had",
                 RunAnalysis.starved(Note.SERVER_STARVED, busy));
         assertTrue(RunAnalysis.starved(
                         Note.GENERATOR_STARVED,
-                        java.util.Map.of(
-                                "io", new Results.ThreadClassCost(null, null, null, null, null, null, 1L, 10.0, 12.5)))
+                        java.util.Map.of("io", new ThreadClassCost(null, null, null, null, null, null, 1L, 10.0, 12.5)))
                 .startsWith("generator starved: its event loops waited 12.5 us per request"));
         assertNull(
                 RunAnalysis.starved(
                         Note.SERVER_STARVED,
                         java.util.Map.of(
-                                "io", new Results.ThreadClassCost(null, null, null, null, null, null, 1L, 40.0, 39.0))),
+                                "io", new ThreadClassCost(null, null, null, null, null, null, 1L, 40.0, 39.0))),
                 "a wait shorter than the run: not starved; the JIT's wait does not count");
         assertNull(RunAnalysis.starved(Note.SERVER_STARVED, null), "no bill");
     }

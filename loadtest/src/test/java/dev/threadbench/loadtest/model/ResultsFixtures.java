@@ -333,7 +333,7 @@ public final class ResultsFixtures {
                     r.serverSide().exitCode(),
                     r.latency().percentiles(),
                     r.notes(),
-                    new Results.ServerCost(
+                    new ServerCost(
                             r.serverSide().cpuSeconds(),
                             r.serverSide().cpuMicrosPerRequest(),
                             0.8 * r.serverSide().cpuMicrosPerRequest() + r.round(),
@@ -450,7 +450,7 @@ public final class ResultsFixtures {
     public static Run withBill(
             Run r, double[] request, double gc, double jit, double serverWait, double generatorWait) {
         double requests = r.load().requestsPerSecond() * r.load().durationSeconds();
-        java.util.Map<String, Results.ThreadClassCost> bill = new java.util.LinkedHashMap<>();
+        java.util.Map<String, ThreadClassCost> bill = new java.util.LinkedHashMap<>();
         String[] names = {"io", "worker", "carrier"};
         for (int i = 0; i < 3; i++) {
             double us = i < request.length ? request[i] : 0;
@@ -461,9 +461,9 @@ public final class ResultsFixtures {
         bill.put("other", classCost(0.5, 0, requests));
         bill.put("exited", classCost(0, 0, requests));
         double total = bill.values().stream()
-                .mapToDouble(Results.ThreadClassCost::cpuMicrosPerRequest)
+                .mapToDouble(ThreadClassCost::cpuMicrosPerRequest)
                 .sum();
-        Results.ServerCost cost = new Results.ServerCost(
+        ServerCost cost = new ServerCost(
                 total * requests / 1e6,
                 total,
                 total * 0.7,
@@ -478,7 +478,7 @@ public final class ResultsFixtures {
                 jit * r.load().requestsPerSecond() / 1000,
                 34,
                 bill);
-        java.util.Map<String, Results.ThreadClassCost> generator =
+        java.util.Map<String, ThreadClassCost> generator =
                 java.util.Map.of("io", classCost(20, generatorWait, requests));
         return flat(
                 r.server(),
@@ -517,9 +517,8 @@ public final class ResultsFixtures {
                 null);
     }
 
-    private static Results.ThreadClassCost classCost(
-            double microsPerRequest, double waitMicrosPerRequest, double requests) {
-        return new Results.ThreadClassCost(
+    private static ThreadClassCost classCost(double microsPerRequest, double waitMicrosPerRequest, double requests) {
+        return new ThreadClassCost(
                 microsPerRequest * requests / 1000,
                 microsPerRequest * requests / 1400,
                 microsPerRequest * requests / 3500,
@@ -562,7 +561,7 @@ public final class ResultsFixtures {
             Integer serverExitCode,
             List<LatencySummary.Point> percentiles,
             List<String> notes,
-            Results.ServerCost cost,
+            ServerCost cost,
             Results.OpenModel open,
             List<Results.AgentRun> agents,
             Results.Coordination coordination,
@@ -633,12 +632,12 @@ public final class ResultsFixtures {
             Integer serverExitCode,
             List<LatencySummary.Point> percentiles,
             List<String> notes,
-            Results.ServerCost cost,
+            ServerCost cost,
             Results.OpenModel open,
             List<Results.AgentRun> agents,
             Results.Coordination coordination,
             Results.Timeline timeline,
-            Map<String, Results.ThreadClassCost> generatorThreads,
+            Map<String, ThreadClassCost> generatorThreads,
             Double warmupSeconds,
             Run.Phase phase,
             Double workerPoolShare) {

@@ -38,7 +38,7 @@ public final class SweepFixtures {
         Run base = ResultsFixtures.run(
                 server, strategy, concurrency, round, p.ratio() * 5 * concurrency * wobble, p.generatorBound(), true);
         double cpu = p.cpuMicros() * wobble;
-        Results.ServerCost cost = new Results.ServerCost(
+        ServerCost cost = new ServerCost(
                 cpu * base.load().requests() / 1e6,
                 cpu,
                 0.8 * cpu,

@@ -10,6 +10,7 @@ import dev.threadbench.loadtest.analysis.Verdict;
 import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.model.ResultsFixtures;
 import dev.threadbench.loadtest.model.Run;
+import dev.threadbench.loadtest.model.ServerCost;
 import dev.threadbench.loadtest.model.Spread;
 import java.nio.file.Path;
 import java.util.List;
@@ -29,7 +30,7 @@ class ThreadBillTest {
                 undertow.serverCpuMicrosPerRequest().median(),
                 1e-9,
                 "the whole process: + gc 1, jit 2, other 0.5");
-        Results.ServerCost cost = undertow.runs().getFirst().serverSide().cost();
+        ServerCost cost = undertow.runs().getFirst().serverSide().cost();
         assertEquals(2.0 / 43.5, cost.classShare("jit"), 1e-9);
         assertEquals(12.0, cost.requestRunQueueWaitMicrosPerRequest(), 1e-9);
     }
