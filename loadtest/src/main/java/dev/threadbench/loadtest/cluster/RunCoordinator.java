@@ -153,7 +153,7 @@ final class RunCoordinator implements AutoCloseable {
                 awaitAccepted(team.get(i), answers.get(i));
                 accepted.add(team.get(i));
             }
-            try (MeasuredWindow window = new MeasuredWindow(phases, startNanos, timing)) {
+            try (ClusterWindow window = new ClusterWindow(phases, startNanos, timing)) {
                 List<AgentReport> done = awaitReports(team, pending, window, runLost);
                 double skewMs = skewMs(sentAt, acceptedAt, done);
                 Results.Coordination coordination = new Results.Coordination(
@@ -241,7 +241,7 @@ final class RunCoordinator implements AutoCloseable {
     private static List<AgentReport> awaitReports(
             List<ClusterNode.Member> team,
             CompletableFuture<AgentReport>[] pending,
-            MeasuredWindow window,
+            ClusterWindow window,
             CompletableFuture<String> lost) {
         CompletableFuture<Void> all = CompletableFuture.allOf(pending);
         try {

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
  * A cluster run's measured window on compare's clock: the agents start together at {@code startNanos}, measure after
  * their ramp-up and warm-up, for the duration (or, counted, until the last one reports). Its edges sample the server.
  */
-final class MeasuredWindow implements AutoCloseable {
+final class ClusterWindow implements AutoCloseable {
 
     private final LoadRunner.Phases phases;
     private final long measureStartNanos;
@@ -23,7 +23,7 @@ final class MeasuredWindow implements AutoCloseable {
     private boolean started;
     private boolean ended;
 
-    MeasuredWindow(LoadRunner.Phases phases, long startNanos, Timing timing) {
+    ClusterWindow(LoadRunner.Phases phases, long startNanos, Timing timing) {
         this.phases = phases;
         this.timing = timing;
         // as the runner's own window: a counted load without warm-up measures from its first request
