@@ -53,8 +53,10 @@ public final class BareVertx extends VerticleBase {
             page = in.readAllBytes();
         }
         int eventLoops = Runtime.getRuntime().availableProcessors(); // one per core, as the project's server
-        Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true).setEventLoopPoolSize(eventLoops));
-        vertx.deployVerticle(() -> new BareVertx(port, delayEvery, page), new DeploymentOptions().setInstances(eventLoops))
+        Vertx vertx =
+                Vertx.vertx(new VertxOptions().setPreferNativeTransport(true).setEventLoopPoolSize(eventLoops));
+        vertx.deployVerticle(
+                        () -> new BareVertx(port, delayEvery, page), new DeploymentOptions().setInstances(eventLoops))
                 .await();
         System.out.println("BareVertx listening on http://127.0.0.1:" + port + " delay every " + delayEvery);
     }

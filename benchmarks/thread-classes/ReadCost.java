@@ -5,9 +5,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The cost of one ThreadClasses.read() (the bill by thread class, /stats?threads) with N parked platform threads named as
- * Undertow's workers: the reading thread's CPU and the wall time, the mean of 20 reads after 10.
- * Run from the project's root once common is built: java -cp common/target/classes benchmarks/thread-classes/ReadCost.java 10000
+ * The cost of one ThreadClasses.read() (the bill by thread class, /stats?threads) with N parked platform threads named
+ * as Undertow's workers: the reading thread's CPU and the wall time, the mean of 20 reads after 10. Run from the
+ * project's root once common is built: java -cp common/target/classes benchmarks/thread-classes/ReadCost.java 10000
  */
 public class ReadCost {
     public static void main(String[] args) throws Exception {
@@ -27,7 +27,13 @@ public class ReadCost {
         long cpu0 = bean.getCurrentThreadCpuTime(), wall0 = System.nanoTime();
         for (int i = 0; i < reads; i++) classes.read();
         long cpu = bean.getCurrentThreadCpuTime() - cpu0, wall = System.nanoTime() - wall0;
-        System.out.printf("threads %d (live %d): one read %.1f ms CPU, %.1f ms wall (mean of %d); worker threads counted %d%n",
-                n, Thread.activeCount(), cpu / 1e6 / reads, wall / 1e6 / reads, reads, classes.read().get("worker").threads());
+        System.out.printf(
+                "threads %d (live %d): one read %.1f ms CPU, %.1f ms wall (mean of %d); worker threads counted %d%n",
+                n,
+                Thread.activeCount(),
+                cpu / 1e6 / reads,
+                wall / 1e6 / reads,
+                reads,
+                classes.read().get("worker").threads());
     }
 }

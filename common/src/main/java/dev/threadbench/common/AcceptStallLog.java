@@ -38,8 +38,12 @@ public final class AcceptStallLog {
 
     /** Lines go to standard error, prefixed {@code <server>-server:} as the servers' other warnings. */
     public AcceptStallLog(String server) {
-        this(server, System.err::println, System::nanoTime,
-                (nanos, task) -> CompletableFuture.delayedExecutor(nanos, TimeUnit.NANOSECONDS).execute(task));
+        this(
+                server,
+                System.err::println,
+                System::nanoTime,
+                (nanos, task) -> CompletableFuture.delayedExecutor(nanos, TimeUnit.NANOSECONDS)
+                        .execute(task));
     }
 
     AcceptStallLog(String server, Consumer<String> out, LongSupplier nanoClock, Scheduler scheduler) {
@@ -95,7 +99,11 @@ public final class AcceptStallLog {
             return;
         }
         stalled = false;
-        out.accept(String.format(Locale.ROOT, "%s-server: accepting again after %.1f s; %d connection(s) accepted late meanwhile",
-                server, (resumedAt - stalledSince) / 1e9, acceptedLate));
+        out.accept(String.format(
+                Locale.ROOT,
+                "%s-server: accepting again after %.1f s; %d connection(s) accepted late meanwhile",
+                server,
+                (resumedAt - stalledSince) / 1e9,
+                acceptedLate));
     }
 }

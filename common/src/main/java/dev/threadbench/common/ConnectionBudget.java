@@ -24,6 +24,7 @@ public record ConnectionBudget(int connections, long descriptorLimit) {
     }
 
     static ConnectionBudget of(long descriptorLimit, long openDescriptors) {
-        return new ConnectionBudget(Math.clamp(descriptorLimit - openDescriptors - RESERVE, 1, Integer.MAX_VALUE), descriptorLimit);
+        return new ConnectionBudget(
+                Math.clamp(descriptorLimit - openDescriptors - RESERVE, 1, Integer.MAX_VALUE), descriptorLimit);
     }
 }

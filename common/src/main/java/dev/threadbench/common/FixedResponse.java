@@ -16,11 +16,17 @@ public enum FixedResponse {
     METHOD_NOT_ALLOWED(405, Type.TEXT, "method not allowed (allowed: GET, HEAD)\n", false),
     /** A malformed request: bare, with no type and no body, exactly as both frameworks' parsers send it. */
     BAD_REQUEST(400, null, "", true),
-    /** Request content: none of the endpoints takes any, so it is refused rather than read (see {@link RequestRules}). */
+    /**
+     * Request content: none of the endpoints takes any, so it is refused rather than read (see {@link RequestRules}).
+     */
     CONTENT_TOO_LARGE(413, Type.TEXT, "request content is not accepted here\n", true),
     URI_TOO_LONG(414, Type.TEXT, "request target longer than " + HttpLimits.MAX_URI_LENGTH + " bytes\n", true),
-    HEADERS_TOO_LARGE(431, Type.TEXT, "more than " + HttpLimits.MAX_HEADERS + " request headers or "
-            + HttpLimits.MAX_HEADER_SIZE + " bytes of them\n", true),
+    HEADERS_TOO_LARGE(
+            431,
+            Type.TEXT,
+            "more than " + HttpLimits.MAX_HEADERS + " request headers or " + HttpLimits.MAX_HEADER_SIZE
+                    + " bytes of them\n",
+            true),
     /** A method this server does not know, CONNECT, or a transfer coding other than chunked. */
     NOT_IMPLEMENTED(501, Type.TEXT, "method or transfer coding not implemented\n", true),
     INTERNAL_ERROR(500, Type.TEXT, "internal server error\n", true);

@@ -25,7 +25,9 @@ public final class FrameworkLogging {
 
     /** Longest line logged; the rest of a longer message is cut. */
     static final int MAX_LINE = 2_000;
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss").withZone(ZoneId.systemDefault());
+
+    private static final DateTimeFormatter TIME =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss").withZone(ZoneId.systemDefault());
 
     private FrameworkLogging() {}
 
@@ -38,8 +40,9 @@ public final class FrameworkLogging {
             config.append(pkg).append(".level=WARNING\n");
         }
         try {
-            LogManager.getLogManager().readConfiguration(
-                    new ByteArrayInputStream(config.toString().getBytes(StandardCharsets.ISO_8859_1)));
+            LogManager.getLogManager()
+                    .readConfiguration(
+                            new ByteArrayInputStream(config.toString().getBytes(StandardCharsets.ISO_8859_1)));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -69,19 +72,28 @@ public final class FrameworkLogging {
         /** time LEVEL logger: message: exception class: its message (at the line it was thrown), one line. */
         static String describe(LogRecord record) {
             StringBuilder line = new StringBuilder()
-                    .append(TIME.format(Instant.ofEpochMilli(record.getMillis()))).append(' ')
-                    .append(record.getLevel()).append(' ')
-                    .append(record.getLoggerName()).append(": ")
+                    .append(TIME.format(Instant.ofEpochMilli(record.getMillis())))
+                    .append(' ')
+                    .append(record.getLevel())
+                    .append(' ')
+                    .append(record.getLoggerName())
+                    .append(": ")
                     .append(formatMessageOf(record));
             for (Throwable t = record.getThrown(), cause = null; t != null && t != cause; cause = t, t = t.getCause()) {
-                line.append(cause == null ? ": " : "; caused by ").append(t.getClass().getName());
+                line.append(cause == null ? ": " : "; caused by ")
+                        .append(t.getClass().getName());
                 if (t.getMessage() != null) {
                     line.append(": ").append(t.getMessage());
                 }
                 StackTraceElement[] frames = t.getStackTrace();
                 if (frames.length > 0) {
-                    line.append(" (at ").append(frames[0].getClassName()).append('.').append(frames[0].getMethodName())
-                            .append(':').append(frames[0].getLineNumber()).append(')');
+                    line.append(" (at ")
+                            .append(frames[0].getClassName())
+                            .append('.')
+                            .append(frames[0].getMethodName())
+                            .append(':')
+                            .append(frames[0].getLineNumber())
+                            .append(')');
                 }
             }
             return oneLine(line);

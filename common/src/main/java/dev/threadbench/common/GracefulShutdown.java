@@ -43,7 +43,9 @@ public final class GracefulShutdown {
                 Runtime.getRuntime().halt(1);
             }
             // not a daemon like the signal thread it comes from: the JVM must not end (with 0) before drain() decides
-            Thread.ofPlatform().name("graceful-shutdown").daemon(false)
+            Thread.ofPlatform()
+                    .name("graceful-shutdown")
+                    .daemon(false)
                     .start(() -> drain(name, stats, delay.plus(GRACE), server));
         };
         Signal.handle(new Signal("TERM"), handler);
@@ -66,7 +68,8 @@ public final class GracefulShutdown {
         long left = stats.inFlight();
         server.close();
         if (left > 0) {
-            System.err.println(name + ": " + left + " request(s) still in flight after " + limit.toMillis() + " ms, exiting");
+            System.err.println(
+                    name + ": " + left + " request(s) still in flight after " + limit.toMillis() + " ms, exiting");
             Runtime.getRuntime().halt(1);
         }
         System.out.println(name + ": stopped after " + stats.requests() + " request(s)");

@@ -31,8 +31,8 @@ public final class OnDemandThreadPool {
             throw new IllegalArgumentException("need 1 <= core <= max, got core " + core + ", max " + max);
         }
         HandOffQueue queue = new HandOffQueue();
-        return new ThreadPoolExecutor(core, max, KEEP_ALIVE.toMillis(), TimeUnit.MILLISECONDS, queue, threads,
-                (task, pool) -> {
+        return new ThreadPoolExecutor(
+                core, max, KEEP_ALIVE.toMillis(), TimeUnit.MILLISECONDS, queue, threads, (task, pool) -> {
                     if (pool.isShutdown()) {
                         throw new RejectedExecutionException("worker pool is shut down");
                     }

@@ -34,19 +34,23 @@ public final class ProcessCost {
     /** /proc/self/status is about 1.5 kB, /proc/self/stat about 300 bytes. */
     private static final int PROC_FILE_MAX = 8192;
 
-    private final OperatingSystemMXBean os =
-            ManagementFactory.getPlatformMXBean(OperatingSystemMXBean.class);
+    private final OperatingSystemMXBean os = ManagementFactory.getPlatformMXBean(OperatingSystemMXBean.class);
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final List<MemoryPoolMXBean> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
-            .filter(pool -> pool.getType() == MemoryType.HEAP).toList();
-    private final List<GarbageCollectorMXBean> pausingCollectors = ManagementFactory.getGarbageCollectorMXBeans()
-            .stream().filter(ProcessCost::timesPauses).toList();
+            .filter(pool -> pool.getType() == MemoryType.HEAP)
+            .toList();
+    private final List<GarbageCollectorMXBean> pausingCollectors =
+            ManagementFactory.getGarbageCollectorMXBeans().stream()
+                    .filter(ProcessCost::timesPauses)
+                    .toList();
     private final CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
     private final Path stat;
     private final Path status;
 
     private static final ProcessCost THIS_PROCESS = new ProcessCost(
-            System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux") ? Path.of("/proc/self") : null);
+            System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")
+                    ? Path.of("/proc/self")
+                    : null);
 
     /** @param procSelf the process's /proc directory, or null where there is none */
     ProcessCost(Path procSelf) {
@@ -76,8 +80,8 @@ public final class ProcessCost {
     }
 
     /**
-     * The figures now, with {@code threadClasses}, the bill by thread class ({@link ThreadClasses}), when {@code classes}
-     * is given (it costs three procfs files per thread: asked for at a window's edges only).
+     * The figures now, with {@code threadClasses}, the bill by thread class ({@link ThreadClasses}), when
+     * {@code classes} is given (it costs three procfs files per thread: asked for at a window's edges only).
      */
     public String toJson(ThreadClasses classes) {
         long[] cpuTicks = read(stat) instanceof String text ? userAndSystemTicks(text) : null;
@@ -91,24 +95,42 @@ public final class ProcessCost {
             gcPauseMs += Math.max(0, collector.getCollectionTime());
         }
         return new StringBuilder(400)
-                .append("{\"cpuMs\":").append(os.getProcessCpuTime() / 1_000_000)
-                .append(",\"cpuUserMs\":").append(cpuTicks == null ? null : cpuTicks[0] * MS_PER_TICK)
-                .append(",\"cpuSystemMs\":").append(cpuTicks == null ? null : cpuTicks[1] * MS_PER_TICK)
-                .append(",\"threads\":").append(threads.getThreadCount())
-                .append(",\"threadsPeak\":").append(threads.getPeakThreadCount())
-                .append(",\"heapUsedBytes\":").append(heap.getUsed())
-                .append(",\"heapCommittedBytes\":").append(heap.getCommitted())
-                .append(",\"heapAfterGcBytes\":").append(heapAfterGc())
-                .append(",\"gcCount\":").append(gcCount)
-                .append(",\"gcPauseMs\":").append(gcPauseMs)
-                .append(",\"jitMs\":").append(compiler != null && compiler.isCompilationTimeMonitoringSupported()
-                        ? compiler.getTotalCompilationTime() : null)
-                .append(",\"rssBytes\":").append(resident.bytes())
-                .append(",\"rssPeakBytes\":").append(resident.peakBytes())
-                .append(",\"voluntaryContextSwitches\":").append(contextSwitches.voluntary())
-                .append(",\"involuntaryContextSwitches\":").append(contextSwitches.involuntary())
+                .append("{\"cpuMs\":")
+                .append(os.getProcessCpuTime() / 1_000_000)
+                .append(",\"cpuUserMs\":")
+                .append(cpuTicks == null ? null : cpuTicks[0] * MS_PER_TICK)
+                .append(",\"cpuSystemMs\":")
+                .append(cpuTicks == null ? null : cpuTicks[1] * MS_PER_TICK)
+                .append(",\"threads\":")
+                .append(threads.getThreadCount())
+                .append(",\"threadsPeak\":")
+                .append(threads.getPeakThreadCount())
+                .append(",\"heapUsedBytes\":")
+                .append(heap.getUsed())
+                .append(",\"heapCommittedBytes\":")
+                .append(heap.getCommitted())
+                .append(",\"heapAfterGcBytes\":")
+                .append(heapAfterGc())
+                .append(",\"gcCount\":")
+                .append(gcCount)
+                .append(",\"gcPauseMs\":")
+                .append(gcPauseMs)
+                .append(",\"jitMs\":")
+                .append(
+                        compiler != null && compiler.isCompilationTimeMonitoringSupported()
+                                ? compiler.getTotalCompilationTime()
+                                : null)
+                .append(",\"rssBytes\":")
+                .append(resident.bytes())
+                .append(",\"rssPeakBytes\":")
+                .append(resident.peakBytes())
+                .append(",\"voluntaryContextSwitches\":")
+                .append(contextSwitches.voluntary())
+                .append(",\"involuntaryContextSwitches\":")
+                .append(contextSwitches.involuntary())
                 .append(classes == null ? "" : ",\"threadClasses\":" + classesJson(classes))
-                .append('}').toString();
+                .append('}')
+                .toString();
     }
 
     private static String classesJson(ThreadClasses classes) {
@@ -128,7 +150,10 @@ public final class ProcessCost {
         return used;
     }
 
-    /** utime and stime, fields 14 and 15 of /proc/[pid]/stat, in clock ticks, for all the process's threads (live and exited); null if absent. */
+    /**
+     * utime and stime, fields 14 and 15 of /proc/[pid]/stat, in clock ticks, for all the process's threads (live and
+     * exited); null if absent.
+     */
     static long[] userAndSystemTicks(String stat) {
         Long utime = ProcStat.field(stat, 14);
         Long stime = ProcStat.field(stat, 15);

@@ -16,6 +16,7 @@ public final class RateLimitedLog {
     public static final Duration INTERVAL = Duration.ofSeconds(10);
     /** Error classes tracked apart; beyond this many, the rest share one (an attacker cannot grow the map). */
     static final int MAX_CLASSES = 1_000;
+
     static final String OTHER_CLASS = "(other error classes)";
 
     private final long intervalNanos;
@@ -42,7 +43,9 @@ public final class RateLimitedLog {
         if (dropped < 0) {
             return null;
         }
-        return dropped == 0 ? line : line + " (" + dropped + " more like this in the last " + INTERVAL.toSeconds() + " s not logged)";
+        return dropped == 0
+                ? line
+                : line + " (" + dropped + " more like this in the last " + INTERVAL.toSeconds() + " s not logged)";
     }
 
     private static final class Window {

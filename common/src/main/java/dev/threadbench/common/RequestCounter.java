@@ -10,7 +10,10 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class RequestCounter {
 
     /** How one request to {@code /} is answered. */
-    public enum Pace { FAST, DELAYED }
+    public enum Pace {
+        FAST,
+        DELAYED
+    }
 
     private final AtomicLong requests = new AtomicLong();
     private final int delayEvery;

@@ -121,7 +121,9 @@ public final class RequestRules {
             return null;
         }
 
-        /** RFC 9112 3.2: exactly one Host on HTTP/1.1, at most one on 1.0, and a valid one; Undertow's check besides. */
+        /**
+         * RFC 9112 3.2: exactly one Host on HTTP/1.1, at most one on 1.0, and a valid one; Undertow's check besides.
+         */
         private boolean hostIsValid(Target parsed) {
             if (hosts > 1 || (hosts == 0 && !version.equals("HTTP/1.0"))) {
                 return false;
@@ -130,7 +132,8 @@ public final class RequestRules {
                 return true;
             }
             // Undertow refuses an absolute-form target its Host value does not appear in
-            return isValidHost(host) && (parsed.authority() == null || parsed.authority().contains(host));
+            return isValidHost(host)
+                    && (parsed.authority() == null || parsed.authority().contains(host));
         }
 
         /** RFC 9112 6: one Content-Length of digits, or one Transfer-Encoding ending in chunked on 1.1, never both. */
@@ -157,7 +160,9 @@ public final class RequestRules {
             }
             int schemeEnd = target.indexOf("://");
             if (schemeEnd < 0) {
-                return method.equals("CONNECT") && !target.contains("/") && !target.contains("@") ? new Target(null, null) : null;
+                return method.equals("CONNECT") && !target.contains("/") && !target.contains("@")
+                        ? new Target(null, null)
+                        : null;
             }
             String scheme = target.substring(0, schemeEnd).toLowerCase(Locale.ROOT);
             if (!scheme.equals("http") && !scheme.equals("https")) {
@@ -196,7 +201,8 @@ public final class RequestRules {
             if (c >= 128 || !TARGET_BYTES[c]) {
                 return false;
             }
-            if (c == '%' && (i + 2 >= target.length() || !isHex(target.charAt(i + 1)) || !isHex(target.charAt(i + 2)))) {
+            if (c == '%'
+                    && (i + 2 >= target.length() || !isHex(target.charAt(i + 1)) || !isHex(target.charAt(i + 2)))) {
                 return false;
             }
         }
@@ -246,7 +252,8 @@ public final class RequestRules {
         if (value.startsWith("[")) {
             int close = value.indexOf(']');
             boolean portFollows = close >= 0 && close + 1 < value.length();
-            return close >= 2 && isIpv6(value.substring(1, close))
+            return close >= 2
+                    && isIpv6(value.substring(1, close))
                     && (!portFollows || (value.charAt(close + 1) == ':' && isPort(value, close + 2)));
         }
         // one pass: name bytes up to a ':', then the port (a reg-name has no ':')

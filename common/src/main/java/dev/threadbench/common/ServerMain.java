@@ -17,7 +17,8 @@ public final class ServerMain {
     public record Setup(ServerOptions options, RequestCounter counter, ServerStats stats, GracefulShutdown shutdown) {
         public static Setup of(String server, ServerOptions options) {
             RequestCounter counter = new RequestCounter(options.delayEvery());
-            return new Setup(options, counter, new ServerStats(server, options.strategy(), counter), new GracefulShutdown());
+            return new Setup(
+                    options, counter, new ServerStats(server, options.strategy(), counter), new GracefulShutdown());
         }
     }
 
@@ -49,7 +50,8 @@ public final class ServerMain {
             StartupFailure.exit(defaults.server(), options, e);
             return;
         }
-        System.out.println(StartupLine.of(framework.name(), framework.version(), server.port(), options, server.threads()));
+        System.out.println(
+                StartupLine.of(framework.name(), framework.version(), server.port(), options, server.threads()));
         setup.shutdown().install(defaults.server(), setup.stats(), Duration.ofMillis(options.delayMs()), server);
     }
 }

@@ -25,32 +25,48 @@ public final class ServerOptions {
     /** Platform threads that may park in {@code blocking}: one per connection up to 10,000 connections. */
     public static final int DEFAULT_WORKERS = 10_000;
 
-    @Option(names = "--port", paramLabel = "N", description = "TCP port to listen on (env PORT; default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--port",
+            paramLabel = "N",
+            description = "TCP port to listen on (env PORT; default ${DEFAULT-VALUE})")
     private int port;
 
     @Option(names = "--host", paramLabel = "ADDR", description = "address to bind (env HOST; default ${DEFAULT-VALUE})")
     private String host;
 
-    @Option(names = "--delay-every", paramLabel = "N",
+    @Option(
+            names = "--delay-every",
+            paramLabel = "N",
             description = "delay every Nth request to /, 0 for none (env DELAY_EVERY; default ${DEFAULT-VALUE})")
     private int delayEvery;
 
-    @Option(names = "--delay-ms", paramLabel = "MS",
+    @Option(
+            names = "--delay-ms",
+            paramLabel = "MS",
             description = "how long a delayed request waits (env DELAY_MS; default ${DEFAULT-VALUE})")
     private long delayMs;
 
-    @Option(names = "--strategy", paramLabel = "NAME", converter = StrategyConverter.class,
-            description = "how a delayed request waits: blocking, timer or virtual (env STRATEGY; default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--strategy",
+            paramLabel = "NAME",
+            converter = StrategyConverter.class,
+            description =
+                    "how a delayed request waits: blocking, timer or virtual (env STRATEGY; default ${DEFAULT-VALUE})")
     private Strategy strategy;
 
-    @Option(names = "--workers", paramLabel = "N",
+    @Option(
+            names = "--workers",
+            paramLabel = "N",
             description = "platform worker threads for the blocking strategy (env WORKERS; default ${DEFAULT-VALUE})")
     private int workers;
 
     @Option(names = "--page", paramLabel = "FILE", description = "serve this file instead of hello.html (env PAGE)")
     private Path pageFile;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "show this help and exit")
     private boolean helpRequested;
 
     private Page page;
@@ -118,10 +134,11 @@ public final class ServerOptions {
 
     /** The environment variables the servers read, one per option: PORT, HOST, DELAY_EVERY, ... */
     public static java.util.List<String> environmentVariables() {
-        return new CommandLine(new ServerOptions()).getCommandSpec().options().stream()
-                .filter(option -> !option.usageHelp())
-                .map(ServerOptions::envName)
-                .toList();
+        return new CommandLine(new ServerOptions())
+                .getCommandSpec().options().stream()
+                        .filter(option -> !option.usageHelp())
+                        .map(ServerOptions::envName)
+                        .toList();
     }
 
     /** --delay-every is DELAY_EVERY. */
@@ -172,13 +189,39 @@ public final class ServerOptions {
         }
     }
 
-    public int port() { return port; }
-    public String host() { return host; }
-    public int delayEvery() { return delayEvery; }
-    public long delayMs() { return delayMs; }
-    public Strategy strategy() { return strategy; }
-    public int workers() { return workers; }
-    public Page page() { return page; }
-    public boolean helpRequested() { return helpRequested; }
-    public String usage() { return usage; }
+    public int port() {
+        return port;
+    }
+
+    public String host() {
+        return host;
+    }
+
+    public int delayEvery() {
+        return delayEvery;
+    }
+
+    public long delayMs() {
+        return delayMs;
+    }
+
+    public Strategy strategy() {
+        return strategy;
+    }
+
+    public int workers() {
+        return workers;
+    }
+
+    public Page page() {
+        return page;
+    }
+
+    public boolean helpRequested() {
+        return helpRequested;
+    }
+
+    public String usage() {
+        return usage;
+    }
 }

@@ -60,7 +60,8 @@ public final class ServerStats {
         ThreadClasses classes = threadClasses ? threadClasses() : null;
         return "{\"server\":\"" + server + "\",\"strategy\":\"" + strategy.id()
                 + "\",\"requests\":" + requests + ",\"delayed\":" + counter.delayedAmong(requests)
-                + ",\"inFlight\":" + inFlight() + ",\"process\":" + ProcessCost.ofThisProcess().toJson(classes) + "}";
+                + ",\"inFlight\":" + inFlight() + ",\"process\":"
+                + ProcessCost.ofThisProcess().toJson(classes) + "}";
     }
 
     private synchronized ThreadClasses threadClasses() {

@@ -5,9 +5,19 @@ public final class StartupLine {
     private StartupLine() {}
 
     public static String of(String framework, String version, int boundPort, ServerOptions options, String threads) {
-        return String.format("%s %s listening on http://%s:%d strategy=%s delay=%d ms every %d requests %s page=%s (%d bytes) java=%s",
-                framework, version, options.host(), boundPort, options.strategy().id(), options.delayMs(),
-                options.delayEvery(), threads, options.page().source(), options.page().length(),
+        return String.format(
+                "%s %s listening on http://%s:%d strategy=%s delay=%d ms every %d requests %s page=%s (%d bytes)"
+                        + " java=%s",
+                framework,
+                version,
+                options.host(),
+                boundPort,
+                options.strategy().id(),
+                options.delayMs(),
+                options.delayEvery(),
+                threads,
+                options.page().source(),
+                options.page().length(),
                 Runtime.version());
     }
 }

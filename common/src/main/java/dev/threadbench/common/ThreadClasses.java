@@ -1,8 +1,8 @@
 package dev.threadbench.common;
 
+import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;
 import java.io.InputStream;
-import com.sun.management.OperatingSystemMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -36,14 +36,22 @@ public final class ThreadClasses {
 
     /** Where a thread's time goes: serving requests (io, worker, carrier), or the JVM's own work (gc, jit, other). */
     public enum ThreadClass {
-        IO, WORKER, CARRIER, GC, JIT, OTHER;
+        IO,
+        WORKER,
+        CARRIER,
+        GC,
+        JIT,
+        OTHER;
 
         public String id() {
             return name().toLowerCase(Locale.ROOT);
         }
     }
 
-    /** A thread whose comm starts with {@code prefix} (at most 15 characters, as Linux keeps them) is of {@code threadClass}. */
+    /**
+     * A thread whose comm starts with {@code prefix} (at most 15 characters, as Linux keeps them) is of {@code
+     * threadClass}.
+     */
     public record Rule(String prefix, ThreadClass threadClass) {
 
         /** The longest comm Linux keeps: TASK_COMM_LEN 16, with its terminating NUL. */
@@ -51,23 +59,33 @@ public final class ThreadClasses {
 
         public Rule {
             if (prefix.isEmpty() || prefix.length() > COMM_MAX) {
-                throw new IllegalArgumentException("a comm prefix has 1 to " + COMM_MAX + " characters: '" + prefix + "'");
+                throw new IllegalArgumentException(
+                        "a comm prefix has 1 to " + COMM_MAX + " characters: '" + prefix + "'");
             }
         }
     }
 
-    /** HotSpot's own threads with G1 (the servers' collector), ZGC, Shenandoah, Parallel and Serial; the rest is other. */
+    /**
+     * HotSpot's own threads with G1 (the servers' collector), ZGC, Shenandoah, Parallel and Serial; the rest is other.
+     */
     static final List<Rule> JVM = List.of(
-            new Rule("C1 CompilerThre", ThreadClass.JIT), new Rule("C2 CompilerThre", ThreadClass.JIT),
-            new Rule("GC Thread#", ThreadClass.GC), new Rule("G1 ", ThreadClass.GC), new Rule("Z", ThreadClass.GC),
+            new Rule("C1 CompilerThre", ThreadClass.JIT),
+            new Rule("C2 CompilerThre", ThreadClass.JIT),
+            new Rule("GC Thread#", ThreadClass.GC),
+            new Rule("G1 ", ThreadClass.GC),
+            new Rule("Z", ThreadClass.GC),
             new Rule("Shenandoah", ThreadClass.GC),
             // the default virtual-thread scheduler's carriers (ForkJoinPool-1-worker-N) and the thread that wakes its
             // sleeping virtual threads (VirtualThread-unparker): one wake per delayed request
-            new Rule("ForkJoinPool-", ThreadClass.CARRIER), new Rule("VirtualThread-u", ThreadClass.CARRIER));
+            new Rule("ForkJoinPool-", ThreadClass.CARRIER),
+            new Rule("VirtualThread-u", ThreadClass.CARRIER));
 
-    /** XNIO's I/O threads and acceptor (its worker is named "undertow"), the project's on-demand pool for blocking work. */
+    /**
+     * XNIO's I/O threads and acceptor (its worker is named "undertow"), the project's on-demand pool for blocking work.
+     */
     public static final List<Rule> UNDERTOW = with(List.of(
-            new Rule("undertow I/O", ThreadClass.IO), new Rule("undertow Accept", ThreadClass.IO),
+            new Rule("undertow I/O", ThreadClass.IO),
+            new Rule("undertow Accept", ThreadClass.IO),
             new Rule("undertow-worker", ThreadClass.WORKER)));
 
     /** Vert.x's event loops and acceptor, its worker pool (an on-demand pool) and internal blocking pool. */
@@ -99,13 +117,28 @@ public final class ThreadClasses {
     }
 
     /** One class's figures, summed over its live threads (or, for exited, the process's less the live classes'). */
-    public record Cost(double cpuMs, long userMs, long systemMs, Double runQueueWaitMs, Long voluntaryContextSwitches,
-                       Long involuntaryContextSwitches, int threads) {}
+    public record Cost(
+            double cpuMs,
+            long userMs,
+            long systemMs,
+            Double runQueueWaitMs,
+            Long voluntaryContextSwitches,
+            Long involuntaryContextSwitches,
+            int threads) {}
 
     /** One live thread's figures, as its task directory gives them. */
-    record Task(String comm, long userTicks, long systemTicks, long cpuNanos, long waitNanos, long voluntary, long involuntary) {
+    record Task(
+            String comm,
+            long userTicks,
+            long systemTicks,
+            long cpuNanos,
+            long waitNanos,
+            long voluntary,
+            long involuntary) {
 
-        /** From the texts of its stat, schedstat and status; null when stat cannot be parsed (the thread ended midway). */
+        /**
+         * From the texts of its stat, schedstat and status; null when stat cannot be parsed (the thread ended midway).
+         */
         static Task parse(String stat, String schedstat, String status) {
             int open = stat.indexOf('(');
             int close = stat.lastIndexOf(')');
@@ -126,7 +159,12 @@ public final class ThreadClasses {
                 cpuNanos = (user + system) * NANOS_PER_TICK;
                 waitNanos = 0;
             }
-            return new Task(stat.substring(open + 1, close), user, system, cpuNanos, waitNanos,
+            return new Task(
+                    stat.substring(open + 1, close),
+                    user,
+                    system,
+                    cpuNanos,
+                    waitNanos,
                     status == null ? 0 : number(status, "\nvoluntary_ctxt_switches:"),
                     status == null ? 0 : number(status, "\nnonvoluntary_ctxt_switches:"));
         }
@@ -137,6 +175,7 @@ public final class ThreadClasses {
 
     /** USER_HZ, 100 on every Linux architecture. */
     private static final long NANOS_PER_TICK = 10_000_000L;
+
     private static final long MS_PER_TICK = 10;
     private static final int PROC_FILE_MAX = 8192;
 
@@ -155,12 +194,17 @@ public final class ThreadClasses {
         return Files.isDirectory(Path.of("/proc/self/task")) ? new ThreadClasses(Path.of("/proc/self"), table) : null;
     }
 
-    /** The classes now, live threads read one by one, then the process's totals (so {@code exited} counts no live thread). */
+    /**
+     * The classes now, live threads read one by one, then the process's totals (so {@code exited} counts no live
+     * thread).
+     */
     public Map<String, Cost> read() {
         return readWith(this::processTotals);
     }
 
-    /** The live threads, then {@code totals} asked for: after them, so that a thread read live is never counted exited. */
+    /**
+     * The live threads, then {@code totals} asked for: after them, so that a thread read live is never counted exited.
+     */
     synchronized Map<String, Cost> readWith(Supplier<ProcessTotals> totals) {
         Map<ThreadClass, long[]> sums = new EnumMap<>(ThreadClass.class);
         for (ThreadClass c : ThreadClass.values()) {
@@ -169,7 +213,9 @@ public final class ThreadClasses {
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(procSelf.resolve("task"))) {
             for (Path task : tasks) {
                 String stat = text(task.resolve("stat"));
-                Task t = stat == null ? null : Task.parse(stat, text(task.resolve("schedstat")), text(task.resolve("status")));
+                Task t = stat == null
+                        ? null
+                        : Task.parse(stat, text(task.resolve("schedstat")), text(task.resolve("status")));
                 if (t != null) {
                     add(sums.get(classify(table, t.comm())), t);
                 }
@@ -183,8 +229,12 @@ public final class ThreadClasses {
     private ProcessTotals processTotals() {
         String stat = text(procSelf.resolve("stat"));
         ContextSwitches switches = ContextSwitches.ofThisProcess();
-        return new ProcessTotals(processCpuNanos(), stat == null ? null : ProcStat.field(stat, 14),
-                stat == null ? null : ProcStat.field(stat, 15), switches.voluntary(), switches.involuntary());
+        return new ProcessTotals(
+                processCpuNanos(),
+                stat == null ? null : ProcStat.field(stat, 14),
+                stat == null ? null : ProcStat.field(stat, 15),
+                switches.voluntary(),
+                switches.involuntary());
     }
 
     private static void add(long[] sum, Task t) {
@@ -206,13 +256,19 @@ public final class ThreadClasses {
             for (int i = 0; i < live.length; i++) {
                 live[i] += s[i];
             }
-            bill.put(c.id(), new Cost(s[0] / 1e6, s[1] * MS_PER_TICK, s[2] * MS_PER_TICK, s[3] / 1e6, s[4], s[5], (int) s[6]));
+            bill.put(c.id(), new Cost(s[0] / 1e6, s[1] * MS_PER_TICK, s[2] * MS_PER_TICK, s[3] / 1e6, s[4], s[5], (int)
+                    s[6]));
         }
-        bill.put("exited", new Cost((totals.cpuNanos() - live[0]) / 1e6,
-                totals.userTicks() == null ? 0 : (totals.userTicks() - live[1]) * MS_PER_TICK,
-                totals.systemTicks() == null ? 0 : (totals.systemTicks() - live[2]) * MS_PER_TICK, null,
-                totals.voluntary() == null ? null : totals.voluntary() - live[4],
-                totals.involuntary() == null ? null : totals.involuntary() - live[5], 0));
+        bill.put(
+                "exited",
+                new Cost(
+                        (totals.cpuNanos() - live[0]) / 1e6,
+                        totals.userTicks() == null ? 0 : (totals.userTicks() - live[1]) * MS_PER_TICK,
+                        totals.systemTicks() == null ? 0 : (totals.systemTicks() - live[2]) * MS_PER_TICK,
+                        null,
+                        totals.voluntary() == null ? null : totals.voluntary() - live[4],
+                        totals.involuntary() == null ? null : totals.involuntary() - live[5],
+                        0));
         return bill;
     }
 
@@ -223,13 +279,26 @@ public final class ThreadClasses {
             if (json.length() > 1) {
                 json.append(',');
             }
-            json.append('"').append(name).append("\":{\"cpuMs\":").append(String.format(Locale.ROOT, "%.3f", c.cpuMs()))
-                    .append(",\"userMs\":").append(c.userMs()).append(",\"systemMs\":").append(c.systemMs())
-                    .append(",\"runQueueWaitMs\":").append(c.runQueueWaitMs() == null ? "null"
-                            : String.format(Locale.ROOT, "%.3f", c.runQueueWaitMs()))
-                    .append(",\"voluntaryContextSwitches\":").append(c.voluntaryContextSwitches())
-                    .append(",\"involuntaryContextSwitches\":").append(c.involuntaryContextSwitches())
-                    .append(",\"threads\":").append(c.threads()).append('}');
+            json.append('"')
+                    .append(name)
+                    .append("\":{\"cpuMs\":")
+                    .append(String.format(Locale.ROOT, "%.3f", c.cpuMs()))
+                    .append(",\"userMs\":")
+                    .append(c.userMs())
+                    .append(",\"systemMs\":")
+                    .append(c.systemMs())
+                    .append(",\"runQueueWaitMs\":")
+                    .append(
+                            c.runQueueWaitMs() == null
+                                    ? "null"
+                                    : String.format(Locale.ROOT, "%.3f", c.runQueueWaitMs()))
+                    .append(",\"voluntaryContextSwitches\":")
+                    .append(c.voluntaryContextSwitches())
+                    .append(",\"involuntaryContextSwitches\":")
+                    .append(c.involuntaryContextSwitches())
+                    .append(",\"threads\":")
+                    .append(c.threads())
+                    .append('}');
         });
         return json.append('}').toString();
     }
@@ -252,7 +321,10 @@ public final class ThreadClasses {
         return value == null ? 0 : value;
     }
 
-    /** A small procfs file's text through the one buffer (reads are synchronized), or null when it is gone or unreadable. */
+    /**
+     * A small procfs file's text through the one buffer (reads are synchronized), or null when it is gone or
+     * unreadable.
+     */
     private String text(Path file) {
         try (InputStream in = Files.newInputStream(file)) {
             int n = in.readNBytes(buffer, 0, buffer.length);

@@ -14,7 +14,10 @@ class AcceptStallLogTest {
     private final AtomicLong now = new AtomicLong();
     private final List<String> lines = new ArrayList<>();
     private final PriorityQueue<Task> tasks = new PriorityQueue<>();
-    private final AcceptStallLog log = new AcceptStallLog("undertow", lines::add, now::get,
+    private final AcceptStallLog log = new AcceptStallLog(
+            "undertow",
+            lines::add,
+            now::get,
             (nanos, task) -> tasks.add(new Task(now.get() + nanos, tasks.size(), task)));
 
     private record Task(long at, int order, Runnable run) implements Comparable<Task> {
@@ -46,11 +49,16 @@ class AcceptStallLogTest {
         advance(Duration.ofMillis(300));
         log.resumed();
         log.resumed();
-        assertEquals(List.of("undertow-server: WARNING: out of file descriptors (ulimit -n 400): new connections wait in the accept backlog"), lines);
+        assertEquals(
+                List.of("undertow-server: WARNING: out of file descriptors (ulimit -n 400): new connections wait in"
+                        + " the accept backlog"),
+                lines);
         advance(AcceptStallLog.QUIET.minusMillis(1));
         assertEquals(1, lines.size(), "not over until accepting has gone QUIET without stopping");
         advance(Duration.ofMillis(1));
-        assertEquals("undertow-server: accepting again after 5.3 s; 102 connection(s) accepted late meanwhile", lines.get(1));
+        assertEquals(
+                "undertow-server: accepting again after 5.3 s; 102 connection(s) accepted late meanwhile",
+                lines.get(1));
     }
 
     @Test
@@ -64,7 +72,8 @@ class AcceptStallLogTest {
         assertEquals(1, lines.size(), "still stopped: no line saying it accepts again");
         log.resumed();
         advance(AcceptStallLog.QUIET);
-        assertEquals("undertow-server: accepting again after 30.2 s; 2 connection(s) accepted late meanwhile", lines.get(1));
+        assertEquals(
+                "undertow-server: accepting again after 30.2 s; 2 connection(s) accepted late meanwhile", lines.get(1));
     }
 
     @Test
@@ -76,9 +85,11 @@ class AcceptStallLogTest {
         log.resumed();
         advance(AcceptStallLog.QUIET);
         log.stopped("full again");
-        assertEquals(List.of(
-                "undertow-server: WARNING: full: new connections wait in the accept backlog",
-                "undertow-server: accepting again after 0.0 s; 1 connection(s) accepted late meanwhile",
-                "undertow-server: WARNING: full again: new connections wait in the accept backlog"), lines);
+        assertEquals(
+                List.of(
+                        "undertow-server: WARNING: full: new connections wait in the accept backlog",
+                        "undertow-server: accepting again after 0.0 s; 1 connection(s) accepted late meanwhile",
+                        "undertow-server: WARNING: full again: new connections wait in the accept backlog"),
+                lines);
     }
 }

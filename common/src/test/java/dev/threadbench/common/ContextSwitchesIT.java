@@ -40,9 +40,11 @@ class ContextSwitchesIT {
         }
         long liveThreadsVoluntary = liveThreadsVoluntarySwitches();
         ContextSwitches after = ContextSwitches.ofThisProcess();
-        assertTrue(after.voluntary() >= before.voluntary() + 4 * 50,
+        assertTrue(
+                after.voluntary() >= before.voluntary() + 4 * 50,
                 "4 threads, gone now, slept 50 times each: " + before + " then " + after);
-        assertTrue(after.voluntary() >= liveThreadsVoluntary,
+        assertTrue(
+                after.voluntary() >= liveThreadsVoluntary,
                 "at least the live threads' own counts, " + liveThreadsVoluntary + ": " + after);
         assertTrue(after.involuntary() >= before.involuntary(), before + " then " + after);
     }
@@ -59,7 +61,8 @@ class ContextSwitchesIT {
                 }
                 for (String line : status) {
                     if (line.startsWith("voluntary_ctxt_switches:")) {
-                        sum += Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
+                        sum += Long.parseLong(
+                                line.substring(line.indexOf(':') + 1).strip());
                     }
                 }
             }

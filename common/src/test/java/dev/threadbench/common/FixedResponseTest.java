@@ -55,7 +55,9 @@ class FixedResponseTest {
     @Test
     void refusalsCloseTheConnectionAndNormalAnswersKeepIt() {
         for (FixedResponse r : FixedResponse.values()) {
-            boolean refusal = r.status() >= 400 && r != FixedResponse.NOT_FOUND && r != FixedResponse.METHOD_NOT_ALLOWED
+            boolean refusal = r.status() >= 400
+                    && r != FixedResponse.NOT_FOUND
+                    && r != FixedResponse.METHOD_NOT_ALLOWED
                     && r != FixedResponse.HEALTH_DRAINING;
             assertEquals(refusal, r.closesConnection(), r.name());
         }

@@ -27,12 +27,16 @@ class FrameworkLoggingTest {
     @Test
     void anExceptionIsOneLineWithItsClassMessageAndPlaceNeverAStackTrace() {
         Exception failure = new IllegalStateException("bad state", new IOException("reset"));
-        String line = formatter.format(record("io.netty.Acceptor", Level.WARNING, "Failed to register an accepted channel", failure));
+        String line = formatter.format(
+                record("io.netty.Acceptor", Level.WARNING, "Failed to register an accepted channel", failure));
         assertTrue(line.endsWith(System.lineSeparator()));
         String text = line.strip();
         assertFalse(text.contains("\n") || text.contains("\r") || text.contains("\tat "), text);
-        assertTrue(text.contains("WARNING io.netty.Acceptor: Failed to register an accepted channel: "
-                + "java.lang.IllegalStateException: bad state (at dev.threadbench.common.FrameworkLoggingTest."), text);
+        assertTrue(
+                text.contains("WARNING io.netty.Acceptor: Failed to register an accepted channel: "
+                        + "java.lang.IllegalStateException: bad state (at"
+                        + " dev.threadbench.common.FrameworkLoggingTest."),
+                text);
         assertTrue(text.contains("; caused by java.io.IOException: reset"), text);
     }
 
@@ -40,18 +44,26 @@ class FrameworkLoggingTest {
     void aFloodOfOneErrorClassGivesOneLinePerInterval() {
         int printed = 0;
         for (int i = 0; i < 10_000; i++) {
-            String line = formatter.format(record("io.vertx.core.net.impl.ConnectionBase", Level.SEVERE,
-                    "request " + i, new IllegalArgumentException("x" + i)));
+            String line = formatter.format(record(
+                    "io.vertx.core.net.impl.ConnectionBase",
+                    Level.SEVERE,
+                    "request " + i,
+                    new IllegalArgumentException("x" + i)));
             printed += line.isEmpty() ? 0 : 1;
         }
         assertEquals(1, printed);
-        assertFalse(formatter.format(record("other", Level.SEVERE, "another class", null)).isEmpty());
+        assertFalse(formatter
+                .format(record("other", Level.SEVERE, "another class", null))
+                .isEmpty());
     }
 
     @Test
     void lineBreaksFromOutsideCannotForgeLogLines() {
-        String line = formatter.format(record("dev.threadbench.undertow.Routes", Level.SEVERE,
-                "GET /x\r\n2026-01-01T00:00:00 INFO forged failed", null));
+        String line = formatter.format(record(
+                "dev.threadbench.undertow.Routes",
+                Level.SEVERE,
+                "GET /x\r\n2026-01-01T00:00:00 INFO forged failed",
+                null));
         assertEquals(1, line.strip().lines().count(), line);
     }
 

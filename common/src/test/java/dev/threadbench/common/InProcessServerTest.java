@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class InProcessServerTest {
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     private ServerMain.Started server;
 
@@ -55,7 +56,9 @@ public abstract class InProcessServerTest {
         all.addAll(List.of(args));
         ServerOptions.Defaults defaults = defaults();
         ServerOptions options = ServerOptions.parse(
-                new ServerOptions.Defaults(defaults.server(), 0, defaults.strategy()), all.toArray(String[]::new), Map.of());
+                new ServerOptions.Defaults(defaults.server(), 0, defaults.strategy()),
+                all.toArray(String[]::new),
+                Map.of());
         return ServerMain.Setup.of(defaults.server(), options);
     }
 
@@ -94,8 +97,10 @@ public abstract class InProcessServerTest {
             assertEquals(200, get(url + "/").statusCode());
         }
         int kept = OnDemandThreadPool.coreFor(ServerOptions.DEFAULT_WORKERS);
-        assertTrue(workerThreads() <= kept, "40 delayed requests one after another left " + workerThreads()
-                + " worker threads; a fixed pool of 10,000 would have started one per request");
+        assertTrue(
+                workerThreads() <= kept,
+                "40 delayed requests one after another left " + workerThreads()
+                        + " worker threads; a fixed pool of 10,000 would have started one per request");
     }
 
     @Test
@@ -114,7 +119,9 @@ public abstract class InProcessServerTest {
         assertEquals(431, tooMany.statusCode());
         assertEquals(new String(FixedResponse.HEADERS_TOO_LARGE.body(), StandardCharsets.UTF_8), tooMany.body());
 
-        assertEquals(200, get(url + "/?q=" + "a".repeat(HttpLimits.MAX_URI_LENGTH - 10)).statusCode());
+        assertEquals(
+                200,
+                get(url + "/?q=" + "a".repeat(HttpLimits.MAX_URI_LENGTH - 10)).statusCode());
         assertNoneInFlight(setup.stats());
     }
 
@@ -122,9 +129,16 @@ public abstract class InProcessServerTest {
     void aFailingHandlerIsA500WithTheFixedBodyLoggedOnce() throws Exception {
         List<LogRecord> logged = new ArrayList<>();
         Handler capture = new Handler() {
-            @Override public void publish(LogRecord record) { logged.add(record); }
-            @Override public void flush() { }
-            @Override public void close() { }
+            @Override
+            public void publish(LogRecord record) {
+                logged.add(record);
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
         };
         Logger routes = Logger.getLogger(routesLogger());
         routes.addHandler(capture);
@@ -135,7 +149,8 @@ public abstract class InProcessServerTest {
             HttpResponse<String> response = get("http://127.0.0.1:" + server.port() + "/");
             assertAll(
                     () -> assertEquals(500, response.statusCode()),
-                    () -> assertEquals(new String(FixedResponse.INTERNAL_ERROR.body(), StandardCharsets.UTF_8), response.body()),
+                    () -> assertEquals(
+                            new String(FixedResponse.INTERNAL_ERROR.body(), StandardCharsets.UTF_8), response.body()),
                     () -> assertFalse(response.body().contains("boom")),
                     () -> assertEquals(1, logged.size(), "logged once"),
                     () -> assertNoneInFlight(setup.stats()));
@@ -149,12 +164,25 @@ public abstract class InProcessServerTest {
     void statsReportTheProcessCostAndItsCpuGrowsWithWork() throws Exception {
         String url = serve(setup("--delay-every", "0"));
         String idle = get(url + "/stats").body();
-        for (String field : List.of("cpuMs", "threads", "threadsPeak", "heapUsedBytes", "heapCommittedBytes",
-                "heapAfterGcBytes", "gcCount", "gcPauseMs", "jitMs")) {
+        for (String field : List.of(
+                "cpuMs",
+                "threads",
+                "threadsPeak",
+                "heapUsedBytes",
+                "heapCommittedBytes",
+                "heapAfterGcBytes",
+                "gcCount",
+                "gcPauseMs",
+                "jitMs")) {
             assertTrue(JsonFields.number(idle, field) >= 0, field + " in " + idle);
         }
-        for (String linuxOnly : List.of("cpuUserMs", "cpuSystemMs", "rssBytes", "rssPeakBytes",
-                "voluntaryContextSwitches", "involuntaryContextSwitches")) {
+        for (String linuxOnly : List.of(
+                "cpuUserMs",
+                "cpuSystemMs",
+                "rssBytes",
+                "rssPeakBytes",
+                "voluntaryContextSwitches",
+                "involuntaryContextSwitches")) {
             JsonFields.number(idle, linuxOnly);
         }
         assertTrue(JsonFields.number(idle, "threadsPeak") >= JsonFields.number(idle, "threads"), idle);
@@ -164,8 +192,10 @@ public abstract class InProcessServerTest {
         String worked = get(url + "/stats").body();
         assertTrue(JsonFields.number(worked, "cpuMs") > JsonFields.number(idle, "cpuMs"), idle + " then " + worked);
         if (JsonFields.number(idle, "cpuUserMs") != null) {
-            assertTrue(JsonFields.number(worked, "cpuUserMs") + JsonFields.number(worked, "cpuSystemMs")
-                    > JsonFields.number(idle, "cpuUserMs") + JsonFields.number(idle, "cpuSystemMs"), idle + " then " + worked);
+            assertTrue(
+                    JsonFields.number(worked, "cpuUserMs") + JsonFields.number(worked, "cpuSystemMs")
+                            > JsonFields.number(idle, "cpuUserMs") + JsonFields.number(idle, "cpuSystemMs"),
+                    idle + " then " + worked);
         }
     }
 
@@ -177,7 +207,10 @@ public abstract class InProcessServerTest {
         long idle = JsonFields.number(get(url + "/stats").body(), "threads");
         List<CompletableFuture<HttpResponse<String>>> answers = new ArrayList<>();
         for (int i = 0; i < delayed; i++) {
-            answers.add(HTTP.sendAsync(HttpRequest.newBuilder(URI.create(url + "/")).timeout(Duration.ofSeconds(30)).build(),
+            answers.add(HTTP.sendAsync(
+                    HttpRequest.newBuilder(URI.create(url + "/"))
+                            .timeout(Duration.ofSeconds(30))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString()));
         }
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
@@ -187,7 +220,8 @@ public abstract class InProcessServerTest {
         assertEquals(delayed, setup.stats().inFlight(), "delayed requests in flight");
         String during = get(url + "/stats").body();
         // each delayed request sleeps on a worker thread of its own; the client's threads only add to it
-        assertTrue(JsonFields.number(during, "threads") >= idle + delayed - 5,
+        assertTrue(
+                JsonFields.number(during, "threads") >= idle + delayed - 5,
                 idle + " threads idle, then with " + delayed + " delayed requests in flight: " + during);
         assertTrue(JsonFields.number(during, "threadsPeak") >= JsonFields.number(during, "threads"), during);
         for (CompletableFuture<HttpResponse<String>> answer : answers) {
@@ -197,7 +231,8 @@ public abstract class InProcessServerTest {
 
     private long workerThreads() {
         return Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.getName().startsWith(workerThreadPrefix())).count();
+                .filter(t -> t.getName().startsWith(workerThreadPrefix()))
+                .count();
     }
 
     /** The client can see the answer a moment before the server thread that sent it counts it done. */
@@ -210,7 +245,10 @@ public abstract class InProcessServerTest {
     }
 
     private static HttpResponse<String> get(String url) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).build(),
+        return HTTP.send(
+                HttpRequest.newBuilder(URI.create(url))
+                        .timeout(Duration.ofSeconds(30))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 }

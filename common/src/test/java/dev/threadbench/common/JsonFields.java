@@ -10,7 +10,8 @@ final class JsonFields {
 
     /** The field's value, null if it is JSON null; fails if the field is missing. */
     static Long number(String json, String name) {
-        Matcher matcher = Pattern.compile("\"" + Pattern.quote(name) + "\":(null|-?\\d+)[,}]").matcher(json);
+        Matcher matcher = Pattern.compile("\"" + Pattern.quote(name) + "\":(null|-?\\d+)[,}]")
+                .matcher(json);
         if (!matcher.find()) {
             throw new AssertionError("no number field " + name + " in " + json);
         }

@@ -16,16 +16,18 @@ class OnDemandThreadPoolTest {
 
     @Test
     void startsNoThreadBeforeTheFirstTask() {
-        ThreadPoolExecutor pool = OnDemandThreadPool.create(2, 100, Thread.ofPlatform().factory());
+        ThreadPoolExecutor pool =
+                OnDemandThreadPool.create(2, 100, Thread.ofPlatform().factory());
         assertEquals(0, pool.getPoolSize());
         pool.shutdown();
     }
 
     @Test
     void reusesAnIdleThreadInsteadOfStartingAnother() throws Exception {
-        ThreadPoolExecutor pool = OnDemandThreadPool.create(1, 100, Thread.ofPlatform().factory());
+        ThreadPoolExecutor pool =
+                OnDemandThreadPool.create(1, 100, Thread.ofPlatform().factory());
         for (int i = 0; i < 20; i++) {
-            pool.submit(() -> { }).get(5, TimeUnit.SECONDS);
+            pool.submit(() -> {}).get(5, TimeUnit.SECONDS);
             awaitIdle(pool);
         }
         assertEquals(1, pool.getLargestPoolSize());
@@ -35,7 +37,8 @@ class OnDemandThreadPoolTest {
     @Test
     void growsPastCoreWhileEveryThreadIsBusyThenQueuesAtMax() throws Exception {
         int max = 8;
-        ThreadPoolExecutor pool = OnDemandThreadPool.create(1, max, Thread.ofPlatform().factory());
+        ThreadPoolExecutor pool =
+                OnDemandThreadPool.create(1, max, Thread.ofPlatform().factory());
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch allRan = new CountDownLatch(3 * max);
         AtomicInteger running = new AtomicInteger();
@@ -66,15 +69,20 @@ class OnDemandThreadPoolTest {
 
     @Test
     void refusesTasksOnceShutDown() {
-        ThreadPoolExecutor pool = OnDemandThreadPool.create(1, 2, Thread.ofPlatform().factory());
+        ThreadPoolExecutor pool =
+                OnDemandThreadPool.create(1, 2, Thread.ofPlatform().factory());
         pool.shutdown();
-        assertThrows(RejectedExecutionException.class, () -> pool.execute(() -> { }));
+        assertThrows(RejectedExecutionException.class, () -> pool.execute(() -> {}));
     }
 
     @Test
     void rejectsAnEmptyOrInvertedSize() {
-        assertThrows(IllegalArgumentException.class, () -> OnDemandThreadPool.create(0, 2, Thread.ofPlatform().factory()));
-        assertThrows(IllegalArgumentException.class, () -> OnDemandThreadPool.create(3, 2, Thread.ofPlatform().factory()));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> OnDemandThreadPool.create(0, 2, Thread.ofPlatform().factory()));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> OnDemandThreadPool.create(3, 2, Thread.ofPlatform().factory()));
     }
 
     /** Until the worker is back waiting for work: only then can the next task be handed to it. */

@@ -49,7 +49,8 @@ class ProcessCostTest {
         assertEquals(167200L * 1024, resident.bytes());
         assertEquals(210456L * 1024, resident.peakBytes());
         assertEquals(ProcessCost.Resident.NONE, ProcessCost.Resident.parse("Name:\tjava\n"));
-        assertEquals(4096L * 1024, ProcessCost.Resident.parse("VmRSS:\t4096 kB\n").bytes(), "on the first line");
+        assertEquals(
+                4096L * 1024, ProcessCost.Resident.parse("VmRSS:\t4096 kB\n").bytes(), "on the first line");
     }
 
     @Test
@@ -82,22 +83,26 @@ class ProcessCostTest {
     void thisProcessFiguresArePlausible() {
         String json = ProcessCost.ofThisProcess().toJson();
         long threads = JsonFields.number(json, "threads");
-        assertAll(json,
+        assertAll(
+                json,
                 () -> assertTrue(JsonFields.number(json, "cpuMs") > 0),
                 () -> assertTrue(threads >= 1),
                 () -> assertTrue(JsonFields.number(json, "threadsPeak") >= threads),
                 () -> assertTrue(JsonFields.number(json, "heapUsedBytes") > 0),
-                () -> assertTrue(JsonFields.number(json, "heapCommittedBytes") >= JsonFields.number(json, "heapUsedBytes")),
+                () -> assertTrue(
+                        JsonFields.number(json, "heapCommittedBytes") >= JsonFields.number(json, "heapUsedBytes")),
                 () -> assertTrue(JsonFields.number(json, "heapAfterGcBytes") >= 0),
                 () -> assertTrue(JsonFields.number(json, "gcCount") >= 0),
                 () -> assertTrue(JsonFields.number(json, "gcPauseMs") >= 0),
                 () -> assertTrue(JsonFields.number(json, "jitMs") >= 0, "HotSpot times its compilations"));
         if (Files.isReadable(Path.of("/proc/self/status"))) {
             long rss = JsonFields.number(json, "rssBytes");
-            assertAll(json,
+            assertAll(
+                    json,
                     () -> assertTrue(rss > 1 << 20, "more than 1 MB resident"),
                     () -> assertTrue(JsonFields.number(json, "rssPeakBytes") >= rss),
-                    () -> assertTrue(JsonFields.number(json, "cpuUserMs") + JsonFields.number(json, "cpuSystemMs") > 0));
+                    () -> assertTrue(
+                            JsonFields.number(json, "cpuUserMs") + JsonFields.number(json, "cpuSystemMs") > 0));
         }
     }
 
@@ -115,22 +120,55 @@ class ProcessCostTest {
         for (String cycles : List.of("ZGC Minor Cycles", "ZGC Major Cycles", "Shenandoah Cycles")) {
             assertFalse(ProcessCost.timesPauses(collector(cycles)), cycles);
         }
-        for (String pauses : List.of("G1 Young Generation", "G1 Old Generation", "G1 Concurrent GC", "ZGC Minor Pauses",
-                "ZGC Major Pauses", "Shenandoah Pauses", "PS Scavenge", "PS MarkSweep", "Copy", "MarkSweepCompact")) {
+        for (String pauses : List.of(
+                "G1 Young Generation",
+                "G1 Old Generation",
+                "G1 Concurrent GC",
+                "ZGC Minor Pauses",
+                "ZGC Major Pauses",
+                "Shenandoah Pauses",
+                "PS Scavenge",
+                "PS MarkSweep",
+                "Copy",
+                "MarkSweepCompact")) {
             assertTrue(ProcessCost.timesPauses(collector(pauses)), pauses);
         }
-        assertTrue(ManagementFactory.getGarbageCollectorMXBeans().stream().anyMatch(ProcessCost::timesPauses),
+        assertTrue(
+                ManagementFactory.getGarbageCollectorMXBeans().stream().anyMatch(ProcessCost::timesPauses),
                 "this JVM's collector has a bean that times pauses");
     }
 
     private static GarbageCollectorMXBean collector(String name) {
         return new GarbageCollectorMXBean() {
-            @Override public long getCollectionCount() { return 0; }
-            @Override public long getCollectionTime() { return 0; }
-            @Override public String getName() { return name; }
-            @Override public boolean isValid() { return true; }
-            @Override public String[] getMemoryPoolNames() { return new String[0]; }
-            @Override public ObjectName getObjectName() { return null; }
+            @Override
+            public long getCollectionCount() {
+                return 0;
+            }
+
+            @Override
+            public long getCollectionTime() {
+                return 0;
+            }
+
+            @Override
+            public String getName() {
+                return name;
+            }
+
+            @Override
+            public boolean isValid() {
+                return true;
+            }
+
+            @Override
+            public String[] getMemoryPoolNames() {
+                return new String[0];
+            }
+
+            @Override
+            public ObjectName getObjectName() {
+                return null;
+            }
         };
     }
 }

@@ -25,8 +25,10 @@ class RequestLimitsTest {
 
     @Test
     void aLongTargetWinsOverLargeHeaders() {
-        assertEquals(FixedResponse.URI_TOO_LONG,
-                RequestLimits.check(HttpLimits.MAX_URI_LENGTH + 1, HttpLimits.MAX_HEADERS + 1, HttpLimits.MAX_HEADER_SIZE + 1));
+        assertEquals(
+                FixedResponse.URI_TOO_LONG,
+                RequestLimits.check(
+                        HttpLimits.MAX_URI_LENGTH + 1, HttpLimits.MAX_HEADERS + 1, HttpLimits.MAX_HEADER_SIZE + 1));
     }
 
     @Test

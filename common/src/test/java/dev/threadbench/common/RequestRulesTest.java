@@ -39,14 +39,43 @@ class RequestRulesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"/a b", "/\u0000", "/\u0001", "/caf\u00e9", "/#frag", "/a\\b", "/<", "/?q=\"", "/{}", "/|", "/^",
-            "/`", "/%zz", "/%4", "/?q=%g0", "foo", "localhost:80", "*", "ftp://localhost/", "http://user@localhost/"})
+    @ValueSource(
+            strings = {
+                "/a b",
+                "/\u0000",
+                "/\u0001",
+                "/caf\u00e9",
+                "/#frag",
+                "/a\\b",
+                "/<",
+                "/?q=\"",
+                "/{}",
+                "/|",
+                "/^",
+                "/`",
+                "/%zz",
+                "/%4",
+                "/?q=%g0",
+                "foo",
+                "localhost:80",
+                "*",
+                "ftp://localhost/",
+                "http://user@localhost/"
+            })
     void malformedTargetsAreRefused(String target) {
         assertEquals(FixedResponse.BAD_REQUEST, get(target, "Host: localhost"));
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"/a!$&'()*+,=:@~-._b", "/?a[]=1", "/?q=%C3%A9", "http://localhost/", "HTTP://localhost", "https://localhost?x"})
+    @ValueSource(
+            strings = {
+                "/a!$&'()*+,=:@~-._b",
+                "/?a[]=1",
+                "/?q=%C3%A9",
+                "http://localhost/",
+                "HTTP://localhost",
+                "https://localhost?x"
+            })
     void targetsAsUndertowTakesThemAreRouted(String target) {
         assertNull(get(target, "Host: localhost"));
     }
@@ -54,7 +83,8 @@ class RequestRulesTest {
     @Test
     void theAsteriskIsForOptionsAndTheAuthorityFormForConnect() {
         assertNull(verdict("OPTIONS", "*", "HTTP/1.1", "Host: a"));
-        assertEquals(FixedResponse.NOT_IMPLEMENTED, verdict("CONNECT", "localhost:443", "HTTP/1.1", "Host: localhost:443"));
+        assertEquals(
+                FixedResponse.NOT_IMPLEMENTED, verdict("CONNECT", "localhost:443", "HTTP/1.1", "Host: localhost:443"));
         assertEquals(FixedResponse.BAD_REQUEST, verdict("GET", "localhost:443", "HTTP/1.1", "Host: localhost:443"));
     }
 
@@ -67,15 +97,43 @@ class RequestRulesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"a b", "a/b", "u@host", "host:", "host:0", "host:65536", "host:123456", "host:+80", "host:8x", "a%41",
-            "[::1", "[zz]", "[1:2:3:4:5:6:7:8:9]", "[1::2::3]", "caf\u00e9"})
+    @ValueSource(
+            strings = {
+                "a b",
+                "a/b",
+                "u@host",
+                "host:",
+                "host:0",
+                "host:65536",
+                "host:123456",
+                "host:+80",
+                "host:8x",
+                "a%41",
+                "[::1",
+                "[zz]",
+                "[1:2:3:4:5:6:7:8:9]",
+                "[1::2::3]",
+                "caf\u00e9"
+            })
     void invalidHostsAreRefused(String host) {
         assertEquals(FixedResponse.BAD_REQUEST, get("/", "Host: " + host), host);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"localhost", "a_b", "a,b", "127.0.0.1:80", "example.com:65535", "host:00080", "[::1]", "[::1]:8080",
-            "[2001:db8::8a2e:370:7334]", "[::ffff:192.0.2.1]", "[1:2:3:4:5:6:7:8]"})
+    @ValueSource(
+            strings = {
+                "localhost",
+                "a_b",
+                "a,b",
+                "127.0.0.1:80",
+                "example.com:65535",
+                "host:00080",
+                "[::1]",
+                "[::1]:8080",
+                "[2001:db8::8a2e:370:7334]",
+                "[::ffff:192.0.2.1]",
+                "[1:2:3:4:5:6:7:8]"
+            })
     void validHostsAreRouted(String host) {
         assertNull(get("/", "Host: " + host), host);
     }
@@ -104,7 +162,9 @@ class RequestRulesTest {
     void framingThatCouldBeReadTwoWaysIsRefused() {
         assertEquals(FixedResponse.BAD_REQUEST, get("/", "Host: a", "Content-Length: 1", "Content-Length: 1"));
         assertEquals(FixedResponse.BAD_REQUEST, get("/", "Host: a", "Content-Length: 5", "Transfer-Encoding: chunked"));
-        assertEquals(FixedResponse.BAD_REQUEST, get("/", "Host: a", "Transfer-Encoding: gzip", "Transfer-Encoding: chunked"));
+        assertEquals(
+                FixedResponse.BAD_REQUEST,
+                get("/", "Host: a", "Transfer-Encoding: gzip", "Transfer-Encoding: chunked"));
         assertEquals(FixedResponse.BAD_REQUEST, get("/", "Host: a", "Transfer-Encoding: chunked, gzip"));
         assertEquals(FixedResponse.BAD_REQUEST, get("/", "Host: a", "Transfer-Encoding: gzip"));
         assertEquals(FixedResponse.BAD_REQUEST, get("/", "Host: a", "Transfer-Encoding: chunked, chunked"));
@@ -114,7 +174,9 @@ class RequestRulesTest {
     @Test
     void contentIsRefusedUnread() {
         assertEquals(FixedResponse.CONTENT_TOO_LARGE, get("/", "Host: a", "Content-Length: 5"));
-        assertEquals(FixedResponse.CONTENT_TOO_LARGE, verdict("POST", "/", "HTTP/1.1", "Host: a", "Content-Length: 1000000000"));
+        assertEquals(
+                FixedResponse.CONTENT_TOO_LARGE,
+                verdict("POST", "/", "HTTP/1.1", "Host: a", "Content-Length: 1000000000"));
         assertEquals(FixedResponse.CONTENT_TOO_LARGE, get("/", "Host: a", "Transfer-Encoding: Chunked"));
         assertNull(get("/", "Host: a", "Content-Length: 0"));
         assertNull(get("/", "Host: a", "Content-Length: 00"));
@@ -138,8 +200,21 @@ class RequestRulesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"//", "/./", "/.", "/..", "/a/../", "/a/%2e%2E/", "/%2e/", "/./health", "/health/", "/;a", "/health;x",
-            "http://localhost//"})
+    @ValueSource(
+            strings = {
+                "//",
+                "/./",
+                "/.",
+                "/..",
+                "/a/../",
+                "/a/%2e%2E/",
+                "/%2e/",
+                "/./health",
+                "/health/",
+                "/;a",
+                "/health;x",
+                "http://localhost//"
+            })
     void pathsThatOnlyNormaliseToAResourceAreNotFound(String target) {
         assertEquals(FixedResponse.NOT_FOUND, get(target, "Host: localhost"));
     }
@@ -148,7 +223,8 @@ class RequestRulesTest {
     void sizesAreCheckedAfterSyntax() {
         String longTarget = "/?q=" + "a".repeat(HttpLimits.MAX_URI_LENGTH);
         assertEquals(FixedResponse.URI_TOO_LONG, get(longTarget, "Host: a"));
-        assertEquals(FixedResponse.BAD_REQUEST, get(longTarget + "<", "Host: a"), "the parser would refuse the byte first");
+        assertEquals(
+                FixedResponse.BAD_REQUEST, get(longTarget + "<", "Host: a"), "the parser would refuse the byte first");
         assertEquals(FixedResponse.BAD_REQUEST, get(longTarget), "Undertow's Host check comes before the size check");
         String[] many = new String[HttpLimits.MAX_HEADERS + 1];
         many[0] = "Host: a";

@@ -7,13 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class ServerOptionsTest {
 
-    private static final ServerOptions.Defaults UNDERTOW = new ServerOptions.Defaults("undertow", 8080, Strategy.BLOCKING);
+    private static final ServerOptions.Defaults UNDERTOW =
+            new ServerOptions.Defaults("undertow", 8080, Strategy.BLOCKING);
 
     private static ServerOptions parse(Map<String, String> env, String... args) {
         return ServerOptions.parse(UNDERTOW, args, env);
@@ -33,7 +34,8 @@ class ServerOptionsTest {
 
     @Test
     void environmentOverridesDefaultsAndFlagsOverrideEnvironment() {
-        Map<String, String> env = Map.of("PORT", "9000", "STRATEGY", "virtual", "DELAY_MS", "50", "DELAY_EVERY", "3", "WORKERS", "7");
+        Map<String, String> env =
+                Map.of("PORT", "9000", "STRATEGY", "virtual", "DELAY_MS", "50", "DELAY_EVERY", "3", "WORKERS", "7");
         ServerOptions fromEnv = parse(env);
         assertEquals(9000, fromEnv.port());
         assertEquals(Strategy.VIRTUAL, fromEnv.strategy());
@@ -46,17 +48,19 @@ class ServerOptionsTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "--port|-1|--port",
-        "--port|70000|--port",
-        "--port|abc|--port",
-        "--delay-every|-1|--delay-every",
-        "--delay-every|ten|--delay-every",
-        "--delay-ms|-5|--delay-ms",
-        "--workers|0|--workers",
-        "--strategy|sleepy|unknown strategy 'sleepy'",
-        "--page|/nonexistent/page.html|--page: no such file",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "--port|-1|--port",
+                "--port|70000|--port",
+                "--port|abc|--port",
+                "--delay-every|-1|--delay-every",
+                "--delay-every|ten|--delay-every",
+                "--delay-ms|-5|--delay-ms",
+                "--workers|0|--workers",
+                "--strategy|sleepy|unknown strategy 'sleepy'",
+                "--page|/nonexistent/page.html|--page: no such file",
+            })
     void badValuesAreOneLineNamingTheOption(String option, String value, String expected) {
         OptionException e = assertThrows(OptionException.class, () -> parse(Map.of(), option, value));
         assertTrue(e.getMessage().contains(expected), e.getMessage());
@@ -78,7 +82,8 @@ class ServerOptionsTest {
 
     @Test
     void environmentVariablesMatchTheOptions() {
-        assertEquals(List.of("PORT", "HOST", "DELAY_EVERY", "DELAY_MS", "STRATEGY", "WORKERS", "PAGE"),
+        assertEquals(
+                List.of("PORT", "HOST", "DELAY_EVERY", "DELAY_MS", "STRATEGY", "WORKERS", "PAGE"),
                 ServerOptions.environmentVariables());
     }
 
@@ -86,7 +91,17 @@ class ServerOptionsTest {
     void helpListsEveryOptionWithItsVariable() {
         ServerOptions o = parse(Map.of(), "--help");
         assertTrue(o.helpRequested());
-        for (String s : new String[] {"--port", "PORT", "--host", "--delay-every", "DELAY_EVERY", "--delay-ms", "--strategy", "--workers", "--page"}) {
+        for (String s : new String[] {
+            "--port",
+            "PORT",
+            "--host",
+            "--delay-every",
+            "DELAY_EVERY",
+            "--delay-ms",
+            "--strategy",
+            "--workers",
+            "--page"
+        }) {
             assertTrue(o.usage().contains(s), s);
         }
     }

@@ -15,7 +15,8 @@ class SizingTest {
 
     @Test
     void quietAtOrAboveConnectionsPlusMargin() {
-        assertFalse(Sizing.fileDescriptorWarning("vertx", Sizing.CONNECTIONS + Sizing.DESCRIPTOR_MARGIN).isPresent());
+        assertFalse(Sizing.fileDescriptorWarning("vertx", Sizing.CONNECTIONS + Sizing.DESCRIPTOR_MARGIN)
+                .isPresent());
     }
 
     @Test

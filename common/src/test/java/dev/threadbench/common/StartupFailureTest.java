@@ -23,18 +23,22 @@ class StartupFailureTest {
     void aNativeTransportsBindFailureReadsTheSame() {
         Exception epoll = new IOException("bind(..) failed with error(-98): Address already in use");
         assertEquals("--port: 8081 is already in use", StartupFailure.describe(OPTIONS, epoll));
-        assertEquals("--port: 8081: permission denied", StartupFailure.describe(OPTIONS,
-                new IOException("bind(..) failed with error(-13): Permission denied")));
+        assertEquals(
+                "--port: 8081: permission denied",
+                StartupFailure.describe(
+                        OPTIONS, new IOException("bind(..) failed with error(-13): Permission denied")));
     }
 
     @Test
     void foreignAddressNamesTheHost() {
-        assertEquals("--host: 10.9.8.7 is not an address of this machine",
+        assertEquals(
+                "--host: 10.9.8.7 is not an address of this machine",
                 StartupFailure.describe(OPTIONS, new BindException("Cannot assign requested address")));
     }
 
     @Test
     void unresolvableHostNamesTheHost() {
-        assertEquals("--host: cannot resolve 10.9.8.7", StartupFailure.describe(OPTIONS, new UnknownHostException("x")));
+        assertEquals(
+                "--host: cannot resolve 10.9.8.7", StartupFailure.describe(OPTIONS, new UnknownHostException("x")));
     }
 }

@@ -33,10 +33,15 @@ class AcceptRecoveryTest {
     private static final int BURST = 600;
     /** How long the burst holds its connections once the server is out of descriptors. */
     private static final Duration HOLD = Duration.ofSeconds(2);
-    /** Generous: both answer within a few hundred milliseconds here; before, Undertow took seconds (XNIO's back-off). */
+    /**
+     * Generous: both answer within a few hundred milliseconds here; before, Undertow took seconds (XNIO's back-off).
+     */
     private static final Duration RECOVERY = Duration.ofSeconds(2);
-    /** CPU a server may use in {@link #IDLE} after it recovered, in clock ticks (1/100 s): one spinning core uses 200. */
+    /**
+     * CPU a server may use in {@link #IDLE} after it recovered, in clock ticks (1/100 s): one spinning core uses 200.
+     */
     private static final long IDLE_TICKS = 20;
+
     private static final Duration IDLE = Duration.ofSeconds(2);
     private static final String STALLED = ": new connections wait in the accept backlog";
     private static final String RESUMED = "-server: accepting again after ";
@@ -76,16 +81,25 @@ class AcceptRecoveryTest {
             long ticks = cpuTicks(process, IDLE);
             String stderr = process.stderr();
 
-            assertAll(server,
+            assertAll(
+                    server,
                     () -> assertEquals(200, health.status(), "/health after the burst: " + health),
-                    () -> assertTrue(healthAfter.compareTo(RECOVERY) < 0, "/health answered " + healthAfter + " after the burst"),
+                    () -> assertTrue(
+                            healthAfter.compareTo(RECOVERY) < 0,
+                            "/health answered " + healthAfter + " after the burst"),
                     () -> assertEquals(200, page.status(), "GET / after the burst: " + page),
-                    () -> assertTrue(pageAfter.compareTo(RECOVERY) < 0, "GET / answered " + pageAfter + " after the burst"),
-                    () -> assertEquals(1, count(stderr, STALLED), "one line when accepting stopped:" + process.output()),
-                    () -> assertEquals(1, count(stderr, RESUMED), "one line when accepting worked again:" + process.output()),
-                    () -> assertFalse(stderr.contains("XNIO008001") || stderr.contains("exceptionCaught()"),
+                    () -> assertTrue(
+                            pageAfter.compareTo(RECOVERY) < 0, "GET / answered " + pageAfter + " after the burst"),
+                    () -> assertEquals(
+                            1, count(stderr, STALLED), "one line when accepting stopped:" + process.output()),
+                    () -> assertEquals(
+                            1, count(stderr, RESUMED), "one line when accepting worked again:" + process.output()),
+                    () -> assertFalse(
+                            stderr.contains("XNIO008001") || stderr.contains("exceptionCaught()"),
                             "the framework's own accept failures are not logged:" + process.output()),
-                    () -> assertTrue(ticks <= IDLE_TICKS, "idle after recovery, yet used " + ticks + " clock ticks of CPU in " + IDLE));
+                    () -> assertTrue(
+                            ticks <= IDLE_TICKS,
+                            "idle after recovery, yet used " + ticks + " clock ticks of CPU in " + IDLE));
         }
     }
 

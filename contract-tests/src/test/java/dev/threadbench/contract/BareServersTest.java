@@ -56,7 +56,8 @@ class BareServersTest {
     }
 
     private static HttpResponse<byte[]> firstAnswer(int port, Process process, Path log) throws Exception {
-        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpClient client =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/"))
                 .timeout(Duration.ofSeconds(10))
                 .build();

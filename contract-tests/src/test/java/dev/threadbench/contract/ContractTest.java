@@ -103,7 +103,9 @@ class ContractTest {
         Target.Timed delayed = target.timedGet();
         delayed.response().then().statusCode(200);
         assertArrayEquals(HELLO, delayed.response().asByteArray());
-        assertTrue(delayed.millis() >= delayMs, "request " + delayEvery + " answered after only " + delayed.millis() + " ms");
+        assertTrue(
+                delayed.millis() >= delayMs,
+                "request " + delayEvery + " answered after only " + delayed.millis() + " ms");
         assertTrue(delayed.millis() < delayMs + 10_000, "request " + delayEvery + " took " + delayed.millis() + " ms");
     }
 
@@ -121,7 +123,9 @@ class ContractTest {
             for (Future<Target.Timed> f : fast) {
                 Target.Timed answer = f.get(delayMs + 10_000, TimeUnit.MILLISECONDS);
                 answer.response().then().statusCode(200);
-                assertTrue(answer.millis() < delayMs, "a fast request waited " + answer.millis() + " ms behind the delayed one");
+                assertTrue(
+                        answer.millis() < delayMs,
+                        "a fast request waited " + answer.millis() + " ms behind the delayed one");
             }
             assertFalse(delayed.isDone(), "the delayed request finished before the fast ones");
             Target.Timed slow = delayed.get(delayMs + 10_000, TimeUnit.MILLISECONDS);
@@ -135,7 +139,11 @@ class ContractTest {
     void healthAndStatsAnswerAndAreNotCounted(Target target) {
         long before = target.requestsCounted();
         for (int i = 0; i < 25; i++) {
-            target.get("/health").then().statusCode(200).contentType("application/json").body("status", equalTo("UP"));
+            target.get("/health")
+                    .then()
+                    .statusCode(200)
+                    .contentType("application/json")
+                    .body("status", equalTo("UP"));
             target.get("/stats").then().statusCode(200).contentType("application/json");
         }
         var stats = target.stats();
@@ -151,23 +159,45 @@ class ContractTest {
     @MethodSource("targets")
     void statsNestTheProcessCost(Target target) {
         Map<String, Object> process = target.stats().getMap("process");
-        assertEquals(Set.of("cpuMs", "cpuUserMs", "cpuSystemMs", "threads", "threadsPeak", "heapUsedBytes",
-                "heapCommittedBytes", "heapAfterGcBytes", "gcCount", "gcPauseMs", "jitMs", "rssBytes", "rssPeakBytes",
-                "voluntaryContextSwitches", "involuntaryContextSwitches"), process.keySet());
+        assertEquals(
+                Set.of(
+                        "cpuMs",
+                        "cpuUserMs",
+                        "cpuSystemMs",
+                        "threads",
+                        "threadsPeak",
+                        "heapUsedBytes",
+                        "heapCommittedBytes",
+                        "heapAfterGcBytes",
+                        "gcCount",
+                        "gcPauseMs",
+                        "jitMs",
+                        "rssBytes",
+                        "rssPeakBytes",
+                        "voluntaryContextSwitches",
+                        "involuntaryContextSwitches"),
+                process.keySet());
         long threads = ((Number) process.get("threads")).longValue();
         long heapUsed = ((Number) process.get("heapUsedBytes")).longValue();
-        assertAll(process.toString(),
+        assertAll(
+                process.toString(),
                 () -> assertTrue(((Number) process.get("cpuMs")).longValue() > 0),
                 () -> assertTrue(threads > 0),
                 () -> assertTrue(((Number) process.get("threadsPeak")).longValue() >= threads),
                 () -> assertTrue(heapUsed > 0),
                 () -> assertTrue(((Number) process.get("heapCommittedBytes")).longValue() >= heapUsed),
                 () -> assertTrue(((Number) process.get("gcPauseMs")).longValue() >= 0),
-                () -> assertTrue(((Number) process.get("jitMs")).longValue() > 0, "a server that has answered has compiled"));
+                () -> assertTrue(
+                        ((Number) process.get("jitMs")).longValue() > 0, "a server that has answered has compiled"));
         if (System.getProperty("os.name").toLowerCase(Locale.ROOT).startsWith("linux")) {
             // the servers run here, or in Linux containers: /proc and getrusage (the jars' Java 22+ classes)
-            for (String linuxOnly : List.of("cpuUserMs", "cpuSystemMs", "rssBytes", "rssPeakBytes",
-                    "voluntaryContextSwitches", "involuntaryContextSwitches")) {
+            for (String linuxOnly : List.of(
+                    "cpuUserMs",
+                    "cpuSystemMs",
+                    "rssBytes",
+                    "rssPeakBytes",
+                    "voluntaryContextSwitches",
+                    "involuntaryContextSwitches")) {
                 assertTrue(process.get(linuxOnly) instanceof Number, linuxOnly + " in " + process);
             }
         }
@@ -179,19 +209,35 @@ class ContractTest {
     void statsWithThreadsBillTheThreadClasses(Target target) {
         assumeTrue(System.getProperty("os.name").toLowerCase(Locale.ROOT).startsWith("linux"), "/proc is Linux's");
         target.get("/").then().statusCode(200);
-        Map<String, Object> process = target.get("/stats?threads").then().statusCode(200).extract().jsonPath().getMap("process");
+        Map<String, Object> process = target.get("/stats?threads")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getMap("process");
         assertFalse(target.stats().getMap("process").containsKey("threadClasses"), "only when asked");
         @SuppressWarnings("unchecked")
         Map<String, Map<String, Object>> classes = (Map<String, Map<String, Object>>) process.get("threadClasses");
         assertNotNull(classes, process.toString());
         assertEquals(List.of("io", "worker", "carrier", "gc", "jit", "other", "exited"), List.copyOf(classes.keySet()));
-        assertAll(classes.toString(),
-                () -> assertTrue(((Number) classes.get("io").get("threads")).intValue() >= 2, "an I/O thread and the acceptor"),
+        assertAll(
+                classes.toString(),
+                () -> assertTrue(
+                        ((Number) classes.get("io").get("threads")).intValue() >= 2, "an I/O thread and the acceptor"),
                 () -> assertTrue(((Number) classes.get("io").get("cpuMs")).doubleValue() > 0, "it answered"),
                 () -> assertTrue(((Number) classes.get("jit").get("threads")).intValue() >= 1, "the JIT's compilers"),
-                () -> assertTrue(((Number) classes.get("gc").get("threads")).intValue() >= 1, "the collector's threads"),
-                () -> assertEquals(Set.of("cpuMs", "userMs", "systemMs", "runQueueWaitMs", "voluntaryContextSwitches",
-                        "involuntaryContextSwitches", "threads"), classes.get("worker").keySet()));
+                () -> assertTrue(
+                        ((Number) classes.get("gc").get("threads")).intValue() >= 1, "the collector's threads"),
+                () -> assertEquals(
+                        Set.of(
+                                "cpuMs",
+                                "userMs",
+                                "systemMs",
+                                "runQueueWaitMs",
+                                "voluntaryContextSwitches",
+                                "involuntaryContextSwitches",
+                                "threads"),
+                        classes.get("worker").keySet()));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -216,8 +262,11 @@ class ContractTest {
     void otherMethodsOnTheRootAreNotAllowedAndNotCounted(Target target) {
         long before = target.requestsCounted();
         for (String method : List.of("POST", "PUT", "DELETE", "PATCH")) {
-            given().baseUri(target.baseUrl()).request(method, "/")
-                    .then().statusCode(405).header("Allow", "GET, HEAD");
+            given().baseUri(target.baseUrl())
+                    .request(method, "/")
+                    .then()
+                    .statusCode(405)
+                    .header("Allow", "GET, HEAD");
         }
         assertEquals(before, target.requestsCounted());
     }
@@ -227,10 +276,13 @@ class ContractTest {
     void bothServersGiveTheSameAnswer(String request) {
         String[] parts = request.split(" ");
         Map<String, Response> answers = new LinkedHashMap<>();
-        TARGETS.forEach((name, target) -> answers.put(name, given().baseUri(target.baseUrl()).urlEncodingEnabled(false).request(parts[0], parts[1])));
+        TARGETS.forEach((name, target) -> answers.put(
+                name,
+                given().baseUri(target.baseUrl()).urlEncodingEnabled(false).request(parts[0], parts[1])));
         Response undertow = answers.get("undertow");
         Response vertx = answers.get("vertx");
-        assertAll(request,
+        assertAll(
+                request,
                 () -> assertEquals(undertow.statusCode(), vertx.statusCode(), "status"),
                 () -> assertEquals(undertow.header("Content-Type"), vertx.header("Content-Type"), "Content-Type"),
                 () -> assertEquals(undertow.header("Content-Length"), vertx.header("Content-Length"), "Content-Length"),

@@ -34,7 +34,9 @@ class DeploymentFilesTest {
 
     /** The servers' default ports, from the servers' contract. */
     private static final Map<String, Integer> DEFAULT_PORTS = Map.of("undertow", 8080, "vertx", 8081);
-    private static final Map<String, Strategy> DEFAULT_STRATEGIES = Map.of("undertow", Strategy.BLOCKING, "vertx", Strategy.TIMER);
+
+    private static final Map<String, Strategy> DEFAULT_STRATEGIES =
+            Map.of("undertow", Strategy.BLOCKING, "vertx", Strategy.TIMER);
     private static final Pattern VARIABLE = Pattern.compile("\\$\\{([A-Z_]+)(?::-([^}]*))?}");
     /** Matches {@code <finalName>} of a module pom. */
     private static final Pattern FINAL_NAME = Pattern.compile("<finalName>([^<]+)</finalName>");
@@ -65,8 +67,12 @@ class DeploymentFilesTest {
         assertEquals(String.valueOf(port), String.valueOf(args.get("PORT")), server + ": PORT build argument");
         List<String> ports = strings(service.get("ports"));
         assertEquals(1, ports.size(), server + ": one published port");
-        assertEquals(port, Integer.parseInt(resolve(ports.getFirst()).replaceAll(".*:", "")), server + ": container port");
-        assertEquals(port, Integer.parseInt(resolve(ports.getFirst()).replaceAll(":.*", "")), server + ": default host port");
+        assertEquals(
+                port, Integer.parseInt(resolve(ports.getFirst()).replaceAll(".*:", "")), server + ": container port");
+        assertEquals(
+                port,
+                Integer.parseInt(resolve(ports.getFirst()).replaceAll(":.*", "")),
+                server + ": default host port");
     }
 
     @ParameterizedTest
@@ -79,14 +85,16 @@ class DeploymentFilesTest {
 
         String imageCheck = DOCKERFILE.instruction("server", "HEALTHCHECK");
         assertTrue(imageCheck.contains("http://127.0.0.1:${PORT}/health"), "Dockerfile HEALTHCHECK: " + imageCheck);
-        assertTrue(DOCKERFILE.instruction("server", "ENV").contains("PORT=${PORT}"), "the server image runs on its PORT");
+        assertTrue(
+                DOCKERFILE.instruction("server", "ENV").contains("PORT=${PORT}"), "the server image runs on its PORT");
     }
 
     @ParameterizedTest
     @MethodSource("servers")
     void environmentNamesOptionsTheServerAcceptsWithValuesItAccepts(String server) {
         Map<String, String> environment = new LinkedHashMap<>();
-        map(service(server), "environment").forEach((name, value) -> environment.put(name, resolve(String.valueOf(value))));
+        map(service(server), "environment")
+                .forEach((name, value) -> environment.put(name, resolve(String.valueOf(value))));
         List<String> known = ServerOptions.environmentVariables();
         for (String name : environment.keySet()) {
             assertTrue(known.contains(name), server + ": " + name + " is no server option (known: " + known + ")");
@@ -95,7 +103,9 @@ class DeploymentFilesTest {
             assertTrue(environment.containsKey(required), server + ": " + required + " is not set");
         }
         ServerOptions options = ServerOptions.parse(
-                new ServerOptions.Defaults(server, DEFAULT_PORTS.get(server), DEFAULT_STRATEGIES.get(server)), new String[0], environment);
+                new ServerOptions.Defaults(server, DEFAULT_PORTS.get(server), DEFAULT_STRATEGIES.get(server)),
+                new String[0],
+                environment);
         assertEquals(DEFAULT_STRATEGIES.get(server), options.strategy(), server + ": default strategy");
         assertEquals(10, options.delayEvery(), server + ": default DELAY_EVERY");
         assertEquals(2000, options.delayMs(), server + ": default DELAY_MS");
@@ -111,8 +121,11 @@ class DeploymentFilesTest {
         }
         Map<String, Object> nofile = map(map(undertow, "ulimits"), "nofile");
         assertTrue(((Number) nofile.get("soft")).intValue() > 10_000, "nofile soft limit " + nofile);
-        assertTrue(((Number) nofile.get("hard")).intValue() >= ((Number) nofile.get("soft")).intValue(), "nofile " + nofile);
-        assertTrue(((Number) map(undertow, "sysctls").get("net.core.somaxconn")).intValue() > 128, "net.core.somaxconn");
+        assertTrue(
+                ((Number) nofile.get("hard")).intValue() >= ((Number) nofile.get("soft")).intValue(),
+                "nofile " + nofile);
+        assertTrue(
+                ((Number) map(undertow, "sysctls").get("net.core.somaxconn")).intValue() > 128, "net.core.somaxconn");
     }
 
     @Test
@@ -129,14 +142,17 @@ class DeploymentFilesTest {
     @Test
     void theBuildContextHoldsEveryModuleOfTheReactor() throws IOException {
         List<String> included = Files.readAllLines(ROOT.resolve(".dockerignore")).stream()
-                .filter(line -> line.startsWith("!")).map(line -> line.substring(1)).toList();
+                .filter(line -> line.startsWith("!"))
+                .map(line -> line.substring(1))
+                .toList();
         Matcher module = Pattern.compile("<module>([^<]+)</module>").matcher(Files.readString(ROOT.resolve("pom.xml")));
         List<String> modules = new ArrayList<>();
         while (module.find()) {
             modules.add(module.group(1));
         }
         assertFalse(modules.isEmpty(), "no <module> in pom.xml");
-        for (String needed : Stream.concat(modules.stream(), Stream.of("pom.xml", "mvnw", ".mvn", "hello.html")).toList()) {
+        for (String needed : Stream.concat(modules.stream(), Stream.of("pom.xml", "mvnw", ".mvn", "hello.html"))
+                .toList()) {
             assertTrue(included.contains(needed), ".dockerignore leaves " + needed + " out of the build context");
         }
     }
@@ -151,25 +167,35 @@ class DeploymentFilesTest {
 
         assertEquals("contract-tests", map(service("contract"), "build").get("target"));
         assertTrue(DOCKERFILE.stages().contains("contract-tests"), "Dockerfile has no stage 'contract-tests'");
-        List<String> contractArgs = strings(service("contract").get("command")).stream().map(DeploymentFilesTest::resolve).toList();
+        List<String> contractArgs = strings(service("contract").get("command")).stream()
+                .map(DeploymentFilesTest::resolve)
+                .toList();
         List<String> loadtestCommand = strings(service("loadtest").get("command"));
         assertEquals("compare", loadtestCommand.getFirst(), "loadtest: " + loadtestCommand);
-        List<String> loadtestTargets = List.of(optionValue(loadtestCommand, "--targets").split(","));
+        List<String> loadtestTargets =
+                List.of(optionValue(loadtestCommand, "--targets").split(","));
         assertEquals(DEFAULT_PORTS.size(), loadtestTargets.size(), "loadtest --targets: " + loadtestTargets);
         for (String server : DEFAULT_PORTS.keySet()) {
             String url = "http://" + server + ":" + DEFAULT_PORTS.get(server);
             assertTrue(contractArgs.contains("-Dcontract." + server + "=" + url), "contract: " + contractArgs);
             assertTrue(loadtestTargets.contains(server + "=" + url), "loadtest --targets: " + loadtestTargets);
-            assertTrue(String.valueOf(map(service("drill"), "environment").get("DRILL_TARGETS")).contains(server + "=" + url), "drill targets");
+            assertTrue(
+                    String.valueOf(map(service("drill"), "environment").get("DRILL_TARGETS"))
+                            .contains(server + "=" + url),
+                    "drill targets");
             for (String dependent : List.of("drill", "loadtest", "contract", "compare")) {
-                assertEquals("service_healthy", map(map(service(dependent), "depends_on"), server).get("condition"),
+                assertEquals(
+                        "service_healthy",
+                        map(map(service(dependent), "depends_on"), server).get("condition"),
                         dependent + " waits for " + server);
             }
         }
-        assertTrue(contractArgs.contains("-Dcontract.delayEvery=10") && contractArgs.contains("-Dcontract.delayMs=2000"),
+        assertTrue(
+                contractArgs.contains("-Dcontract.delayEvery=10") && contractArgs.contains("-Dcontract.delayMs=2000"),
                 "the suite is told the servers' delay settings: " + contractArgs);
         assertEquals(List.of("compare"), strings(service("loadtest").get("profiles")), "loadtest: profiles");
-        assertFalse(map(service("loadtest"), "depends_on").containsKey("drill"),
+        assertFalse(
+                map(service("loadtest"), "depends_on").containsKey("drill"),
                 "the comparison waits for nothing but the servers (drill's image is untested)");
     }
 
@@ -180,10 +206,12 @@ class DeploymentFilesTest {
     @Test
     void theServersAndTheComparisonsGeneratorArePinnedToSeparateCpus() {
         String serverCpus = resolve(String.valueOf(service("undertow").get("cpuset")));
-        assertEquals(service("undertow").get("cpuset"), service("vertx").get("cpuset"), "both servers on SERVER_CPUSET");
+        assertEquals(
+                service("undertow").get("cpuset"), service("vertx").get("cpuset"), "both servers on SERVER_CPUSET");
         assertEquals("${SERVER_CPUSET:-0}", service("undertow").get("cpuset"));
         assertEquals("${GENERATOR_CPUSET:-1}", service("loadtest").get("cpuset"));
-        assertNotEquals(serverCpus, resolve(String.valueOf(service("loadtest").get("cpuset"))), "separate CPUs by default");
+        assertNotEquals(
+                serverCpus, resolve(String.valueOf(service("loadtest").get("cpuset"))), "separate CPUs by default");
     }
 
     /**
@@ -196,9 +224,13 @@ class DeploymentFilesTest {
         Map<String, Object> environment = map(service(server), "environment");
         for (String comparison : List.of("loadtest", "compare")) {
             List<String> command = strings(service(comparison).get("command"));
-            assertEquals(String.valueOf(environment.get("DELAY_EVERY")), optionValue(command, "--delay-every"),
+            assertEquals(
+                    String.valueOf(environment.get("DELAY_EVERY")),
+                    optionValue(command, "--delay-every"),
                     comparison + " --delay-every against " + server + "'s DELAY_EVERY");
-            assertEquals(String.valueOf(environment.get("DELAY_MS")), optionValue(command, "--delay-ms"),
+            assertEquals(
+                    String.valueOf(environment.get("DELAY_MS")),
+                    optionValue(command, "--delay-ms"),
                     comparison + " --delay-ms against " + server + "'s DELAY_MS");
         }
     }
@@ -215,39 +247,59 @@ class DeploymentFilesTest {
         for (String name : List.of("agent", "compare")) {
             Map<String, Object> service = service(name);
             assertEquals(List.of("agents"), strings(service.get("profiles")), name + ": profiles");
-            assertEquals(service("loadtest").get("build"), service.get("build"), name + ": built as the loadtest service's image");
+            assertEquals(
+                    service("loadtest").get("build"),
+                    service.get("build"),
+                    name + ": built as the loadtest service's image");
             assertEquals(service("loadtest").get("image"), service.get("image"), name + ": image");
             assertEquals(map(service("loadtest"), "ulimits"), map(service, "ulimits"), name + ": ulimits");
         }
         for (String fixed : List.of("container_name", "ports", "hostname")) {
-            assertFalse(agent.containsKey(fixed), "agent: " + fixed + " would keep --scale agent=N from starting N agents");
+            assertFalse(
+                    agent.containsKey(fixed), "agent: " + fixed + " would keep --scale agent=N from starting N agents");
         }
-        assertEquals(List.of("agent", "--join", "compare", "--insecure", "--allow-targets", "undertow:8080,vertx:8081"),
-                strings(agent.get("command")), "agent: command: it may load the two servers only");
-        assertEquals("service_started", map(map(agent, "depends_on"), "compare").get("condition"), "agent: depends on compare");
+        assertEquals(
+                List.of("agent", "--join", "compare", "--insecure", "--allow-targets", "undertow:8080,vertx:8081"),
+                strings(agent.get("command")),
+                "agent: command: it may load the two servers only");
+        assertEquals(
+                "service_started",
+                map(map(agent, "depends_on"), "compare").get("condition"),
+                "agent: depends on compare");
 
         List<String> command = strings(compare.get("command"));
         assertEquals("compare", command.getFirst(), "compare: " + command);
         assertEquals("${AGENTS:-3}", optionValue(command, "--agents"), "compare: --agents");
-        assertEquals("compare", optionValue(command, "--join"), "compare: joins its own service name, as the agents do");
-        assertEquals(optionValue(strings(service("loadtest").get("command")), "--targets"), optionValue(command, "--targets"),
+        assertEquals(
+                "compare", optionValue(command, "--join"), "compare: joins its own service name, as the agents do");
+        assertEquals(
+                optionValue(strings(service("loadtest").get("command")), "--targets"),
+                optionValue(command, "--targets"),
                 "compare: --targets as the compare profile's comparison");
         assertEquals("/results", optionValue(command, "--out"), "compare: --out");
-        assertTrue(strings(compare.get("volumes")).contains("./results:/results"), "compare: ./results mounted at /results");
+        assertTrue(
+                strings(compare.get("volumes")).contains("./results:/results"),
+                "compare: ./results mounted at /results");
         assertEquals(service("loadtest").get("user"), compare.get("user"), "compare: user (to write into ./results)");
     }
 
     /** The file's opening comment says how to run each profile. */
     @Test
     void theHeaderShowsHowToRunEveryProfile() throws IOException {
-        String header = Files.readAllLines(ROOT.resolve("docker-compose.yml")).stream().takeWhile(line -> line.startsWith("#"))
+        String header = Files.readAllLines(ROOT.resolve("docker-compose.yml")).stream()
+                .takeWhile(line -> line.startsWith("#"))
                 .reduce("", (all, line) -> all + line + "\n");
         List<String> profiles = map(COMPOSE, "services").keySet().stream()
-                .flatMap(name -> service(name).containsKey("profiles") ? strings(service(name).get("profiles")).stream() : Stream.<String>empty())
-                .distinct().toList();
+                .flatMap(name -> service(name).containsKey("profiles")
+                        ? strings(service(name).get("profiles")).stream()
+                        : Stream.<String>empty())
+                .distinct()
+                .toList();
         assertTrue(profiles.containsAll(List.of("compare", "contract", "agents", "drill")), "profiles " + profiles);
         for (String profile : profiles) {
-            assertTrue(header.contains("--profile " + profile + " "), "docker-compose.yml's header does not show --profile " + profile);
+            assertTrue(
+                    header.contains("--profile " + profile + " "),
+                    "docker-compose.yml's header does not show --profile " + profile);
         }
     }
 
@@ -268,7 +320,8 @@ class DeploymentFilesTest {
     private static void assertModuleJarIsWhereTheDockerfileCopiesItFrom(String module) throws IOException {
         String pom = Files.readString(ROOT.resolve(module).resolve("pom.xml"));
         Matcher finalName = FINAL_NAME.matcher(pom);
-        assertTrue(finalName.find() && finalName.group(1).equals(module),
+        assertTrue(
+                finalName.find() && finalName.group(1).equals(module),
                 module + "/pom.xml: <finalName> must be " + module + " for the Dockerfile's COPY");
         String copy = DOCKERFILE.instruction("app", "COPY");
         assertTrue(copy.contains("--from=build /workspace/${MODULE}/target/${MODULE}.jar "), "app stage " + copy);
@@ -292,7 +345,8 @@ class DeploymentFilesTest {
         Matcher variable = VARIABLE.matcher(value);
         StringBuilder resolved = new StringBuilder();
         while (variable.find()) {
-            variable.appendReplacement(resolved, Matcher.quoteReplacement(variable.group(2) == null ? "" : variable.group(2)));
+            variable.appendReplacement(
+                    resolved, Matcher.quoteReplacement(variable.group(2) == null ? "" : variable.group(2)));
         }
         return variable.appendTail(resolved).toString();
     }
@@ -316,7 +370,8 @@ class DeploymentFilesTest {
     @SuppressWarnings("unchecked")
     private static Map<String, Object> loadYaml(Path file) {
         try {
-            return (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(Files.readString(file));
+            return (Map<String, Object>)
+                    new Load(LoadSettings.builder().build()).loadFromString(Files.readString(file));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -378,7 +433,9 @@ class DeploymentFilesTest {
 
         Map<String, String> stageArgs(String stage) {
             Map<String, String> args = new LinkedHashMap<>();
-            stage(stage).instructions().stream().filter(i -> i.startsWith("ARG ")).forEach(i -> putArg(args, i));
+            stage(stage).instructions().stream()
+                    .filter(i -> i.startsWith("ARG "))
+                    .forEach(i -> putArg(args, i));
             return args;
         }
 
@@ -389,7 +446,8 @@ class DeploymentFilesTest {
                     .filter(i -> Stream.of(containing).allMatch(i::contains))
                     .map(i -> i.substring(keyword.length() + 1))
                     .findFirst()
-                    .orElseGet(() -> fail("stage " + stage + " has no " + keyword + " " + String.join(" ", containing)));
+                    .orElseGet(
+                            () -> fail("stage " + stage + " has no " + keyword + " " + String.join(" ", containing)));
         }
 
         private Stage stage(String name) {

@@ -32,8 +32,11 @@ class ExactnessTest {
     @ValueSource(strings = {"undertow", "vertx"})
     void tenThousandRequestsGiveExactlyOneThousandDelayed(String server) throws Exception {
         try (ServerProcess process = Servers.start(server, "--delay-ms", "50")) {
-            HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-            HttpRequest request = HttpRequest.newBuilder(URI.create(process.baseUrl() + "/")).timeout(Duration.ofSeconds(30)).build();
+            HttpClient http =
+                    HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+            HttpRequest request = HttpRequest.newBuilder(URI.create(process.baseUrl() + "/"))
+                    .timeout(Duration.ofSeconds(30))
+                    .build();
             AtomicInteger ok = new AtomicInteger();
             AtomicInteger other = new AtomicInteger();
             try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -41,7 +44,8 @@ class ExactnessTest {
                     clients.execute(() -> {
                         for (int i = 0; i < REQUESTS_PER_CLIENT; i++) {
                             try {
-                                int status = http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+                                int status = http.send(request, HttpResponse.BodyHandlers.discarding())
+                                        .statusCode();
                                 (status == 200 ? ok : other).incrementAndGet();
                             } catch (Exception e) {
                                 other.incrementAndGet();

@@ -39,6 +39,7 @@ class HostileInputTest {
 
     /** Well below the head read timeout: a complete request is answered at once or the server hangs. */
     private static final Duration READ_TIMEOUT = HttpLimits.HEADER_READ_TIMEOUT.dividedBy(2);
+
     private static final Set<Integer> REFUSALS = Set.of(400, 405, 413, 414, 431, 501, 505);
     private static final Pattern LEAK = Pattern.compile("(?i)exception|\\tat |\\bat (java|javax|io|org|dev|sun)\\.");
     private static final String HOST = "Host: localhost\r\n";
@@ -105,8 +106,10 @@ class HostileInputTest {
                 of("line: unknown method", "FOO / HTTP/1.1\r\n" + HOST + "\r\n", 501),
                 of("line: method with a non-token byte", "G(T / HTTP/1.1\r\n" + HOST + "\r\n", 400),
                 of("line: NUL in the method", "G\0T / HTTP/1.1\r\n" + HOST + "\r\n", 400),
-                of("line: method longer than Undertow's parser takes",
-                        "X".repeat(RequestLimits.PARSER_METHOD_LENGTH + 1) + " / HTTP/1.1\r\n" + HOST + "\r\n", 400),
+                of(
+                        "line: method longer than Undertow's parser takes",
+                        "X".repeat(RequestLimits.PARSER_METHOD_LENGTH + 1) + " / HTTP/1.1\r\n" + HOST + "\r\n",
+                        400),
                 of("version: HTTP/1.0 without Host", "GET / HTTP/1.0\r\n\r\n", 200),
                 of("version: HTTP/1.2 is served as 1.1", "GET / HTTP/1.2\r\n" + HOST + "\r\n", 200),
                 of("version: HTTP/3.0 is served as 1.1, as Undertow does", "GET / HTTP/3.0\r\n" + HOST + "\r\n", 200),
@@ -116,16 +119,34 @@ class HostileInputTest {
                 of("version: lowercase http/1.1", "GET / http/1.1\r\n" + HOST + "\r\n", 400),
                 of("version: HTTP/1.10", "GET / HTTP/1.10\r\n" + HOST + "\r\n", 400),
                 of("protocol: HTTP/2 connection preface", "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", 400),
-                of("protocol: h2c upgrade is ignored", get("/", "Connection: Upgrade, HTTP2-Settings\r\n", "Upgrade: h2c\r\n",
-                        "HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n"), 200),
-                of("protocol: WebSocket upgrade is ignored", get("/", "Connection: Upgrade\r\n", "Upgrade: websocket\r\n",
-                        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n", "Sec-WebSocket-Version: 13\r\n"), 200),
+                of(
+                        "protocol: h2c upgrade is ignored",
+                        get(
+                                "/",
+                                "Connection: Upgrade, HTTP2-Settings\r\n",
+                                "Upgrade: h2c\r\n",
+                                "HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n"),
+                        200),
+                of(
+                        "protocol: WebSocket upgrade is ignored",
+                        get(
+                                "/",
+                                "Connection: Upgrade\r\n",
+                                "Upgrade: websocket\r\n",
+                                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n",
+                                "Sec-WebSocket-Version: 13\r\n"),
+                        200),
                 of("protocol: TLS ClientHello on the plain port", tlsClientHello, 400),
                 of("protocol: every byte value 0-255", everyByte, 400),
                 of("bytes: control character in the target", get("/\u0001"), 400),
                 of("bytes: NUL in the target", get("/\0"), 400),
-                of("bytes: raw UTF-8 in the target", new String("GET /\u00e9 HTTP/1.1\r\n".getBytes(StandardCharsets.UTF_8),
-                        StandardCharsets.ISO_8859_1) + HOST + "\r\n", 400),
+                of(
+                        "bytes: raw UTF-8 in the target",
+                        new String(
+                                        "GET /\u00e9 HTTP/1.1\r\n".getBytes(StandardCharsets.UTF_8),
+                                        StandardCharsets.ISO_8859_1)
+                                + HOST + "\r\n",
+                        400),
                 of("bytes: NUL in a header value", get("/", "X-A: a\0b\r\n"), 400),
                 of("bytes: control character in a header value", get("/", "X-A: a\u0001b\r\n"), 400),
                 of("bytes: DEL in a header value", get("/", "X-A: a\u007fb\r\n"), 400),
@@ -144,12 +165,21 @@ class HostileInputTest {
                 of("size: 100 KB target, beyond the parser ceiling", get("/?q=" + "a".repeat(100_000)), 400),
                 of("size: 9 KB header", get("/", "X-A: " + "a".repeat(9_000) + "\r\n"), 431),
                 of("size: 30 KB header", get("/", "X-A: " + "a".repeat(30_000) + "\r\n"), 431),
-                of("size: 100 KB header, beyond the parser ceiling", get("/", "X-A: " + "a".repeat(100_000) + "\r\n"), 400),
+                of(
+                        "size: 100 KB header, beyond the parser ceiling",
+                        get("/", "X-A: " + "a".repeat(100_000) + "\r\n"),
+                        400),
                 of("size: one header field too many", get("/", fields(HttpLimits.MAX_HEADERS)), 431),
                 of("size: 1,000 header fields, beyond the parser ceiling", get("/", fields(1_000)), 400),
-                of("size: 30 KB target and 30 KB of headers", get("/?q=" + "a".repeat(30_000), "X-A: " + "a".repeat(30_000) + "\r\n"), 400),
+                of(
+                        "size: 30 KB target and 30 KB of headers",
+                        get("/?q=" + "a".repeat(30_000), "X-A: " + "a".repeat(30_000) + "\r\n"),
+                        400),
                 of("size: head exactly at the parser ceiling", headOfBytes(RequestLimits.PARSER_HEAD_BYTES), 431),
-                of("size: head one byte over the parser ceiling", headOfBytes(RequestLimits.PARSER_HEAD_BYTES + 1), 400),
+                of(
+                        "size: head one byte over the parser ceiling",
+                        headOfBytes(RequestLimits.PARSER_HEAD_BYTES + 1),
+                        400),
                 of("host: none on HTTP/1.1", "GET / HTTP/1.1\r\n\r\n", 400),
                 of("host: two equal Host fields", get("/", HOST), 400),
                 of("host: two different Host fields", get("/", "Host: other\r\n"), 400),
@@ -164,34 +194,66 @@ class HostileInputTest {
                 of("host: percent-encoded name", "GET / HTTP/1.1\r\nHost: a%41\r\n\r\n", 400),
                 of("host: IPv6 literal", "GET / HTTP/1.1\r\nHost: [::1]:8080\r\n\r\n", 200),
                 of("host: malformed IPv6 literal", "GET / HTTP/1.1\r\nHost: [zz]\r\n\r\n", 400),
-                of("framing: Content-Length with Transfer-Encoding", "POST / HTTP/1.1\r\n" + HOST
-                        + "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400),
-                of("framing: Content-Length with Transfer-Encoding on GET",
-                        get("/", "Content-Length: 5\r\n", "Transfer-Encoding: chunked\r\n") + "0\r\n\r\n", 400),
-                of("framing: two different Content-Lengths", get("/", "Content-Length: 1\r\n", "Content-Length: 2\r\n") + "ab", 400),
-                of("framing: two equal Content-Lengths", get("/", "Content-Length: 1\r\n", "Content-Length: 1\r\n") + "a", 400),
+                of(
+                        "framing: Content-Length with Transfer-Encoding",
+                        "POST / HTTP/1.1\r\n" + HOST
+                                + "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+                        400),
+                of(
+                        "framing: Content-Length with Transfer-Encoding on GET",
+                        get("/", "Content-Length: 5\r\n", "Transfer-Encoding: chunked\r\n") + "0\r\n\r\n",
+                        400),
+                of(
+                        "framing: two different Content-Lengths",
+                        get("/", "Content-Length: 1\r\n", "Content-Length: 2\r\n") + "ab",
+                        400),
+                of(
+                        "framing: two equal Content-Lengths",
+                        get("/", "Content-Length: 1\r\n", "Content-Length: 1\r\n") + "a",
+                        400),
                 of("framing: Content-Length list", get("/", "Content-Length: 1, 1\r\n") + "a", 400),
                 of("framing: negative Content-Length", get("/", "Content-Length: -1\r\n"), 400),
                 of("framing: Content-Length with a plus sign", get("/", "Content-Length: +1\r\n") + "a", 400),
                 of("framing: hexadecimal Content-Length", get("/", "Content-Length: 0x1\r\n") + "a", 400),
-                of("framing: Content-Length beyond 64 bits", get("/", "Content-Length: 99999999999999999999999\r\n"), 400),
+                of(
+                        "framing: Content-Length beyond 64 bits",
+                        get("/", "Content-Length: 99999999999999999999999\r\n"),
+                        400),
                 of("framing: Content-Length 0 on GET", get("/", "Content-Length: 0\r\n"), 200),
                 of("content: GET with a 5-byte body", get("/", "Content-Length: 5\r\n") + "hello", 413),
                 of("content: POST with a body", "POST / HTTP/1.1\r\n" + HOST + "Content-Length: 5\r\n\r\nhello", 413),
                 of("content: Content-Length 1 GB, nothing sent", get("/", "Content-Length: 1000000000\r\n"), 413),
-                of("content: Expect 100-continue", "POST / HTTP/1.1\r\n" + HOST + "Content-Length: 5\r\nExpect: 100-continue\r\n\r\n", 413),
+                of(
+                        "content: Expect 100-continue",
+                        "POST / HTTP/1.1\r\n" + HOST + "Content-Length: 5\r\nExpect: 100-continue\r\n\r\n",
+                        413),
                 of("content: chunked GET", get("/", "Transfer-Encoding: chunked\r\n") + "5\r\nhello\r\n0\r\n\r\n", 413),
-                of("content: chunked with a bad chunk size", get("/", "Transfer-Encoding: chunked\r\n") + "zz\r\nhello\r\n0\r\n\r\n", 413),
-                of("content: chunked with a huge chunk size", get("/", "Transfer-Encoding: chunked\r\n") + "fffffffffffffffffff\r\nhello\r\n", 413),
-                of("content: chunked without CRLF after the data", get("/", "Transfer-Encoding: chunked\r\n") + "5\r\nhelloXX0\r\n\r\n", 413),
+                of(
+                        "content: chunked with a bad chunk size",
+                        get("/", "Transfer-Encoding: chunked\r\n") + "zz\r\nhello\r\n0\r\n\r\n",
+                        413),
+                of(
+                        "content: chunked with a huge chunk size",
+                        get("/", "Transfer-Encoding: chunked\r\n") + "fffffffffffffffffff\r\nhello\r\n",
+                        413),
+                of(
+                        "content: chunked without CRLF after the data",
+                        get("/", "Transfer-Encoding: chunked\r\n") + "5\r\nhelloXX0\r\n\r\n",
+                        413),
                 of("coding: gzip only", get("/", "Transfer-Encoding: gzip\r\n"), 400),
                 of("coding: chunked, gzip", get("/", "Transfer-Encoding: chunked, gzip\r\n"), 400),
                 of("coding: gzip, chunked", get("/", "Transfer-Encoding: gzip, chunked\r\n") + "0\r\n\r\n", 501),
                 of("coding: xchunked", get("/", "Transfer-Encoding: xchunked\r\n"), 400),
                 of("coding: identity", get("/", "Transfer-Encoding: identity\r\n"), 400),
-                of("coding: two Transfer-Encoding fields", get("/", "Transfer-Encoding: gzip\r\n", "Transfer-Encoding: chunked\r\n") + "0\r\n\r\n", 400),
+                of(
+                        "coding: two Transfer-Encoding fields",
+                        get("/", "Transfer-Encoding: gzip\r\n", "Transfer-Encoding: chunked\r\n") + "0\r\n\r\n",
+                        400),
                 of("coding: empty Transfer-Encoding", get("/", "Transfer-Encoding: \r\n"), 400),
-                of("coding: Transfer-Encoding on HTTP/1.0", "GET / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400),
+                of(
+                        "coding: Transfer-Encoding on HTTP/1.0",
+                        "GET / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+                        400),
                 of("method: CONNECT", "CONNECT localhost:443 HTTP/1.1\r\nHost: localhost:443\r\n\r\n", 501),
                 of("method: CONNECT /", "CONNECT / HTTP/1.1\r\n" + HOST + "\r\n", 501),
                 of("method: TRACE", "TRACE / HTTP/1.1\r\n" + HOST + "\r\n", 405),
@@ -201,7 +263,10 @@ class HostileInputTest {
                 of("method: PRI on /", "PRI / HTTP/1.1\r\n" + HOST + "\r\n", 501),
                 of("target: absolute form", get("http://localhost/"), 200),
                 of("target: absolute form, https", get("https://localhost/"), 200),
-                of("target: absolute form with a port", "GET http://localhost:8080/ HTTP/1.1\r\nHost: localhost:8080\r\n\r\n", 200),
+                of(
+                        "target: absolute form with a port",
+                        "GET http://localhost:8080/ HTTP/1.1\r\nHost: localhost:8080\r\n\r\n",
+                        200),
                 of("target: absolute form of /stats", get("http://localhost/stats"), 200),
                 of("target: absolute form naming another host than Host", get("http://other.example/"), 400),
                 of("target: absolute form with userinfo", get("http://user@localhost/"), 400),
@@ -270,16 +335,20 @@ class HostileInputTest {
         List<org.junit.jupiter.api.function.Executable> checks = new ArrayList<>();
         outcomes.forEach((server, outcome) -> {
             String where = server + " on '" + c.name() + "': " + outcome;
-            checks.add(() -> assertNotEquals(RawHttp.Ending.TIMEOUT, outcome.ending(), where + ": no answer within " + READ_TIMEOUT));
-            checks.add(() -> assertFalse(LEAK.matcher(outcome.text()).find(), where + ": the answer shows an exception: " + outcome.text()));
+            checks.add(() -> assertNotEquals(
+                    RawHttp.Ending.TIMEOUT, outcome.ending(), where + ": no answer within " + READ_TIMEOUT));
+            checks.add(() -> assertFalse(
+                    LEAK.matcher(outcome.text()).find(), where + ": the answer shows an exception: " + outcome.text()));
             if (outcome.ending() == RawHttp.Ending.RESPONSE) {
                 checks.add(() -> assertEquals(c.expected(), outcome.status(), where));
                 checks.add(() -> assertTrue(outcome.status() < 500 || REFUSALS.contains(outcome.status()), where));
                 if (refusal) {
-                    checks.add(() -> assertTrue(outcome.closedAfterResponse(), where + ": a refusal must close the connection"));
+                    checks.add(() ->
+                            assertTrue(outcome.closedAfterResponse(), where + ": a refusal must close the connection"));
                 }
             } else {
-                checks.add(() -> assertTrue(refusal, where + ": closed without an answer, but HTTP allows this request"));
+                checks.add(
+                        () -> assertTrue(refusal, where + ": closed without an answer, but HTTP allows this request"));
             }
         });
         assertAll(c.name(), checks.stream());
@@ -300,7 +369,8 @@ class HostileInputTest {
                 String received = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
                 int refused = received.indexOf("HTTP/1.1 400 ");
                 boolean refusedLast = refused >= 0 && received.indexOf("HTTP/1.1 ", refused + 1) < 0;
-                boolean goodOneFirstIfAtAll = !received.contains("HTTP/1.1 200 ") || received.startsWith("HTTP/1.1 200 ");
+                boolean goodOneFirstIfAtAll =
+                        !received.contains("HTTP/1.1 200 ") || received.startsWith("HTTP/1.1 200 ");
                 assertTrue(refusedLast && goodOneFirstIfAtAll, server.getKey() + " answered: " + received);
             }
         }
@@ -310,8 +380,10 @@ class HostileInputTest {
     @Test
     void bothStillServeThePageAndLoggedNoStackTrace() {
         Map<String, RawHttp.Outcome> after = new LinkedHashMap<>();
-        SERVERS.forEach((name, raw) -> after.put(name, raw.exchange(get("/").getBytes(StandardCharsets.ISO_8859_1), false, READ_TIMEOUT)));
-        assertAll(after.entrySet().stream().map(e -> () -> assertEquals(200, e.getValue().status(), e.getKey() + ": " + e.getValue())));
+        SERVERS.forEach((name, raw) ->
+                after.put(name, raw.exchange(get("/").getBytes(StandardCharsets.ISO_8859_1), false, READ_TIMEOUT)));
+        assertAll(after.entrySet().stream()
+                .map(e -> () -> assertEquals(200, e.getValue().status(), e.getKey() + ": " + e.getValue())));
         for (ServerProcess process : STARTED) {
             String output = process.stdout() + process.stderr();
             assertFalse(output.contains("\tat "), "a stack trace in the log:" + process.output());

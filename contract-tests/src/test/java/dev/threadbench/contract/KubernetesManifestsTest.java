@@ -71,7 +71,8 @@ class KubernetesManifestsTest {
     private static final String ROLE = "threadbench.dev/role";
     private static final String HOSTNAME = "kubernetes.io/hostname";
     private static final Map<String, Integer> DEFAULT_PORTS = Map.of("undertow", 8080, "vertx", 8081);
-    private static final Map<String, Strategy> DEFAULT_STRATEGIES = Map.of("undertow", Strategy.BLOCKING, "vertx", Strategy.TIMER);
+    private static final Map<String, Strategy> DEFAULT_STRATEGIES =
+            Map.of("undertow", Strategy.BLOCKING, "vertx", Strategy.TIMER);
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
     private static final Path KUBECTL = onPath("kubectl");
 
@@ -109,7 +110,9 @@ class KubernetesManifestsTest {
 
     @BeforeEach
     void needsKubectl() {
-        assumeTrue(KUBECTL != null, "kubectl is not on PATH (Debian: apt-get install kubernetes-client): deploy/kubernetes not rendered");
+        assumeTrue(
+                KUBECTL != null,
+                "kubectl is not on PATH (Debian: apt-get install kubernetes-client): deploy/kubernetes not rendered");
     }
 
     @Test
@@ -118,12 +121,17 @@ class KubernetesManifestsTest {
         List<String> unknown = new ArrayList<>();
         for (KubernetesResource object : rendered) {
             if (object instanceof GenericKubernetesResource generic) {
-                unknown.add("unknown kind " + generic.getApiVersion() + " " + generic.getKind() + " " + generic.getMetadata().getName());
+                unknown.add("unknown kind " + generic.getApiVersion() + " " + generic.getKind() + " "
+                        + generic.getMetadata().getName());
             } else {
-                collectUnknownFields(object, describe(object), unknown, Collections.newSetFromMap(new IdentityHashMap<>()));
+                collectUnknownFields(
+                        object, describe(object), unknown, Collections.newSetFromMap(new IdentityHashMap<>()));
             }
         }
-        assertTrue(unknown.isEmpty(), "not in Kubernetes' v1, apps/v1 or batch/v1 (the models this test reads): " + String.join("; ", unknown));
+        assertTrue(
+                unknown.isEmpty(),
+                "not in Kubernetes' v1, apps/v1 or batch/v1 (the models this test reads): "
+                        + String.join("; ", unknown));
     }
 
     @Test
@@ -145,10 +153,17 @@ class KubernetesManifestsTest {
             assertNotNull(request, "undertow: no " + resource + " request");
             assertNotNull(undertow.getLimits().get(resource), "undertow: no " + resource + " limit");
             assertEquals(request, vertx.getRequests().get(resource), resource + " request differs between the servers");
-            assertEquals(undertow.getLimits().get(resource), vertx.getLimits().get(resource), resource + " limit differs between the servers");
+            assertEquals(
+                    undertow.getLimits().get(resource),
+                    vertx.getLimits().get(resource),
+                    resource + " limit differs between the servers");
         }
-        assertEquals(undertow.getRequests().keySet(), vertx.getRequests().keySet(), "the servers request different resources");
-        assertEquals(undertow.getLimits().keySet(), vertx.getLimits().keySet(), "the servers limit different resources");
+        assertEquals(
+                undertow.getRequests().keySet(),
+                vertx.getRequests().keySet(),
+                "the servers request different resources");
+        assertEquals(
+                undertow.getLimits().keySet(), vertx.getLimits().keySet(), "the servers limit different resources");
     }
 
     @Test
@@ -157,17 +172,22 @@ class KubernetesManifestsTest {
             int port = DEFAULT_PORTS.get(server);
             Container container = serverContainer(server);
             assertImage("threadbench/" + server + "-server", container);
-            for (Probe probe : List.of(nonNull(container.getReadinessProbe(), server + ": readiness probe"),
+            for (Probe probe : List.of(
+                    nonNull(container.getReadinessProbe(), server + ": readiness probe"),
                     nonNull(container.getLivenessProbe(), server + ": liveness probe"))) {
                 HTTPGetAction get = nonNull(probe.getHttpGet(), server + ": an HTTP probe");
                 assertEquals("/health", get.getPath(), server + ": probe path");
                 assertEquals(port, containerPort(container, get.getPort()), server + ": probe port");
             }
             Service service = one(Service.class, server);
-            assertSelects(service.getSpec().getSelector(), one(Deployment.class, server).getSpec().getTemplate(), "Service " + server);
+            assertSelects(
+                    service.getSpec().getSelector(),
+                    one(Deployment.class, server).getSpec().getTemplate(),
+                    "Service " + server);
             ServicePort servicePort = service.getSpec().getPorts().getFirst();
             assertEquals(port, servicePort.getPort(), "Service " + server + ": port");
-            assertEquals(port, containerPort(container, servicePort.getTargetPort()), "Service " + server + ": target port");
+            assertEquals(
+                    port, containerPort(container, servicePort.getTargetPort()), "Service " + server + ": target port");
         }
     }
 
@@ -176,12 +196,16 @@ class KubernetesManifestsTest {
         for (String server : DEFAULT_PORTS.keySet()) {
             Map<String, String> environment = environment(serverContainer(server));
             List<String> known = ServerOptions.environmentVariables();
-            environment.keySet().forEach(name -> assertTrue(known.contains(name), server + ": " + name + " is no server option"));
+            environment
+                    .keySet()
+                    .forEach(name -> assertTrue(known.contains(name), server + ": " + name + " is no server option"));
             for (String required : List.of("DELAY_EVERY", "DELAY_MS", "STRATEGY")) {
                 assertTrue(environment.containsKey(required), server + ": " + required + " is not set");
             }
             ServerOptions options = ServerOptions.parse(
-                    new ServerOptions.Defaults(server, DEFAULT_PORTS.get(server), DEFAULT_STRATEGIES.get(server)), new String[0], environment);
+                    new ServerOptions.Defaults(server, DEFAULT_PORTS.get(server), DEFAULT_STRATEGIES.get(server)),
+                    new String[0],
+                    environment);
             assertEquals(DEFAULT_PORTS.get(server), options.port(), server + ": port");
             assertEquals(DEFAULT_STRATEGIES.get(server), options.strategy(), server + ": strategy");
             assertEquals(10, options.delayEvery(), server + ": DELAY_EVERY");
@@ -193,7 +217,9 @@ class KubernetesManifestsTest {
     void theHeadlessServiceSelectsTheAgentsAndComparesPodOnTheHazelcastPort() {
         Service cluster = one(Service.class, CLUSTER_SERVICE);
         assertEquals("None", cluster.getSpec().getClusterIP(), CLUSTER_SERVICE + ": headless (clusterIP None)");
-        assertEquals(Boolean.TRUE, cluster.getSpec().getPublishNotReadyAddresses(),
+        assertEquals(
+                Boolean.TRUE,
+                cluster.getSpec().getPublishNotReadyAddresses(),
                 CLUSTER_SERVICE + ": members are listed while they start (publishNotReadyAddresses)");
         List<ServicePort> ports = cluster.getSpec().getPorts();
         assertEquals(1, ports.size(), CLUSTER_SERVICE + ": ports " + ports);
@@ -202,8 +228,14 @@ class KubernetesManifestsTest {
         assertSelects(selector, one(Deployment.class, "agent").getSpec().getTemplate(), CLUSTER_SERVICE);
         assertSelects(selector, one(Job.class, "compare").getSpec().getTemplate(), CLUSTER_SERVICE);
         for (String server : DEFAULT_PORTS.keySet()) {
-            Map<String, String> labels = one(Deployment.class, server).getSpec().getTemplate().getMetadata().getLabels();
-            assertFalse(labels.entrySet().containsAll(selector.entrySet()), CLUSTER_SERVICE + " selects the " + server + " server");
+            Map<String, String> labels = one(Deployment.class, server)
+                    .getSpec()
+                    .getTemplate()
+                    .getMetadata()
+                    .getLabels();
+            assertFalse(
+                    labels.entrySet().containsAll(selector.entrySet()),
+                    CLUSTER_SERVICE + " selects the " + server + " server");
         }
     }
 
@@ -218,16 +250,24 @@ class KubernetesManifestsTest {
             String name = container.getName();
             List<String> args = container.getArgs();
             assertImage("threadbench/loadtest", container);
-            assertTrue(container.getCommand().isEmpty(), name + ": the image's entrypoint runs the jar; the subcommand goes in args");
+            assertTrue(
+                    container.getCommand().isEmpty(),
+                    name + ": the image's entrypoint runs the jar; the subcommand goes in args");
             assertEquals(name, args.getFirst(), name + ": subcommand in " + args);
             assertEquals(dnsName, optionValue(args, "--kubernetes-dns"), name + ": --kubernetes-dns");
             assertFalse(args.contains("--join"), name + ": --join and --kubernetes-dns exclude each other");
             assertEquals("$(POD_IP)", optionValue(args, "--cluster-host"), name + ": --cluster-host");
             assertEquals("status.podIP", fieldRef(container, "POD_IP"), name + ": POD_IP");
-            assertTrue(container.getPorts().stream().anyMatch(port -> port.getContainerPort() == HAZELCAST_PORT), name + ": port " + HAZELCAST_PORT);
+            assertTrue(
+                    container.getPorts().stream().anyMatch(port -> port.getContainerPort() == HAZELCAST_PORT),
+                    name + ": port " + HAZELCAST_PORT);
             int busPort = Integer.parseInt(optionValue(args, "--bus-port"));
-            assertTrue(container.getPorts().stream().anyMatch(port -> port.getContainerPort() == busPort), name + ": port " + busPort);
-            assertFalse(String.join(" ", args).contains(NAMESPACE + ".svc") || String.join(" ", args).contains("cluster.local"),
+            assertTrue(
+                    container.getPorts().stream().anyMatch(port -> port.getContainerPort() == busPort),
+                    name + ": port " + busPort);
+            assertFalse(
+                    String.join(" ", args).contains(NAMESPACE + ".svc")
+                            || String.join(" ", args).contains("cluster.local"),
                     name + ": the namespace or cluster domain written into " + args);
         }
         assertEquals("$(POD_NAME)", optionValue(agent.getArgs(), "--name"), "agent: --name");
@@ -236,73 +276,128 @@ class KubernetesManifestsTest {
 
     @Test
     void agentsAndCompareReadTheClusterKeyFromItsSecretAndNeitherRunsInsecure() {
-        List<PodTemplateSpec> templates = List.of(one(Deployment.class, "agent").getSpec().getTemplate(),
+        List<PodTemplateSpec> templates = List.of(
+                one(Deployment.class, "agent").getSpec().getTemplate(),
                 one(Job.class, "compare").getSpec().getTemplate());
         for (PodTemplateSpec template : templates) {
             Container container = template.getSpec().getContainers().getFirst();
             String name = container.getName();
             assertFalse(container.getArgs().contains("--insecure"), name + ": --insecure");
-            String keyFile = container.getEnv().stream().filter(v -> v.getName().equals("THREADBENCH_CLUSTER_KEY")).findFirst()
-                    .orElseGet(() -> fail(name + ": no THREADBENCH_CLUSTER_KEY")).getValue();
-            VolumeMount mount = container.getVolumeMounts().stream().filter(m -> keyFile.startsWith(m.getMountPath() + "/")).findFirst()
+            String keyFile = container.getEnv().stream()
+                    .filter(v -> v.getName().equals("THREADBENCH_CLUSTER_KEY"))
+                    .findFirst()
+                    .orElseGet(() -> fail(name + ": no THREADBENCH_CLUSTER_KEY"))
+                    .getValue();
+            VolumeMount mount = container.getVolumeMounts().stream()
+                    .filter(m -> keyFile.startsWith(m.getMountPath() + "/"))
+                    .findFirst()
                     .orElseGet(() -> fail(name + ": nothing mounted where " + keyFile + " is"));
             assertEquals(Boolean.TRUE, mount.getReadOnly(), name + ": the key's mount is read-only");
-            Volume volume = template.getSpec().getVolumes().stream().filter(v -> v.getName().equals(mount.getName())).findFirst()
+            Volume volume = template.getSpec().getVolumes().stream()
+                    .filter(v -> v.getName().equals(mount.getName()))
+                    .findFirst()
                     .orElseGet(() -> fail(name + ": no volume " + mount.getName()));
-            assertEquals(CLUSTER_KEY_SECRET, nonNull(volume.getSecret(), name + ": the key is a Secret").getSecretName(), name);
+            assertEquals(
+                    CLUSTER_KEY_SECRET,
+                    nonNull(volume.getSecret(), name + ": the key is a Secret").getSecretName(),
+                    name);
             assertEquals(0440, volume.getSecret().getDefaultMode(), name + ": the key's file mode");
-            assertEquals(10001L, template.getSpec().getSecurityContext().getFsGroup(), name + ": fsGroup, which may read the key");
+            assertEquals(
+                    10001L,
+                    template.getSpec().getSecurityContext().getFsGroup(),
+                    name + ": fsGroup, which may read the key");
         }
     }
 
     @Test
     void agentsMayLoadOnlyTheTwoServersServices() {
-        List<String> args = onlyContainer(one(Deployment.class, "agent").getSpec().getTemplate(), "agent").getArgs();
+        List<String> args = onlyContainer(
+                        one(Deployment.class, "agent").getSpec().getTemplate(), "agent")
+                .getArgs();
         List<String> allowed = List.of(optionValue(args, "--allow-targets").split(","));
-        List<String> services = DEFAULT_PORTS.keySet().stream().sorted().map(server -> {
-            Service service = one(Service.class, server);
-            return service.getMetadata().getName() + ":" + service.getSpec().getPorts().getFirst().getPort();
-        }).toList();
+        List<String> services = DEFAULT_PORTS.keySet().stream()
+                .sorted()
+                .map(server -> {
+                    Service service = one(Service.class, server);
+                    return service.getMetadata().getName() + ":"
+                            + service.getSpec().getPorts().getFirst().getPort();
+                })
+                .toList();
         assertEquals(services, allowed.stream().sorted().toList(), "agent --allow-targets");
     }
 
-    /** Guaranteed QoS (requests = limits) for agents, so that CPU throttling does not show up as the servers' latency. */
+    /**
+     * Guaranteed QoS (requests = limits) for agents, so that CPU throttling does not show up as the servers' latency.
+     */
     @Test
     void agentsAreGuaranteedAndNeverOnAServersNodeAndTheServersAreApartOnServerNodes() {
         Container agent = onlyContainer(one(Deployment.class, "agent").getSpec().getTemplate(), "agent");
         for (String resource : List.of("cpu", "memory")) {
-            Quantity request = nonNull(agent.getResources().getRequests().get(resource), "agent: " + resource + " request");
-            assertEquals(request, agent.getResources().getLimits().get(resource), "agent: " + resource + " request = limit (Guaranteed)");
+            Quantity request =
+                    nonNull(agent.getResources().getRequests().get(resource), "agent: " + resource + " request");
+            assertEquals(
+                    request,
+                    agent.getResources().getLimits().get(resource),
+                    "agent: " + resource + " request = limit (Guaranteed)");
         }
         PodTemplateSpec agents = one(Deployment.class, "agent").getSpec().getTemplate();
         assertEquals("agent", agents.getMetadata().getLabels().get(ROLE), "agent: " + ROLE);
-        var agentApart = agents.getSpec().getAffinity().getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution();
+        var agentApart =
+                agents.getSpec().getAffinity().getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution();
         for (String server : DEFAULT_PORTS.keySet()) {
-            Map<String, String> serverLabels = one(Deployment.class, server).getSpec().getTemplate().getMetadata().getLabels();
-            assertTrue(agentApart.stream().anyMatch(term -> HOSTNAME.equals(term.getTopologyKey())
-                    && selects(term.getLabelSelector(), serverLabels)), "agent: never on " + server + "'s node " + agentApart);
+            Map<String, String> serverLabels = one(Deployment.class, server)
+                    .getSpec()
+                    .getTemplate()
+                    .getMetadata()
+                    .getLabels();
+            assertTrue(
+                    agentApart.stream()
+                            .anyMatch(term -> HOSTNAME.equals(term.getTopologyKey())
+                                    && selects(term.getLabelSelector(), serverLabels)),
+                    "agent: never on " + server + "'s node " + agentApart);
         }
         for (String server : DEFAULT_PORTS.keySet()) {
             PodTemplateSpec template = one(Deployment.class, server).getSpec().getTemplate();
             assertEquals("server", template.getMetadata().getLabels().get(ROLE), server + ": " + ROLE);
-            var apart = template.getSpec().getAffinity().getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution();
+            var apart = template.getSpec()
+                    .getAffinity()
+                    .getPodAntiAffinity()
+                    .getRequiredDuringSchedulingIgnoredDuringExecution();
             for (String other : List.of(server.equals("vertx") ? "undertow" : "vertx", "agent")) {
-                Map<String, String> labels = one(Deployment.class, other).getSpec().getTemplate().getMetadata().getLabels();
-                assertTrue(apart.stream().anyMatch(term -> HOSTNAME.equals(term.getTopologyKey())
-                        && selects(term.getLabelSelector(), labels)), server + ": apart from " + other + ": " + apart);
+                Map<String, String> labels = one(Deployment.class, other)
+                        .getSpec()
+                        .getTemplate()
+                        .getMetadata()
+                        .getLabels();
+                assertTrue(
+                        apart.stream()
+                                .anyMatch(term -> HOSTNAME.equals(term.getTopologyKey())
+                                        && selects(term.getLabelSelector(), labels)),
+                        server + ": apart from " + other + ": " + apart);
             }
-            var pool = template.getSpec().getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution()
+            var pool = template.getSpec()
+                    .getAffinity()
+                    .getNodeAffinity()
+                    .getRequiredDuringSchedulingIgnoredDuringExecution()
                     .getNodeSelectorTerms();
-            assertTrue(pool.stream().flatMap(term -> term.getMatchExpressions().stream()).anyMatch(e -> e.getKey().equals("threadbench.dev/pool")
-                    && e.getOperator().equals("In") && e.getValues().equals(List.of("servers"))), server + ": on the servers' node pool");
+            assertTrue(
+                    pool.stream()
+                            .flatMap(term -> term.getMatchExpressions().stream())
+                            .anyMatch(e -> e.getKey().equals("threadbench.dev/pool")
+                                    && e.getOperator().equals("In")
+                                    && e.getValues().equals(List.of("servers"))),
+                    server + ": on the servers' node pool");
         }
     }
 
     /** A label selector's matchLabels and In expressions against a pod's labels. */
     private static boolean selects(io.fabric8.kubernetes.api.model.LabelSelector selector, Map<String, String> labels) {
-        boolean matchLabels = selector.getMatchLabels() == null || labels.entrySet().containsAll(selector.getMatchLabels().entrySet());
-        boolean expressions = selector.getMatchExpressions() == null || selector.getMatchExpressions().stream().allMatch(e ->
-                e.getOperator().equals("In") && e.getValues().contains(labels.get(e.getKey())));
+        boolean matchLabels = selector.getMatchLabels() == null
+                || labels.entrySet().containsAll(selector.getMatchLabels().entrySet());
+        boolean expressions = selector.getMatchExpressions() == null
+                || selector.getMatchExpressions().stream()
+                        .allMatch(e ->
+                                e.getOperator().equals("In") && e.getValues().contains(labels.get(e.getKey())));
         return matchLabels && expressions;
     }
 
@@ -310,11 +405,16 @@ class KubernetesManifestsTest {
     void compareEndsByItsDeadlineAndTheResultsCanBeCopiedOff() throws IOException {
         Long deadline = one(Job.class, "compare").getSpec().getActiveDeadlineSeconds();
         assertTrue(deadline != null && deadline > 0, "compare: activeDeadlineSeconds");
-        Object document = new Load(LoadSettings.builder().build()).loadFromString(Files.readString(MANIFESTS.resolve("copy-results.yaml")));
-        io.fabric8.kubernetes.api.model.Pod copy = MAPPER.convertValue(document, io.fabric8.kubernetes.api.model.Pod.class);
+        Object document = new Load(LoadSettings.builder().build())
+                .loadFromString(Files.readString(MANIFESTS.resolve("copy-results.yaml")));
+        io.fabric8.kubernetes.api.model.Pod copy =
+                MAPPER.convertValue(document, io.fabric8.kubernetes.api.model.Pod.class);
         assertEquals(NAMESPACE, copy.getMetadata().getNamespace(), "copy-results: namespace");
-        assertTrue(copy.getSpec().getVolumes().stream().anyMatch(v -> v.getPersistentVolumeClaim() != null
-                && v.getPersistentVolumeClaim().getClaimName().equals("threadbench-results")), "copy-results mounts the results' claim");
+        assertTrue(
+                copy.getSpec().getVolumes().stream()
+                        .anyMatch(v -> v.getPersistentVolumeClaim() != null
+                                && v.getPersistentVolumeClaim().getClaimName().equals("threadbench-results")),
+                "copy-results mounts the results' claim");
     }
 
     @Test
@@ -324,16 +424,23 @@ class KubernetesManifestsTest {
         assertEquals("Never", job.getSpec().getTemplate().getSpec().getRestartPolicy(), "compare: restartPolicy");
         Container compare = onlyContainer(job.getSpec().getTemplate(), "compare");
         List<String> args = compare.getArgs();
-        assertEquals(String.valueOf(one(Deployment.class, "agent").getSpec().getReplicas()), optionValue(args, "--agents"),
+        assertEquals(
+                String.valueOf(one(Deployment.class, "agent").getSpec().getReplicas()),
+                optionValue(args, "--agents"),
                 "compare --agents against the agent Deployment's replicas");
 
         String out = optionValue(args, "--out");
         assertEquals("/results", out, "compare --out");
-        VolumeMount mount = compare.getVolumeMounts().stream().filter(m -> m.getMountPath().equals(out)).findFirst()
+        VolumeMount mount = compare.getVolumeMounts().stream()
+                .filter(m -> m.getMountPath().equals(out))
+                .findFirst()
                 .orElseGet(() -> fail("compare: nothing mounted at " + out));
-        Volume volume = job.getSpec().getTemplate().getSpec().getVolumes().stream().filter(v -> v.getName().equals(mount.getName()))
-                .findFirst().orElseGet(() -> fail("compare: no volume " + mount.getName()));
-        String claim = nonNull(volume.getPersistentVolumeClaim(), "compare: " + out + " is a PersistentVolumeClaim").getClaimName();
+        Volume volume = job.getSpec().getTemplate().getSpec().getVolumes().stream()
+                .filter(v -> v.getName().equals(mount.getName()))
+                .findFirst()
+                .orElseGet(() -> fail("compare: no volume " + mount.getName()));
+        String claim = nonNull(volume.getPersistentVolumeClaim(), "compare: " + out + " is a PersistentVolumeClaim")
+                .getClaimName();
         assertEquals("threadbench-results", claim, "compare: the results' claim");
         one(PersistentVolumeClaim.class, claim);
     }
@@ -341,16 +448,26 @@ class KubernetesManifestsTest {
     /** compare's bound is made of the servers' delay settings, which it cannot read: it is given the same. */
     @Test
     void compareTargetsTheServersServicesWithTheirDelaySettings() {
-        List<String> args = onlyContainer(one(Job.class, "compare").getSpec().getTemplate(), "compare").getArgs();
+        List<String> args = onlyContainer(one(Job.class, "compare").getSpec().getTemplate(), "compare")
+                .getArgs();
         List<String> targets = List.of(optionValue(args, "--targets").split(","));
         assertEquals(DEFAULT_PORTS.size(), targets.size(), "compare --targets: " + targets);
         for (String server : DEFAULT_PORTS.keySet()) {
             Service service = one(Service.class, server);
-            String url = "http://" + service.getMetadata().getName() + ":" + service.getSpec().getPorts().getFirst().getPort();
-            assertTrue(targets.contains(server + "=" + url), "compare --targets " + targets + " lacks " + server + "=" + url);
+            String url = "http://" + service.getMetadata().getName() + ":"
+                    + service.getSpec().getPorts().getFirst().getPort();
+            assertTrue(
+                    targets.contains(server + "=" + url),
+                    "compare --targets " + targets + " lacks " + server + "=" + url);
             Map<String, String> environment = environment(serverContainer(server));
-            assertEquals(environment.get("DELAY_EVERY"), optionValue(args, "--delay-every"), "compare --delay-every against " + server);
-            assertEquals(environment.get("DELAY_MS"), optionValue(args, "--delay-ms"), "compare --delay-ms against " + server);
+            assertEquals(
+                    environment.get("DELAY_EVERY"),
+                    optionValue(args, "--delay-every"),
+                    "compare --delay-every against " + server);
+            assertEquals(
+                    environment.get("DELAY_MS"),
+                    optionValue(args, "--delay-ms"),
+                    "compare --delay-ms against " + server);
         }
     }
 
@@ -365,8 +482,11 @@ class KubernetesManifestsTest {
     }
 
     private static <T extends HasMetadata> T one(Class<T> kind, String name) {
-        List<T> found = rendered.stream().filter(kind::isInstance).map(kind::cast)
-                .filter(object -> name.equals(object.getMetadata().getName())).toList();
+        List<T> found = rendered.stream()
+                .filter(kind::isInstance)
+                .map(kind::cast)
+                .filter(object -> name.equals(object.getMetadata().getName()))
+                .toList();
         assertEquals(1, found.size(), "one " + kind.getSimpleName() + " " + name + " in deploy/kubernetes");
         return found.getFirst();
     }
@@ -374,12 +494,16 @@ class KubernetesManifestsTest {
     private static void assertSelects(Map<String, String> selector, PodTemplateSpec template, String by) {
         assertTrue(selector != null && !selector.isEmpty(), by + ": no selector");
         Map<String, String> labels = template.getMetadata().getLabels();
-        assertTrue(labels.entrySet().containsAll(selector.entrySet()), by + ": selector " + selector + " does not select pods labelled " + labels);
+        assertTrue(
+                labels.entrySet().containsAll(selector.entrySet()),
+                by + ": selector " + selector + " does not select pods labelled " + labels);
     }
 
     private static void assertImage(String repository, Container container) {
         String image = container.getImage();
-        assertTrue(image.equals(repository) || image.startsWith(repository + ":"), container.getName() + ": image " + image);
+        assertTrue(
+                image.equals(repository) || image.startsWith(repository + ":"),
+                container.getName() + ": image " + image);
     }
 
     /** The container port a Service's target or a probe's port names, by number or by name. */
@@ -387,8 +511,11 @@ class KubernetesManifestsTest {
         if (port.getIntVal() != null) {
             return port.getIntVal();
         }
-        return container.getPorts().stream().filter(p -> port.getStrVal().equals(p.getName())).map(ContainerPort::getContainerPort)
-                .findFirst().orElseGet(() -> fail(container.getName() + ": no port named " + port.getStrVal()));
+        return container.getPorts().stream()
+                .filter(p -> port.getStrVal().equals(p.getName()))
+                .map(ContainerPort::getContainerPort)
+                .findFirst()
+                .orElseGet(() -> fail(container.getName() + ": no port named " + port.getStrVal()));
     }
 
     private static Map<String, String> environment(Container container) {
@@ -401,9 +528,12 @@ class KubernetesManifestsTest {
     }
 
     private static String fieldRef(Container container, String variable) {
-        EnvVar found = container.getEnv().stream().filter(v -> v.getName().equals(variable)).findFirst()
+        EnvVar found = container.getEnv().stream()
+                .filter(v -> v.getName().equals(variable))
+                .findFirst()
                 .orElseGet(() -> fail(container.getName() + ": no variable " + variable));
-        assertTrue(found.getValueFrom() != null && found.getValueFrom().getFieldRef() != null,
+        assertTrue(
+                found.getValueFrom() != null && found.getValueFrom().getFieldRef() != null,
                 container.getName() + ": " + variable + " is not from the downward API");
         return found.getValueFrom().getFieldRef().getFieldPath();
     }
@@ -423,7 +553,9 @@ class KubernetesManifestsTest {
     }
 
     private static String describe(KubernetesResource object) {
-        return object instanceof HasMetadata named ? named.getKind() + " " + named.getMetadata().getName() : object.getClass().getSimpleName();
+        return object instanceof HasMetadata named
+                ? named.getKind() + " " + named.getMetadata().getName()
+                : object.getClass().getSimpleName();
     }
 
     /**
@@ -446,7 +578,9 @@ class KubernetesManifestsTest {
             return;
         }
         for (Method getter : value.getClass().getMethods()) {
-            if (getter.getParameterCount() != 0 || Modifier.isStatic(getter.getModifiers()) || !getter.getName().startsWith("get")
+            if (getter.getParameterCount() != 0
+                    || Modifier.isStatic(getter.getModifiers())
+                    || !getter.getName().startsWith("get")
                     || getter.getDeclaringClass() == Object.class) {
                 continue;
             }
@@ -461,7 +595,8 @@ class KubernetesManifestsTest {
                     extra.keySet().forEach(key -> unknown.add(path + "." + key));
                 }
             } else {
-                String field = Character.toLowerCase(getter.getName().charAt(3)) + getter.getName().substring(4);
+                String field = Character.toLowerCase(getter.getName().charAt(3))
+                        + getter.getName().substring(4);
                 collectUnknownFields(child, path + "." + field, unknown, seen);
             }
         }
@@ -469,7 +604,13 @@ class KubernetesManifestsTest {
 
     private static Path onPath(String command) {
         String path = System.getenv("PATH");
-        return path == null ? null : Stream.of(path.split(File.pathSeparator)).filter(dir -> !dir.isEmpty())
-                .map(dir -> Path.of(dir, command)).filter(Files::isExecutable).findFirst().orElse(null);
+        return path == null
+                ? null
+                : Stream.of(path.split(File.pathSeparator))
+                        .filter(dir -> !dir.isEmpty())
+                        .map(dir -> Path.of(dir, command))
+                        .filter(Files::isExecutable)
+                        .findFirst()
+                        .orElse(null);
     }
 }

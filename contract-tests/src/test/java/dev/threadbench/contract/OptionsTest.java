@@ -45,7 +45,8 @@ class OptionsTest {
                 List.of("--strategy", "sleep", "--strategy"),
                 List.of("--page", "/no/such/page.html", "--page"),
                 List.of("--bogus", "1", "--bogus"));
-        return Servers.NAMES.stream().flatMap(server -> cases.stream().map(c -> Arguments.of(server, c.get(0), c.get(1), c.get(2))));
+        return Servers.NAMES.stream()
+                .flatMap(server -> cases.stream().map(c -> Arguments.of(server, c.get(0), c.get(1), c.get(2))));
     }
 
     @ParameterizedTest(name = "{0} {1} {2}")
@@ -66,8 +67,8 @@ class OptionsTest {
     @ValueSource(strings = {"undertow", "vertx"})
     void portAlreadyInUse(String server) throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            ServerProcess run = Servers.runToExit(server, Map.of(),
-                    "--host", "127.0.0.1", "--port", String.valueOf(taken.getLocalPort()));
+            ServerProcess run = Servers.runToExit(
+                    server, Map.of(), "--host", "127.0.0.1", "--port", String.valueOf(taken.getLocalPort()));
             assertOneLineError(run, "--port");
             assertTrue(run.stderr().contains(String.valueOf(taken.getLocalPort())), run.output());
         }
@@ -78,7 +79,8 @@ class OptionsTest {
     void helpListsTheOptions(String server) throws Exception {
         ServerProcess run = Servers.runToExit(server, Map.of(), "--help");
         assertEquals(0, run.exitCode(), run.output());
-        for (String option : List.of("--port", "--host", "--delay-every", "--delay-ms", "--strategy", "--workers", "--page")) {
+        for (String option :
+                List.of("--port", "--host", "--delay-every", "--delay-ms", "--strategy", "--workers", "--page")) {
             assertTrue(run.stdout().contains(option), option + run.output());
         }
     }
@@ -97,7 +99,8 @@ class OptionsTest {
 
     private static void assertOneLineError(ServerProcess run, String named) {
         String stderr = run.stderr().strip();
-        assertAll(run.output(),
+        assertAll(
+                run.output(),
                 () -> assertEquals(2, run.exitCode(), "exit code"),
                 () -> assertTrue(stderr.contains(named), "names " + named),
                 () -> assertEquals(1, stderr.lines().count(), "one line"),

@@ -21,12 +21,19 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** A burst of connections is accepted and served; a file descriptor limit too low for the benchmark is warned about at start. */
+/**
+ * A burst of connections is accepted and served; a file descriptor limit too low for the benchmark is warned about at
+ * start.
+ */
 class OverloadTest {
 
-    /** Connections opened at once: well past a default backlog of 128 or 1024, well within this machine's descriptors. */
+    /**
+     * Connections opened at once: well past a default backlog of 128 or 1024, well within this machine's descriptors.
+     */
     private static final int BURST = 2_000;
-    private static final byte[] GET_ROOT = "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+
+    private static final byte[] GET_ROOT =
+            "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
     @BeforeAll
     static void onlyWhenTheSuiteStartsTheServers() {
@@ -37,7 +44,7 @@ class OverloadTest {
     @ValueSource(strings = {"undertow", "vertx"})
     void aBurstOfConnectionsIsAcceptedAndEveryOneServed(String server) throws Exception {
         try (ServerProcess process = Servers.start(server, "--delay-every", "0");
-             ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
+                ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
             RawHttp raw = new RawHttp(process.baseUrl());
             List<Future<String>> answers = new ArrayList<>();
             for (int i = 0; i < BURST; i++) {
@@ -62,13 +69,22 @@ class OverloadTest {
     @ValueSource(strings = {"undertow", "vertx"})
     void aLowDescriptorLimitIsWarnedAboutAtStart(String server) throws Exception {
         String command = "ulimit -n 1024 && exec \"$0\" -jar \"$1\" --port 0 --host 127.0.0.1";
-        Process process = new ProcessBuilder("bash", "-c", command,
-                ProcessHandle.current().info().command().orElse("java"), Servers.jar(server).toString())
+        Process process = new ProcessBuilder(
+                        "bash",
+                        "-c",
+                        command,
+                        ProcessHandle.current().info().command().orElse("java"),
+                        Servers.jar(server).toString())
                 .redirectErrorStream(true)
                 .start();
         try {
-            String firstLine = new String(process.getInputStream().readNBytes(200), StandardCharsets.UTF_8).lines().findFirst().orElse("");
-            assertTrue(firstLine.startsWith(server + "-server: WARNING: file descriptor limit (ulimit -n) is 1024"), firstLine);
+            String firstLine = new String(process.getInputStream().readNBytes(200), StandardCharsets.UTF_8)
+                    .lines()
+                    .findFirst()
+                    .orElse("");
+            assertTrue(
+                    firstLine.startsWith(server + "-server: WARNING: file descriptor limit (ulimit -n) is 1024"),
+                    firstLine);
         } finally {
             process.destroy();
             assertTrue(process.waitFor(30, TimeUnit.SECONDS));

@@ -128,13 +128,15 @@ final class RawHttp {
             }
             String head = text.substring(0, end);
             String[] statusLine = head.split("\r\n", 2)[0].split(" ", 3);
-            int status = statusLine.length >= 2 && statusLine[1].matches("\\d{3}") ? Integer.parseInt(statusLine[1]) : -1;
+            int status =
+                    statusLine.length >= 2 && statusLine[1].matches("\\d{3}") ? Integer.parseInt(statusLine[1]) : -1;
             long length = 0;
             boolean closes = false;
             for (String line : head.split("\r\n")) {
                 String lower = line.toLowerCase(Locale.ROOT);
                 if (lower.startsWith("content-length:")) {
-                    length = Long.parseLong(lower.substring("content-length:".length()).strip());
+                    length = Long.parseLong(
+                            lower.substring("content-length:".length()).strip());
                 } else if (lower.startsWith("connection:") && lower.contains("close")) {
                     closes = true;
                 }

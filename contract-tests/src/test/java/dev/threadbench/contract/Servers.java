@@ -23,7 +23,8 @@ final class Servers {
 
     /** True when the suite checks servers it did not start: tests that need to start servers are skipped. */
     static boolean external() {
-        return !property("contract.undertow").isEmpty() || !property("contract.vertx").isEmpty();
+        return !property("contract.undertow").isEmpty()
+                || !property("contract.vertx").isEmpty();
     }
 
     static String externalUrl(String server) {
@@ -42,14 +43,20 @@ final class Servers {
         return Long.parseLong(property("contract.delayMs", "2000"));
     }
 
-    /** Starts {@code server} ("undertow" or "vertx") with these options on a free port; returns once /health answers 200. */
+    /**
+     * Starts {@code server} ("undertow" or "vertx") with these options on a free port; returns once /health answers
+     * 200.
+     */
     static ServerProcess start(String server, String... options) {
         return ServerProcess.start(launch(server, Map.of()), List.of(options));
     }
 
     /** As {@link #start}, with the server's file descriptor limit lowered to {@code limit}. */
     static ServerProcess startWithDescriptorLimit(int limit, String server, String... options) {
-        return ServerProcess.start(launch(server, Map.of()).through(List.of("bash", "-c", "ulimit -n " + limit + " && exec \"$@\"", "bash")), List.of(options));
+        return ServerProcess.start(
+                launch(server, Map.of())
+                        .through(List.of("bash", "-c", "ulimit -n " + limit + " && exec \"$@\"", "bash")),
+                List.of(options));
     }
 
     /** Runs the jar with exactly these arguments and returns once it has exited (for option errors). */
@@ -75,7 +82,11 @@ final class Servers {
     }
 
     static Path jar(String server) {
-        Path jar = Path.of(property(server + ".jar", projectRoot().resolve(server + "-server/target/" + server + "-server.jar").toString()));
+        Path jar = Path.of(property(
+                server + ".jar",
+                projectRoot()
+                        .resolve(server + "-server/target/" + server + "-server.jar")
+                        .toString()));
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(jar + " is missing: build it first (./mvnw package -DskipTests)");
         }

@@ -33,9 +33,11 @@ class SlowClientTest {
     private static final Duration TIMEOUT = HttpLimits.HEADER_READ_TIMEOUT;
     /** Generous: the close must come after the timeout, but how long after depends on a busy machine. */
     private static final Duration LATEST_CLOSE = TIMEOUT.plusSeconds(10);
-    private static final byte[] TRICKLED = ("GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: " + "a".repeat(100))
-            .getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] REQUEST = "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+
+    private static final byte[] TRICKLED =
+            ("GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: " + "a".repeat(100)).getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] REQUEST =
+            "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
     @Test
     void aTrickledHeadIsCutOffAfterTheTimeoutWhileOthersAreServed() throws Exception {
@@ -58,14 +60,19 @@ class SlowClientTest {
             List<org.junit.jupiter.api.function.Executable> checks = new ArrayList<>();
             for (String name : Servers.NAMES) {
                 Duration cutAfter = slow.get(name).get();
-                checks.add(() -> assertTrue(cutAfter.compareTo(TIMEOUT) >= 0,
+                checks.add(() -> assertTrue(
+                        cutAfter.compareTo(TIMEOUT) >= 0,
                         name + " cut the trickled head off after only " + cutAfter.toMillis() + " ms"));
-                checks.add(() -> assertTrue(cutAfter.compareTo(LATEST_CLOSE) < 0,
+                checks.add(() -> assertTrue(
+                        cutAfter.compareTo(LATEST_CLOSE) < 0,
                         name + " still had the trickled head open after " + cutAfter.toMillis() + " ms"));
-                checks.add(() -> assertEquals(200, idle.get(name).get(),
+                checks.add(() -> assertEquals(
+                        200,
+                        idle.get(name).get(),
                         name + ": a connection idle for longer than the head timeout was not served"));
                 List<Integer> statuses = others.get(name).get();
-                checks.add(() -> assertTrue(statuses.stream().allMatch(status -> status == 200),
+                checks.add(() -> assertTrue(
+                        statuses.stream().allMatch(status -> status == 200),
                         name + ": other clients were not served meanwhile: " + statuses));
             }
             assertAll(checks.stream());

@@ -36,14 +36,16 @@ class StrategiesTest {
     }
 
     static Stream<Arguments> serversAndStrategies() {
-        return Servers.NAMES.stream().flatMap(server ->
-                Stream.of("blocking", "timer", "virtual").map(strategy -> Arguments.of(server, strategy)));
+        return Servers.NAMES.stream()
+                .flatMap(server ->
+                        Stream.of("blocking", "timer", "virtual").map(strategy -> Arguments.of(server, strategy)));
     }
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("serversAndStrategies")
     void freshServerAnswersNineFastThenOneDelayedAndDelaysInParallel(String server, String strategy) throws Exception {
-        try (ServerProcess process = Servers.start(server, "--strategy", strategy, "--delay-ms", String.valueOf(DELAY_MS))) {
+        try (ServerProcess process =
+                Servers.start(server, "--strategy", strategy, "--delay-ms", String.valueOf(DELAY_MS))) {
             Target target = new Target(server, process.baseUrl());
             assertEquals(strategy, target.stats().getString("strategy"));
             for (int i = 1; i <= 9; i++) {
@@ -72,8 +74,16 @@ class StrategiesTest {
     @ValueSource(strings = {"undertow", "vertx"})
     void blockingWithTwoWorkersReallyBlocks(String server) throws Exception {
         long delay = 500;
-        try (ServerProcess process = Servers.start(server,
-                "--strategy", "blocking", "--workers", "2", "--delay-every", "1", "--delay-ms", String.valueOf(delay))) {
+        try (ServerProcess process = Servers.start(
+                server,
+                "--strategy",
+                "blocking",
+                "--workers",
+                "2",
+                "--delay-every",
+                "1",
+                "--delay-ms",
+                String.valueOf(delay))) {
             // 6 delayed requests, 2 threads to sleep on: 3 rounds at least.
             long wall = concurrentGets(process.baseUrl(), 6);
             assertTrue(wall >= 3 * delay, "6 requests on 2 workers took only " + wall + " ms");
@@ -83,7 +93,8 @@ class StrategiesTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("serversAndStrategies")
     void delayOffAnswersEveryRequestAtOnce(String server, String strategy) throws Exception {
-        try (ServerProcess process = Servers.start(server, "--strategy", strategy, "--delay-every", "0", "--delay-ms", "60000")) {
+        try (ServerProcess process =
+                Servers.start(server, "--strategy", strategy, "--delay-every", "0", "--delay-ms", "60000")) {
             long wall = concurrentGets(process.baseUrl(), 50);
             assertTrue(wall < 30_000, "50 undelayed requests took " + wall + " ms");
             assertEquals(0, new Target(server, process.baseUrl()).stats().getLong("delayed"));
@@ -92,8 +103,13 @@ class StrategiesTest {
 
     /** {@code clients} concurrent GET / on their own connections; returns the wall time until all were answered 200. */
     static long concurrentGets(String baseUrl, int clients) throws Exception {
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build();
-        HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + "/")).timeout(Duration.ofSeconds(60)).build();
+        HttpClient http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(10))
+                .build();
+        HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + "/"))
+                .timeout(Duration.ofSeconds(60))
+                .build();
         long start = System.nanoTime();
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<HttpResponse<byte[]>>> answers = new ArrayList<>();

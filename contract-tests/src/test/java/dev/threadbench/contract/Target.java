@@ -19,7 +19,13 @@ record Target(String name, String baseUrl) {
     }
 
     JsonPath stats() {
-        return given().baseUri(baseUrl).when().get("/stats").then().statusCode(200).extract().jsonPath();
+        return given().baseUri(baseUrl)
+                .when()
+                .get("/stats")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
     }
 
     long requestsCounted() {

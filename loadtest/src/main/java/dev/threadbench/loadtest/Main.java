@@ -1,5 +1,8 @@
 package dev.threadbench.loadtest;
 
+import dev.threadbench.loadtest.base.BuildInfo;
+import dev.threadbench.loadtest.base.RunFailure;
+import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.cli.Console;
 import dev.threadbench.loadtest.cli.ExitCodes;
 import dev.threadbench.loadtest.cluster.AgentCommand;
@@ -15,8 +18,17 @@ import picocli.CommandLine.Command;
  * {@code java -jar loadtest.jar run|compare|report|agent ...}. Exit codes: {@link ExitCodes}. The subcommands write
  * through {@link Console}, which this implements, and so never import this class.
  */
-@Command(name = "loadtest", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        subcommands = {RunCommand.class, CompareCommand.class, ReportCommand.class, AgentCommand.class, KeygenCommand.class},
+@Command(
+        name = "loadtest",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
+        subcommands = {
+            RunCommand.class,
+            CompareCommand.class,
+            ReportCommand.class,
+            AgentCommand.class,
+            KeygenCommand.class
+        },
         description = "Drill-compatible load runner and side-by-side comparison of the Undertow and Vert.x servers.")
 public final class Main implements Runnable, Console {
 
@@ -43,7 +55,8 @@ public final class Main implements Runnable, Console {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run, compare, report, agent or keygen (see --help)");
+        throw new CommandLine.ParameterException(
+                spec.commandLine(), "missing command: run, compare, report, agent or keygen (see --help)");
     }
 
     public static void main(String[] args) {

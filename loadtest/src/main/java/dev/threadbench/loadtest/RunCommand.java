@@ -1,13 +1,17 @@
 package dev.threadbench.loadtest;
 
+import dev.threadbench.loadtest.base.OfferedRate;
+import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.cli.Console;
 import dev.threadbench.loadtest.cli.ExitCodes;
 import dev.threadbench.loadtest.cluster.AgentsOptions;
 import dev.threadbench.loadtest.cluster.ClusterEngine;
 import dev.threadbench.loadtest.engine.Engine;
 import dev.threadbench.loadtest.engine.GeneratorOptions;
+import dev.threadbench.loadtest.engine.TimingOptions;
 import dev.threadbench.loadtest.plan.Plan;
 import dev.threadbench.loadtest.plan.PlanParser;
+import dev.threadbench.loadtest.report.AgentLines;
 import dev.threadbench.loadtest.runner.DrillSummary;
 import dev.threadbench.loadtest.runner.LoadResult;
 import dev.threadbench.loadtest.runner.LoadRunner;
@@ -29,48 +33,56 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
-/** {@code run --plan FILE}: drill's job on this runner, with drill's summary lines. */
-@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
+/** {@code run --plan FILE}: drill's job on this runner or, with --agents, on the agents; drill's summary lines. */
+@Command(
+        name = "run",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        resourceBundle = TimingOptions.RUN_WORDING,
         description = "Run a drill plan on the embedded runner and print drill's --stats summary (plus p50, p90, max).")
 public final class RunCommand implements Callable<Integer> {
 
     @ParentCommand
     private Console console;
 
-    @Option(names = "--plan", required = true, paramLabel = "FILE", description = "drill plan (YAML), e.g. benchmarks/drill-1000.yml")
+    @Option(
+            names = "--plan",
+            required = true,
+            paramLabel = "FILE",
+            description = "drill plan (YAML), e.g. benchmarks/drill-1000.yml")
     private Path planFile;
 
-    @Option(names = "--base", paramLabel = "URL", description = "replace the plan's base URL (e.g. http://localhost:8081)")
+    @Option(
+            names = "--base",
+            paramLabel = "URL",
+            description = "replace the plan's base URL (e.g. http://localhost:8081)")
     private String base;
 
-    @Option(names = "--iterations", paramLabel = "N", description = "replace the plan's iterations (plan runs in all)")
-    private Long iterations;
-
-    @Option(names = "--concurrency", paramLabel = "C", description = "replace the plan's concurrency (plan runs in flight)")
+    @Option(
+            names = "--concurrency",
+            paramLabel = "C",
+            description = "replace the plan's concurrency (plan runs in flight)")
     private Integer concurrency;
 
-    @Option(names = "--rampup", paramLabel = "S", description = "replace the plan's rampup: slot i starts after i x S / C seconds")
-    private Integer rampup;
+    /** --rampup, --duration, --iterations, --timeout, --event-loops: as compare's, in run's words. */
+    @Mixin
+    private TimingOptions timingOptions;
 
-    @Option(names = "--timeout", paramLabel = "S", defaultValue = "10",
-            description = "a request that gets no bytes for S seconds fails as a timeout (default ${DEFAULT-VALUE})")
-    private int timeoutSeconds;
-
-    @Option(names = "--duration", paramLabel = "S",
-            description = "measure for S seconds instead of a number of iterations (the plan's iterations are ignored)")
-    private Integer durationSeconds;
-
-    @Option(names = "--warmup", paramLabel = "S", defaultValue = "0",
+    /** Seconds only: compare's --warmup auto reads the JIT of a server it started, which run has none of. */
+    @Option(
+            names = "--warmup",
+            paramLabel = "S",
+            defaultValue = "0",
             description = "unmeasured load before measuring, after the rampup (default ${DEFAULT-VALUE})")
     private int warmupSeconds;
 
-    @Option(names = "--rate", paramLabel = "R",
-            description = "open model: start R plan runs per second in all, on whichever of the C connections is free, whatever"
-                    + " the answers; latency counts from each one's intended send time (default: closed loop, as drill)")
+    @Option(
+            names = "--rate",
+            paramLabel = "R",
+            description = "open model: start R plan runs per second in all, on whichever of the C connections is free,"
+                    + " whatever the answers; latency counts from each one's intended send time (default: closed loop,"
+                    + " as drill)")
     private String rate;
-
-    @Option(names = "--event-loops", paramLabel = "N", description = "event loop threads (default: cores, at most C)")
-    private Integer eventLoops;
 
     @Option(names = "--quiet", description = "no progress line")
     private boolean quiet;
@@ -83,19 +95,10 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Plan plan = PlanParser.parse(planFile).with(baseUrl(), concurrency, iterations, rampup);
-        if (timeoutSeconds < 1) {
-            throw new UsageException("--timeout: must be at least 1 second, got " + timeoutSeconds);
-        }
-        if (warmupSeconds < 0) {
-            throw new UsageException("--warmup: must be >= 0 seconds, got " + warmupSeconds);
-        }
-        if (durationSeconds != null && durationSeconds < 1) {
-            throw new UsageException("--duration: must be at least 1 second, got " + durationSeconds);
-        }
-        if (eventLoops != null && eventLoops < 1) {
-            throw new UsageException("--event-loops: must be at least 1, got " + eventLoops);
-        }
+        TimingOptions.Given given = timingOptions.given();
+        TimingOptions.atLeast("--warmup", warmupSeconds, 0, " seconds");
+        Plan plan = PlanParser.parse(planFile).with(baseUrl(), concurrency, given.iterations(), given.rampupSeconds());
+        Integer durationSeconds = given.durationSeconds();
         AgentsOptions.Request agents = agentsOptions.request();
         if (agents != null) {
             agents.checkConcurrency("--concurrency", plan.concurrency());
@@ -104,67 +107,109 @@ public final class RunCommand implements Callable<Integer> {
             }
         }
         Double perSecond = rate == null ? null : perSecond(OfferedRate.parse(rate));
-        LoadShape shape = durationSeconds != null
-                ? new LoadShape.Timed(Duration.ofSeconds(warmupSeconds), Duration.ofSeconds(durationSeconds))
-                : new LoadShape.Counted(Duration.ofSeconds(warmupSeconds), plan.iterations());
-        int loops = eventLoops != null ? eventLoops : LoadSpec.defaultEventLoops(plan.concurrency());
         GeneratorOptions.Setup setup = generatorOptions.setup();
         if (agents != null && !setup.equals(GeneratorOptions.Setup.DEFAULT)) {
-            throw new UsageException("--transport, --source-addresses: for the runner on this machine only (agents run it on their defaults)");
+            throw new UsageException("--transport, --source-addresses: for the runner on this machine only (agents"
+                    + " run it on their defaults)");
         }
-        List<InetAddress> sources = setup.sourceAddresses();
-        for (Plan.Step step : plan.steps()) {
-            sources = SourceAddresses.forLoad(sources, step.url().getHost(), plan.concurrency(), SourceAddresses.EPHEMERAL_PORTS,
-                    console.err()::println);
-        }
-        LoadSpec spec = new LoadSpec(plan.steps(), plan.concurrency(), Duration.ofSeconds(plan.rampupSeconds()),
-                Duration.ofSeconds(timeoutSeconds), shape, loops, perSecond).with(setup.transport(), sources);
+        Engine.Timing timing = new Engine.Timing(
+                plan.rampupSeconds(),
+                warmupSeconds,
+                durationSeconds,
+                durationSeconds == null ? plan.iterations() : null,
+                given.timeoutSeconds(),
+                given.eventLoops() == null ? 0 : given.eventLoops());
 
         PrintStream out = console.out();
         out.println(String.format("%-25s %s", "Concurrency", plan.concurrency()));
-        out.println(String.format("%-25s %s", "Iterations", durationSeconds != null
-                ? "until " + durationSeconds + " s have been measured" : plan.iterations()));
+        out.println(String.format(
+                "%-25s %s",
+                "Iterations",
+                durationSeconds != null ? "until " + durationSeconds + " s have been measured" : plan.iterations()));
         out.println(String.format("%-25s %s", "Rampup", plan.rampupSeconds()));
         out.println(String.format("%-25s %s", "Base URL", plan.base()));
-        out.println(String.format("%-25s %s", "Event loops", agents != null ? "each agent's own (its cores)" : loops));
+        out.println(String.format(
+                "%-25s %s",
+                "Event loops",
+                agents != null
+                        ? "each agent's own (its cores)"
+                        : timing.eventLoops() > 0
+                                ? timing.eventLoops()
+                                : LoadSpec.defaultEventLoops(plan.concurrency())));
         if (perSecond != null) {
-            out.println(String.format(Locale.ROOT, "%-25s %,.1f req/s on %d connections (open model: latency from each"
-                    + " request's intended send time)", "Rate", perSecond, plan.concurrency()));
+            out.println(String.format(
+                    Locale.ROOT,
+                    "%-25s %,.1f req/s on %d connections (open model: latency from each"
+                            + " request's intended send time)",
+                    "Rate",
+                    perSecond,
+                    plan.concurrency()));
         }
         out.flush();
         LoadResult result;
         if (agents != null) {
             try (ClusterEngine cluster = ClusterEngine.connect(agents, out, "run")) {
-                ClusterEngine.Merged merged = cluster.runShares(plan.steps(), plan.concurrency(), perSecond,
-                        new Engine.Timing(plan.rampupSeconds(), warmupSeconds, durationSeconds,
-                                durationSeconds == null ? plan.iterations() : null, timeoutSeconds, eventLoops == null ? 0 : eventLoops),
-                        new LoadRunner.Phases() {});
-                result = merged.total();
-                DrillSummary.print(result, out);
-                merged.agents().forEach(agent -> out.println(String.format(Locale.ROOT, "%-25s %,d connections, %,d requests,"
-                        + " %,d failed, %,.1f req/s, p99 %.1f ms, generator CPU %.0f%% of %d", "Agent " + agent.name() + " (" + agent.host()
-                        + ")", agent.connections(), agent.requests(), agent.failed(), agent.requestsPerSecond(), agent.p99Ms() == null ? Double.NaN : agent.p99Ms(),
-                        100 * agent.generatorCpuShare(), agent.cpus())));
+                result = onAgents(cluster, plan, perSecond, timing, out);
             }
         } else {
-            Progress.Sink progress = quiet ? Progress.Sink.NONE
-                    : Progress.Sink.forStream(console.err(), Progress.Sink.stderrIsTerminal());
-            result = new LoadRunner(spec, new LoadRunner.Phases() {}, progress).run();
+            result = here(plan, perSecond, timing, setup);
             DrillSummary.print(result, out);
         }
         out.flush();
         if (result.requests() > 0 && result.successes() == 0) {
-            console.err().println("loadtest: all " + result.requests() + " requests failed: is a server answering at "
-                    + plan.base() + "?");
+            console.err()
+                    .println("loadtest: all " + result.requests() + " requests failed: is a server answering at "
+                            + plan.base() + "?");
             return ExitCodes.FAILED;
         }
         return ExitCodes.OK;
     }
 
+    /** The plan on the agents, through the engine compare uses for them: drill's summary, then each agent's line. */
+    private static LoadResult onAgents(
+            Engine engine, Plan plan, Double perSecond, Engine.Timing timing, PrintStream out) {
+        Engine.PlanRun ran =
+                engine.runPlan(plan.steps(), plan.concurrency(), perSecond, timing, new LoadRunner.Phases() {});
+        DrillSummary.print(ran.result(), out);
+        AgentLines.of(ran.outcome().cluster().agents(), ran.outcome().cluster().coordination())
+                .forEach(out::println);
+        return ran.result();
+    }
+
+    /** The plan on the embedded runner in this JVM. */
+    private LoadResult here(Plan plan, Double perSecond, Engine.Timing timing, GeneratorOptions.Setup setup) {
+        List<InetAddress> sources = setup.sourceAddresses();
+        for (Plan.Step step : plan.steps()) {
+            sources = SourceAddresses.forLoad(
+                    sources,
+                    step.url().getHost(),
+                    plan.concurrency(),
+                    SourceAddresses.EPHEMERAL_PORTS,
+                    console.err()::println);
+        }
+        Duration warmup = Duration.ofSeconds(timing.warmupSeconds());
+        LoadShape shape = timing.durationSeconds() != null
+                ? new LoadShape.Timed(warmup, Duration.ofSeconds(timing.durationSeconds()))
+                : new LoadShape.Counted(warmup, timing.iterations());
+        int loops = timing.eventLoops() > 0 ? timing.eventLoops() : LoadSpec.defaultEventLoops(plan.concurrency());
+        LoadSpec spec = new LoadSpec(
+                        plan.steps(),
+                        plan.concurrency(),
+                        Duration.ofSeconds(timing.rampupSeconds()),
+                        Duration.ofSeconds(timing.timeoutSeconds()),
+                        shape,
+                        loops,
+                        perSecond)
+                .with(setup.transport(), sources);
+        Progress.Sink progress =
+                quiet ? Progress.Sink.NONE : Progress.Sink.forStream(console.err(), Progress.Sink.stderrIsTerminal());
+        return new LoadRunner(spec, new LoadRunner.Phases() {}, progress).run();
+    }
+
     private static double perSecond(OfferedRate offered) {
         if (offered.ofBound()) {
-            throw new UsageException("--rate: " + offered + " is a fraction of the bound, which only compare knows (it sets the"
-                    + " servers' delay); give requests/s, e.g. --rate 4000");
+            throw new UsageException("--rate: " + offered + " is a fraction of the bound, which only compare knows (it"
+                    + " sets the servers' delay); give requests/s, e.g. --rate 4000");
         }
         return offered.value();
     }

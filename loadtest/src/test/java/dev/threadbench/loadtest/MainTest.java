@@ -4,13 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.threadbench.loadtest.model.ResultsFixtures;
+import dev.threadbench.loadtest.report.ResultsJson;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import dev.threadbench.loadtest.report.ResultsFixtures;
-import dev.threadbench.loadtest.report.ResultsJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,7 +29,10 @@ public class MainTest {
     public static Ran run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = Main.execute(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int code = Main.execute(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Ran(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
@@ -96,9 +99,18 @@ public class MainTest {
     @Test
     void aServerThatWillNotStartIsOneLineAndExitCode1() throws Exception {
         Path notAJar = Files.writeString(dir.resolve("not-a.jar"), "not a jar");
-        Ran ran = run("compare", "--servers", "undertow", "--undertow-jar", notAJar.toString(), "--out", dir.resolve("out").toString());
+        Ran ran = run(
+                "compare",
+                "--servers",
+                "undertow",
+                "--undertow-jar",
+                notAJar.toString(),
+                "--out",
+                dir.resolve("out").toString());
         assertEquals(1, ran.code());
-        assertTrue(ran.err().startsWith("loadtest: undertow server exited with code 1 before /health answered: "), ran.err());
+        assertTrue(
+                ran.err().startsWith("loadtest: undertow server exited with code 1 before /health answered: "),
+                ran.err());
         assertEquals(1, ran.err().strip().lines().count(), ran.err());
     }
 
@@ -107,7 +119,10 @@ public class MainTest {
         Path key = dir.resolve("cluster.key");
         Ran ran = run("keygen", key.toString());
         assertEquals(0, ran.code(), ran.err());
-        assertTrue(ran.out().matches("keygen: wrote cluster key [0-9a-f]{16} to " + java.util.regex.Pattern.quote(key.toString()) + "\\R"),
+        assertTrue(
+                ran.out()
+                        .matches("keygen: wrote cluster key [0-9a-f]{16} to "
+                                + java.util.regex.Pattern.quote(key.toString()) + "\\R"),
                 ran.out());
         String written = Files.readString(key);
         Ran again = run("keygen", key.toString());
@@ -120,7 +135,11 @@ public class MainTest {
     void helpListsTheCommands() {
         Ran ran = run("--help");
         assertEquals(0, ran.code());
-        assertTrue(ran.out().contains("run") && ran.out().contains("compare") && ran.out().contains("report"), ran.out());
+        assertTrue(
+                ran.out().contains("run")
+                        && ran.out().contains("compare")
+                        && ran.out().contains("report"),
+                ran.out());
     }
 
     @ParameterizedTest

@@ -26,52 +26,68 @@ public final class StandInServer implements AutoCloseable {
     private volatile String name = "stand-in";
     /** With {@link #holdingAtMost}: the delayed requests being held, and those waiting for a slot (event loop only). */
     private volatile int slots = Integer.MAX_VALUE;
+
     private int held;
     private final Queue<Runnable> waiting = new ArrayDeque<>();
     private final HttpServer http;
     private final NetServer raw;
 
     public StandInServer(int delayEvery, long delayMs) {
-        http = vertx.createHttpServer().requestHandler(request -> {
-            switch (request.path()) {
-                case "/" -> {
-                    long n = requests.incrementAndGet();
-                    inFlight.incrementAndGet();
-                    Runnable answer = () -> {
-                        request.response().putHeader("Content-Type", "text/html").end(PAGE);
-                        inFlight.decrementAndGet();
-                    };
-                    if (delayEvery > 0 && n % delayEvery == 0) {
-                        hold(() -> vertx.setTimer(delayMs, id -> {
-                            answer.run();
-                            release();
-                        }));
+        http = vertx.createHttpServer()
+                .requestHandler(request -> {
+                    switch (request.path()) {
+                        case "/" -> {
+                            long n = requests.incrementAndGet();
+                            inFlight.incrementAndGet();
+                            Runnable answer = () -> {
+                                request.response()
+                                        .putHeader("Content-Type", "text/html")
+                                        .end(PAGE);
+                                inFlight.decrementAndGet();
+                            };
+                            if (delayEvery > 0 && n % delayEvery == 0) {
+                                hold(() -> vertx.setTimer(delayMs, id -> {
+                                    answer.run();
+                                    release();
+                                }));
+                            } else {
+                                answer.run();
+                            }
+                        }
+                        case "/health" -> request.response().end("ok");
+                        case "/stats" -> {
+                            if (statsBroken) {
+                                request.response().setStatusCode(500).end("broken");
+                                return;
+                            }
+                            request.response()
+                                    .end("{\"server\":\"" + name + "\",\"strategy\":\"timer\",\"requests\":"
+                                            + requests.get() + ",\"delayed\":"
+                                            + (delayEvery > 0 ? requests.get() / delayEvery : 0) + ",\"inFlight\":"
+                                            + inFlight.get() + "}");
+                        }
+                        case "/status/500" ->
+                            request.response().setStatusCode(500).end("no");
+                        case "/slow" -> {
+                            /* never answers */
+                        }
+                        default -> request.response().setStatusCode(404).end();
+                    }
+                })
+                .listen(0, "127.0.0.1")
+                .await();
+        raw = vertx.createNetServer(new NetServerOptions().setSoLinger(0))
+                .connectHandler(socket -> socket.handler(bytes -> {
+                    String head = bytes.toString();
+                    if (head.startsWith("GET /short")) {
+                        socket.write(Buffer.buffer("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly ten b"))
+                                .onComplete(v -> socket.close());
                     } else {
-                        answer.run();
+                        socket.close(); // SO_LINGER 0: the close is a reset
                     }
-                }
-                case "/health" -> request.response().end("ok");
-                case "/stats" -> {
-                    if (statsBroken) {
-                        request.response().setStatusCode(500).end("broken");
-                        return;
-                    }
-                    request.response().end("{\"server\":\"" + name + "\",\"strategy\":\"timer\",\"requests\":"
-                        + requests.get() + ",\"delayed\":" + (delayEvery > 0 ? requests.get() / delayEvery : 0) + ",\"inFlight\":" + inFlight.get() + "}");
-                }
-                case "/status/500" -> request.response().setStatusCode(500).end("no");
-                case "/slow" -> { /* never answers */ }
-                default -> request.response().setStatusCode(404).end();
-            }
-        }).listen(0, "127.0.0.1").await();
-        raw = vertx.createNetServer(new NetServerOptions().setSoLinger(0)).connectHandler(socket -> socket.handler(bytes -> {
-            String head = bytes.toString();
-            if (head.startsWith("GET /short")) {
-                socket.write(Buffer.buffer("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly ten b")).onComplete(v -> socket.close());
-            } else {
-                socket.close(); // SO_LINGER 0: the close is a reset
-            }
-        })).listen(0, "127.0.0.1").await();
+                }))
+                .listen(0, "127.0.0.1")
+                .await();
     }
 
     public int port() {
@@ -90,9 +106,9 @@ public final class StandInServer implements AutoCloseable {
     }
 
     /**
-     * At most {@code slots} delayed requests held at once, the others waiting for one, as a worker pool of that size would
-     * hold them: with every 10th request held, the bound is then reached up to about {@code slots} connections. Before the
-     * first request.
+     * At most {@code slots} delayed requests held at once, the others waiting for one, as a worker pool of that size
+     * would hold them: with every 10th request held, the bound is then reached up to about {@code slots} connections.
+     * Before the first request.
      */
     public StandInServer holdingAtMost(int slots) {
         this.slots = slots;

@@ -31,8 +31,14 @@ public final class ServerProcess implements AutoCloseable {
      * added to the cleared environment, the files stdout and stderr go to (the same file: one log), and
      * what java is started through ({@code taskset -c 0}, say; usually nothing).
      */
-    public record Launch(String name, Path jar, List<String> jvmOptions, Map<String, String> environment, Path stdout,
-                         Path stderr, List<String> launcher) {
+    public record Launch(
+            String name,
+            Path jar,
+            List<String> jvmOptions,
+            Map<String, String> environment,
+            Path stdout,
+            Path stderr,
+            List<String> launcher) {
 
         public Launch {
             jvmOptions = List.copyOf(jvmOptions);
@@ -40,7 +46,13 @@ public final class ServerProcess implements AutoCloseable {
             launcher = List.copyOf(launcher);
         }
 
-        public Launch(String name, Path jar, List<String> jvmOptions, Map<String, String> environment, Path stdout, Path stderr) {
+        public Launch(
+                String name,
+                Path jar,
+                List<String> jvmOptions,
+                Map<String, String> environment,
+                Path stdout,
+                Path stderr) {
             this(name, jar, jvmOptions, environment, stdout, stderr, List.of());
         }
 
@@ -80,6 +92,7 @@ public final class ServerProcess implements AutoCloseable {
     private final Process process;
     /** Stops the server if this JVM exits first, so that an interrupted compare leaves no server behind. */
     private final Thread stopOnExit;
+
     private static final String LOOPBACK = "127.0.0.1";
 
     private final String host;
@@ -101,7 +114,10 @@ public final class ServerProcess implements AutoCloseable {
         return on(LOOPBACK, port, options);
     }
 
-    /** The arguments {@link #start(Launch, List, String)} puts before the given options: {@code --port PORT --host HOST}. */
+    /**
+     * The arguments {@link #start(Launch, List, String)} puts before the given options: {@code --port PORT --host
+     * HOST}.
+     */
     public static List<String> on(String host, String port, List<String> options) {
         List<String> args = new ArrayList<>(List.of("--port", port, "--host", host));
         args.addAll(options);
@@ -113,10 +129,14 @@ public final class ServerProcess implements AutoCloseable {
         return start(launch, options, LOOPBACK);
     }
 
-    /** Starts the server on a free port of {@code host} (an address of this machine) and returns once GET /health answers 200. */
+    /**
+     * Starts the server on a free port of {@code host} (an address of this machine) and returns once GET /health
+     * answers 200.
+     */
     public static ServerProcess start(Launch launch, List<String> options, String host) {
         int port = freePort(host);
-        ServerProcess server = new ServerProcess(launch, spawn(launch, on(host, String.valueOf(port), options)), host, port);
+        ServerProcess server =
+                new ServerProcess(launch, spawn(launch, on(host, String.valueOf(port), options)), host, port);
         server.awaitHealthy();
         return server;
     }
@@ -133,7 +153,8 @@ public final class ServerProcess implements AutoCloseable {
         if (launch.oneLog()) {
             builder.redirectErrorStream(true).redirectOutput(launch.stdout().toFile());
         } else {
-            builder.redirectOutput(launch.stdout().toFile()).redirectError(launch.stderr().toFile());
+            builder.redirectOutput(launch.stdout().toFile())
+                    .redirectError(launch.stderr().toFile());
         }
         try {
             Files.createDirectories(launch.stdout().toAbsolutePath().getParent());
@@ -145,8 +166,11 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     private void awaitHealthy() {
-        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        HttpRequest health = HttpRequest.newBuilder(URI.create(baseUrl() + "/health")).timeout(Duration.ofSeconds(2)).build();
+        HttpClient client =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpRequest health = HttpRequest.newBuilder(URI.create(baseUrl() + "/health"))
+                .timeout(Duration.ofSeconds(2))
+                .build();
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
@@ -212,7 +236,10 @@ public final class ServerProcess implements AutoCloseable {
         return -1;
     }
 
-    /** Once the server has exited, the hook that stops it when this JVM exits (Ctrl-C, SIGTERM to compare) is not needed. */
+    /**
+     * Once the server has exited, the hook that stops it when this JVM exits (Ctrl-C, SIGTERM to compare) is not
+     * needed.
+     */
     private void forgetStopOnExit() {
         if (Thread.currentThread() != stopOnExit) {
             try {
@@ -243,13 +270,17 @@ public final class ServerProcess implements AutoCloseable {
 
     /** Its output, for a failure message. */
     public String output() {
-        return launch.oneLog() ? "\n--- " + launch.stdout() + " ---\n" + stdout()
+        return launch.oneLog()
+                ? "\n--- " + launch.stdout() + " ---\n" + stdout()
                 : "\n--- stdout ---\n" + stdout() + "\n--- stderr ---\n" + stderr();
     }
 
     private String lastLine() {
         String text = stderr().isBlank() ? stdout() : stderr();
-        return text.lines().filter(line -> !line.isBlank()).reduce((first, second) -> second).orElse("(no output)");
+        return text.lines()
+                .filter(line -> !line.isBlank())
+                .reduce((first, second) -> second)
+                .orElse("(no output)");
     }
 
     private String logs() {

@@ -22,10 +22,17 @@ class StopOnExitTest {
     @Test
     void aServerStartedByAJvmThatIsTerminatedIsStoppedWithIt() throws Exception {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process parent = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-                StartsAServer.class.getName(), dir.resolve("server.log").toString()).redirectErrorStream(true).start();
+        Process parent = new ProcessBuilder(
+                        java.toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        StartsAServer.class.getName(),
+                        dir.resolve("server.log").toString())
+                .redirectErrorStream(true)
+                .start();
         long serverPid = -1;
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader out =
+                new BufferedReader(new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8))) {
             serverPid = Long.parseLong(out.readLine().trim());
             Optional<ProcessHandle> server = ProcessHandle.of(serverPid);
             assertTrue(server.isPresent() && server.get().isAlive(), "the stand-in server runs");
@@ -45,7 +52,8 @@ class StopOnExitTest {
     /** Launches a stand-in server (sleep, through the launcher prefix), prints its pid, then waits to be stopped. */
     public static final class StartsAServer {
         public static void main(String[] args) throws InterruptedException {
-            ServerProcess.Launch launch = ServerProcess.Launch.logged("stand-in", Path.of("unused.jar"), List.of(), Path.of(args[0]))
+            ServerProcess.Launch launch = ServerProcess.Launch.logged(
+                            "stand-in", Path.of("unused.jar"), List.of(), Path.of(args[0]))
                     .through(List.of("sh", "-c", "exec sleep 600", "sh"));
             ServerProcess server = ServerProcess.launch(launch, List.of());
             System.out.println(server.pid());

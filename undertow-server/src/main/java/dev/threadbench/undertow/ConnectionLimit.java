@@ -25,11 +25,13 @@ final class ConnectionLimit {
     static final String XNIO_LIMIT_LOGGER = "org.xnio.nio.tcp.server.connection-limit";
     /** XNIO logs a stop at the limit only when this one logs debug too. */
     private static final String XNIO_SERVER_LOGGER = "org.xnio.nio.tcp.server";
+
     private static final String STOPPED = "Total open connections reach high water limit";
     private static final String STARTED = "Connection freed, resuming accept connections";
 
     /** Held here: java.util.logging keeps loggers only weakly, and would forget their levels. */
     private static Logger limitLogger;
+
     private static Logger serverLogger;
     private static Stalls stalls;
 
@@ -47,8 +49,8 @@ final class ConnectionLimit {
             limitLogger.setUseParentHandlers(false);
             limitLogger.addHandler(stalls);
         }
-        stalls.reason = "all " + budget.connections() + " connections the file descriptor limit allows are open (ulimit -n "
-                + budget.descriptorLimit() + ")";
+        stalls.reason = "all " + budget.connections()
+                + " connections the file descriptor limit allows are open (ulimit -n " + budget.descriptorLimit() + ")";
         return budget.connections();
     }
 

@@ -41,8 +41,9 @@ final class DelayStrategies {
 
     /** Nobody sleeps: the exchange stays on its IO thread, which answers when the timer fires. */
     static Delay timer(long delayMs) {
-        return (exchange, answer) -> exchange.dispatch(SameThreadExecutor.INSTANCE, () ->
-                exchange.getIoThread().executeAfter(() -> answer.send(exchange), delayMs, TimeUnit.MILLISECONDS));
+        return (exchange, answer) -> exchange.dispatch(
+                SameThreadExecutor.INSTANCE,
+                () -> exchange.getIoThread().executeAfter(() -> answer.send(exchange), delayMs, TimeUnit.MILLISECONDS));
     }
 
     /** A virtual thread, one per delayed request, sleeps. */

@@ -33,8 +33,10 @@ final class Routes {
         HttpHandler healthHandler = health(setup.shutdown());
         HttpHandler statsHandler = stats(setup.stats());
         HttpHandler router = Handlers.routing()
-                .get("/health", healthHandler).add(Methods.HEAD, "/health", healthHandler)
-                .get("/stats", statsHandler).add(Methods.HEAD, "/stats", statsHandler)
+                .get("/health", healthHandler)
+                .add(Methods.HEAD, "/health", healthHandler)
+                .get("/stats", statsHandler)
+                .add(Methods.HEAD, "/stats", statsHandler)
                 .setInvalidMethodHandler(exchange -> send(exchange, FixedResponse.METHOD_NOT_ALLOWED))
                 .setFallbackHandler(exchange -> send(exchange, FixedResponse.NOT_FOUND));
         // The page, nearly every request, skips the routing table's lookups. The rules have already
@@ -42,7 +44,8 @@ final class Routes {
         return checked(guarded(exchange -> {
             if (!exchange.getRelativePath().equals("/")) {
                 router.handleRequest(exchange);
-            } else if (exchange.getRequestMethod().equals(Methods.GET) || exchange.getRequestMethod().equals(Methods.HEAD)) {
+            } else if (exchange.getRequestMethod().equals(Methods.GET)
+                    || exchange.getRequestMethod().equals(Methods.HEAD)) {
                 pageHandler.handleRequest(exchange);
             } else {
                 send(exchange, FixedResponse.METHOD_NOT_ALLOWED);
@@ -58,7 +61,8 @@ final class Routes {
     static HttpHandler page(ServerMain.Setup setup, DelayStrategies.Delay delay) {
         Page page = setup.options().page();
         ServerStats stats = setup.stats();
-        ByteBuffer body = ByteBuffer.allocateDirect(page.length()).put(page.bytes()).flip();
+        ByteBuffer body =
+                ByteBuffer.allocateDirect(page.length()).put(page.bytes()).flip();
         String length = String.valueOf(page.length());
         IoCallback countWhenWritten = new IoCallback() {
             @Override
@@ -105,7 +109,8 @@ final class Routes {
     }
 
     static HttpHandler health(GracefulShutdown shutdown) {
-        return exchange -> send(exchange, shutdown.draining() ? FixedResponse.HEALTH_DRAINING : FixedResponse.HEALTH_UP);
+        return exchange ->
+                send(exchange, shutdown.draining() ? FixedResponse.HEALTH_DRAINING : FixedResponse.HEALTH_UP);
     }
 
     /**
@@ -138,7 +143,9 @@ final class Routes {
             String query = exchange.getQueryString();
             String target = query.isEmpty() ? exchange.getRequestURI() : exchange.getRequestURI() + '?' + query;
             RequestRules.Head head = RequestRules.head(
-                    exchange.getRequestMethod().toString(), target, exchange.getProtocol().toString());
+                    exchange.getRequestMethod().toString(),
+                    target,
+                    exchange.getProtocol().toString());
             HeaderMap headers = exchange.getRequestHeaders();
             for (long at = headers.fastIterateNonEmpty(); at != -1L; at = headers.fiNextNonEmpty(at)) {
                 HeaderValues field = headers.fiCurrent(at);

@@ -39,23 +39,31 @@ public final class UndertowServer implements ServerMain.Started {
 
     static UndertowServer start(ServerMain.Setup setup) {
         ServerOptions options = setup.options();
-        return start(setup, virtualThreads -> DelayStrategies.of(options.strategy(), options.delayMs(), virtualThreads));
+        return start(
+                setup, virtualThreads -> DelayStrategies.of(options.strategy(), options.delayMs(), virtualThreads));
     }
 
-    /** Starts listening, with the delay {@code delay} makes on the virtual threads; throws when the address cannot be bound. */
+    /**
+     * Starts listening, with the delay {@code delay} makes on the virtual threads; throws when the address cannot be
+     * bound.
+     */
     static UndertowServer start(ServerMain.Setup setup, Function<Executor, DelayStrategies.Delay> delay) {
         ServerOptions options = setup.options();
         int ioThreads = Sizing.ioThreads();
         int coreWorkers = OnDemandThreadPool.coreFor(options.workers());
-        ExecutorService workers = OnDemandThreadPool.create(coreWorkers, options.workers(),
+        ExecutorService workers = OnDemandThreadPool.create(
+                coreWorkers,
+                options.workers(),
                 Thread.ofPlatform().name("undertow-worker-", 1).factory());
         // Our own XNIO worker, so that Undertow.stop() closes only the listener and in-flight requests finish.
-        XnioWorker worker = createWorker(workers, OptionMap.builder()
-                .set(Options.WORKER_NAME, "undertow")
-                .set(Options.WORKER_IO_THREADS, ioThreads)
-                .set(Options.TCP_NODELAY, true)
-                .set(Options.CORK, true)
-                .getMap());
+        XnioWorker worker = createWorker(
+                workers,
+                OptionMap.builder()
+                        .set(Options.WORKER_NAME, "undertow")
+                        .set(Options.WORKER_IO_THREADS, ioThreads)
+                        .set(Options.TCP_NODELAY, true)
+                        .set(Options.CORK, true)
+                        .getMap());
         ExecutorService virtualThreads = Executors.newVirtualThreadPerTaskExecutor();
         int connectionLimit = ConnectionLimit.install();
         Undertow undertow = Undertow.builder()
@@ -78,13 +86,18 @@ public final class UndertowServer implements ServerMain.Started {
             workers.shutdownNow();
             throw e;
         }
-        String threads = String.format("io-threads=%d (%s) workers=%d (started on demand, %d kept idle)",
+        String threads = String.format(
+                "io-threads=%d (%s) workers=%d (started on demand, %d kept idle)",
                 ioThreads, Sizing.ioThreadsRule(), options.workers(), coreWorkers);
         return new UndertowServer(undertow, worker, workers, virtualThreads, threads);
     }
 
-    private UndertowServer(Undertow undertow, XnioWorker worker, ExecutorService workers,
-                           ExecutorService virtualThreads, String threads) {
+    private UndertowServer(
+            Undertow undertow,
+            XnioWorker worker,
+            ExecutorService workers,
+            ExecutorService virtualThreads,
+            String threads) {
         this.undertow = undertow;
         this.worker = worker;
         this.workers = workers;
@@ -98,7 +111,8 @@ public final class UndertowServer implements ServerMain.Started {
      */
     private static XnioWorker createWorker(ExecutorService workers, OptionMap options) {
         try {
-            return Xnio.getInstance(Undertow.class.getClassLoader()).createWorkerBuilder()
+            return Xnio.getInstance(Undertow.class.getClassLoader())
+                    .createWorkerBuilder()
                     .populateFromOptions(options)
                     .setExternalExecutorService(workers)
                     .build();

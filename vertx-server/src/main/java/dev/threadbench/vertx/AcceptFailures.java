@@ -34,7 +34,10 @@ final class AcceptFailures extends ChannelInboundHandlerAdapter {
      * reaches it through its parent and puts this handler there (once per listening channel).
      */
     static void watch(HttpConnection connection) {
-        Channel listening = ((HttpServerConnection) connection).channelHandlerContext().channel().parent();
+        Channel listening = ((HttpServerConnection) connection)
+                .channelHandlerContext()
+                .channel()
+                .parent();
         if (listening == null || listening.attr(WATCHING).get() != null) {
             return;
         }

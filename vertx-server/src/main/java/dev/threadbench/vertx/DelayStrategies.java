@@ -5,8 +5,8 @@ import io.vertx.core.Context;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.ThreadingModel;
-import io.vertx.core.Vertx;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 
 /** The three ways a delayed request waits out its delay on Vert.x. Only delayed requests come here. */
@@ -40,10 +40,13 @@ final class DelayStrategies {
      * one at a time, which would queue all of an event loop's delayed requests behind each other.
      */
     static Delay blocking(Vertx vertx, long delayMs) {
-        return (request, answer) -> vertx.executeBlocking(() -> {
-            Thread.sleep(delayMs);
-            return null;
-        }, false).onComplete(slept -> answer.send(request));
+        return (request, answer) -> vertx.executeBlocking(
+                        () -> {
+                            Thread.sleep(delayMs);
+                            return null;
+                        },
+                        false)
+                .onComplete(slept -> answer.send(request));
     }
 
     /** Nobody sleeps: the event loop answers when the timer fires, Vert.x's own way to wait. */
@@ -58,7 +61,8 @@ final class DelayStrategies {
      */
     static Future<Delay> virtual(Vertx vertx, long delayMs) {
         VirtualThreads virtualThreads = new VirtualThreads();
-        return vertx.deployVerticle(virtualThreads, new DeploymentOptions().setThreadingModel(ThreadingModel.VIRTUAL_THREAD))
+        return vertx.deployVerticle(
+                        virtualThreads, new DeploymentOptions().setThreadingModel(ThreadingModel.VIRTUAL_THREAD))
                 .map(id -> (request, answer) -> virtualThreads.context().runOnContext(v -> {
                     vertx.timer(delayMs).await();
                     answer.send(request);

@@ -19,13 +19,13 @@ import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Sits in front of Netty's HTTP decoder on every connection and passes the raw bytes on, a line at a
- * time through a {@link RequestHeadScanner}: the strictness Undertow's parser has and Netty's lacks
- * (refused as a request whose decoding failed, so Vert.x answers it in turn with Routes.badRequest),
- * Undertow's head read timeout (Vert.x has no such setting: the connection is closed, as Undertow closes
- * it), and content after a head dropped unread, since the rules refuse it and close the connection.
- * Each read is copied once into an array of the event loop's and scanned there (see RequestHeadScanner
- * for why); a line the read ends in is copied aside until its LF comes. Vert.x has no public hook for this; its own extensions reach the pipeline the same way.
+ * Sits in front of Netty's HTTP decoder on every connection and passes the raw bytes on, a line at a time through a
+ * {@link RequestHeadScanner}: the strictness Undertow's parser has and Netty's lacks (refused as a request whose
+ * decoding failed, so Vert.x answers it in turn with Routes.badRequest), Undertow's head read timeout (Vert.x has no
+ * such setting: the connection is closed, as Undertow closes it), and content after a head dropped unread, since the
+ * rules refuse it and close the connection. Each read is copied once into an array of the event loop's and scanned
+ * there (see RequestHeadScanner for why); a line the read ends in is copied aside until its LF comes. Vert.x has no
+ * public hook for this; its own extensions reach the pipeline the same way.
  *
  * <p>It also closes a connection that has read nothing for {@link HttpLimits#IDLE_TIMEOUT} (at most a
  * quarter of it more) by counting reads, where Vert.x's idle timeout (Netty's IdleStateHandler) would add
@@ -34,12 +34,16 @@ import java.util.concurrent.TimeUnit;
 final class HeadGuard extends ChannelInboundHandlerAdapter {
 
     private static final ChannelHandler SERVED_AS_HTTP_1_1 = new ServedAsHttp11();
-    /** Reads are looked for this many times per idle timeout; so many looks in a row that find none close the connection. */
+    /**
+     * Reads are looked for this many times per idle timeout; so many looks in a row that find none close the
+     * connection.
+     */
     private static final int IDLE_CHECKS = 4;
 
     private static final byte[] NO_BYTES = {};
     /** A read's bytes are copied here to be scanned; a larger read than this gets an array of its own. */
     private static final int MAX_SCRATCH = 64 * 1024;
+
     private static final FastThreadLocal<byte[]> SCRATCH = new FastThreadLocal<>() {
         @Override
         protected byte[] initialValue() {
@@ -50,6 +54,7 @@ final class HeadGuard extends ChannelInboundHandlerAdapter {
     private final RequestHeadScanner scanner = new RequestHeadScanner();
     /** The start of a line a read ended in, until its LF comes: the first {@code partialLength} bytes. */
     private byte[] partialLine = NO_BYTES;
+
     private int partialLength;
     private boolean discarding;
     private boolean servingAsHttp11;
@@ -61,7 +66,9 @@ final class HeadGuard extends ChannelInboundHandlerAdapter {
 
     /** Puts a guard in front of the decoder of a connection Vert.x has just accepted. */
     static void install(HttpConnection connection) {
-        ((HttpServerConnection) connection).channelHandlerContext().pipeline()
+        ((HttpServerConnection) connection)
+                .channelHandlerContext()
+                .pipeline()
                 .addBefore("httpDecoder", "headGuard", new HeadGuard());
     }
 
@@ -120,7 +127,7 @@ final class HeadGuard extends ChannelInboundHandlerAdapter {
                 servingAsHttp11 = true;
             }
             switch (step) {
-                case MORE -> { }
+                case MORE -> {}
                 case HEAD_COMPLETE -> {
                     cancelHeadTimeout();
                     headStart = from;
@@ -139,7 +146,8 @@ final class HeadGuard extends ChannelInboundHandlerAdapter {
         }
         if (scanner.inHead() && headTimeout == null) {
             // a head still open with no timer began in this read: it has the whole timeout from now
-            headTimeout = ctx.executor().schedule(() -> ctx.close(), HttpLimits.HEADER_READ_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS);
+            headTimeout = ctx.executor()
+                    .schedule(() -> ctx.close(), HttpLimits.HEADER_READ_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS);
         }
         ctx.fireChannelRead(bytes);
     }
@@ -215,12 +223,16 @@ final class HeadGuard extends ChannelInboundHandlerAdapter {
         releasePartialLine();
     }
 
-    /** Behind the decoder: a version the scanner let through other than 1.0 is served as 1.1, as Undertow does (Vert.x would answer 501). */
+    /**
+     * Behind the decoder: a version the scanner let through other than 1.0 is served as 1.1, as Undertow does (Vert.x
+     * would answer 501).
+     */
     @ChannelHandler.Sharable
     private static final class ServedAsHttp11 extends ChannelInboundHandlerAdapter {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            if (msg instanceof HttpRequest request && request.decoderResult().isSuccess()
+            if (msg instanceof HttpRequest request
+                    && request.decoderResult().isSuccess()
                     && request.protocolVersion() != HttpVersion.HTTP_1_0) {
                 request.setProtocolVersion(HttpVersion.HTTP_1_1);
             }

@@ -174,8 +174,10 @@ final class RequestHeadScanner {
             return !complete;
         }
         int version = targetEnd + 1;
-        if (targetEnd == targetStart || buffer[targetEnd] != ' '
-                || end - version > VERSION_SHAPE.length || (complete && end - version != VERSION_SHAPE.length)) {
+        if (targetEnd == targetStart
+                || buffer[targetEnd] != ' '
+                || end - version > VERSION_SHAPE.length
+                || (complete && end - version != VERSION_SHAPE.length)) {
             return false;
         }
         for (int i = version; i < end; i++) {

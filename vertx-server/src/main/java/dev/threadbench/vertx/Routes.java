@@ -94,9 +94,10 @@ final class Routes {
         Page page = setup.options().page();
         ServerStats stats = setup.stats();
         // direct memory, as the socket takes it: a heap buffer would be copied into a new direct one per answer
-        Buffer body = BufferInternal.buffer(Unpooled.unreleasableBuffer(
-                Unpooled.directBuffer(page.length()).writeBytes(page.bytes())));
-        // read-only, so that every answer shares it and Vert.x encodes it once (vertx.cacheImmutableHttpResponseHeaders)
+        Buffer body = BufferInternal.buffer(
+                Unpooled.unreleasableBuffer(Unpooled.directBuffer(page.length()).writeBytes(page.bytes())));
+        // read-only, so that every answer shares it and Vert.x encodes it once
+        // (vertx.cacheImmutableHttpResponseHeaders)
         MultiMap headers = HttpHeaders.headers()
                 .add(HttpHeaders.CONTENT_TYPE, HTML)
                 .add(HttpHeaders.CONTENT_LENGTH, HttpHeaders.createOptimized(String.valueOf(page.length())))
@@ -140,7 +141,8 @@ final class Routes {
     }
 
     static Handler<RoutingContext> health(GracefulShutdown shutdown) {
-        return ctx -> send(ctx.request(), shutdown.draining() ? FixedResponse.HEALTH_DRAINING : FixedResponse.HEALTH_UP);
+        return ctx ->
+                send(ctx.request(), shutdown.draining() ? FixedResponse.HEALTH_DRAINING : FixedResponse.HEALTH_UP);
     }
 
     /**
@@ -171,7 +173,9 @@ final class Routes {
      */
     static Handler<HttpServerRequest> checked(Handler<HttpServerRequest> next) {
         return request -> {
-            RequestRules.Head head = RequestRules.head(request.method().name(), request.uri(),
+            RequestRules.Head head = RequestRules.head(
+                    request.method().name(),
+                    request.uri(),
                     request.version() == HttpVersion.HTTP_1_0 ? "HTTP/1.0" : "HTTP/1.1");
             request.headers().forEach(head::header);
             FixedResponse verdict = head.verdict();
@@ -183,7 +187,10 @@ final class Routes {
         };
     }
 
-    /** What Vert.x's parser or the head guard refuses (malformed, or beyond the parser ceiling): the bare 400, as Undertow's parser sends. */
+    /**
+     * What Vert.x's parser or the head guard refuses (malformed, or beyond the parser ceiling): the bare 400, as
+     * Undertow's parser sends.
+     */
     static void badRequest(HttpServerRequest request) {
         send(request, FixedResponse.BAD_REQUEST);
     }
@@ -200,7 +207,9 @@ final class Routes {
         }
     }
 
-    /** Sends a fixed response; one that closes the connection is sent with {@code Connection: close}, then closes it. */
+    /**
+     * Sends a fixed response; one that closes the connection is sent with {@code Connection: close}, then closes it.
+     */
     static void send(HttpServerRequest request, FixedResponse fixed) {
         HttpServerResponse response = request.response().setStatusCode(fixed.status());
         MultiMap headers = response.headers().add(HttpHeaders.CONTENT_LENGTH, CONTENT_LENGTHS.get(fixed));
@@ -213,7 +222,8 @@ final class Routes {
         if (fixed.closesConnection()) {
             // Vert.x keeps the connection despite a Connection: close header, so close it once answered
             headers.add(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
-            response.end(BODIES.get(fixed)).onComplete(sent -> request.connection().close());
+            response.end(BODIES.get(fixed))
+                    .onComplete(sent -> request.connection().close());
         } else {
             response.end(BODIES.get(fixed));
         }

@@ -27,7 +27,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
-/** The page on Vert.x: {@code java -jar vertx-server.jar [options]}. One HTTP server per event loop, on the one port. */
+/**
+ * The page on Vert.x: {@code java -jar vertx-server.jar [options]}. One HTTP server per event loop, on the one port.
+ */
 public final class VertxServer implements ServerMain.Started {
 
     static final ServerOptions.Defaults DEFAULTS = new ServerOptions.Defaults("vertx", 8081, Strategy.TIMER);
@@ -50,7 +52,9 @@ public final class VertxServer implements ServerMain.Started {
     /** Starts Vert.x and listens, with the delay {@code delay} makes on it; throws when the address cannot be bound. */
     static VertxServer start(ServerMain.Setup setup, Function<Vertx, Future<DelayStrategies.Delay>> delay) {
         System.setProperty("vertx.cacheImmutableHttpResponseHeaders", "true"); // see Routes.page
-        System.setProperty("vertx.disableWebsockets", "true"); // no WebSocket here: no upgrade check or extension handler per request
+        System.setProperty(
+                "vertx.disableWebsockets",
+                "true"); // no WebSocket here: no upgrade check or extension handler per request
         ServerOptions options = setup.options();
         int eventLoops = Sizing.ioThreads();
         Transport transport = Transport.nativeTransport(); // epoll on Linux, Vert.x's recommended transport
@@ -67,21 +71,29 @@ public final class VertxServer implements ServerMain.Started {
         List<HttpServer> servers = new CopyOnWriteArrayList<>();
         try {
             DelayStrategies.Delay waits = delay.apply(vertx).await();
-            vertx.deployVerticle(() -> context -> listen(context.owner(), setup, waits, servers),
-                    new DeploymentOptions().setInstances(eventLoops)).await();
+            vertx.deployVerticle(
+                            () -> context -> listen(context.owner(), setup, waits, servers),
+                            new DeploymentOptions().setInstances(eventLoops))
+                    .await();
         } catch (Exception e) { // await() rethrows a bind failure as it is: a (checked) BindException
             vertx.close();
             throw e;
         }
-        String threads = String.format("event-loops=%d (%s, %s) verticles=%d workers=%d (started on demand, %d kept idle)",
-                eventLoops, Sizing.ioThreadsRule(), vertx.isNativeTransportEnabled() ? "epoll" : "nio", eventLoops, options.workers(),
+        String threads = String.format(
+                "event-loops=%d (%s, %s) verticles=%d workers=%d (started on demand, %d kept idle)",
+                eventLoops,
+                Sizing.ioThreadsRule(),
+                vertx.isNativeTransportEnabled() ? "epoll" : "nio",
+                eventLoops,
+                options.workers(),
                 OnDemandThreadPool.coreFor(options.workers()));
-        return new VertxServer(vertx, servers, Duration.ofMillis(options.delayMs()).plus(GracefulShutdown.GRACE), threads);
+        return new VertxServer(
+                vertx, servers, Duration.ofMillis(options.delayMs()).plus(GracefulShutdown.GRACE), threads);
     }
 
     /** One event loop's HTTP server, started from its verticle. */
-    private static Future<HttpServer> listen(Vertx vertx, ServerMain.Setup setup, DelayStrategies.Delay delay,
-                                             List<HttpServer> servers) {
+    private static Future<HttpServer> listen(
+            Vertx vertx, ServerMain.Setup setup, DelayStrategies.Delay delay, List<HttpServer> servers) {
         HttpServer server = vertx.createHttpServer(httpOptions())
                 .connectionHandler(connection -> {
                     HeadGuard.install(connection);
@@ -95,7 +107,10 @@ public final class VertxServer implements ServerMain.Started {
         return server.listen(port == 0 ? -1 : port, setup.options().host());
     }
 
-    /** HTTP/1.1 only, as on Undertow: no h2c upgrade, no HTTP/2 with prior knowledge. The idle timeout is the HeadGuard's. */
+    /**
+     * HTTP/1.1 only, as on Undertow: no h2c upgrade, no HTTP/2 with prior knowledge. The idle timeout is the
+     * HeadGuard's.
+     */
     private static HttpServerOptions httpOptions() {
         return new HttpServerOptions()
                 .setHttp2ClearTextEnabled(false)

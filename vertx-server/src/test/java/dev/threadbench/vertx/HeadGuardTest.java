@@ -33,21 +33,29 @@ class HeadGuardTest {
         HttpServerOptions options = new HttpServerOptions()
                 .setMaxInitialLineLength(RequestLimits.PARSER_HEAD_BYTES)
                 .setMaxHeaderSize(RequestLimits.PARSER_HEAD_BYTES);
-        channel.pipeline().addLast("headGuard", new HeadGuard()).addLast("httpDecoder", new VertxHttpRequestDecoder(options));
+        channel.pipeline()
+                .addLast("headGuard", new HeadGuard())
+                .addLast("httpDecoder", new VertxHttpRequestDecoder(options));
     }
 
     private void send(String bytes) {
         channel.writeInbound(Unpooled.copiedBuffer(bytes, StandardCharsets.ISO_8859_1));
     }
 
-    /** What the decoder passed on: "GET / HTTP/1.1" per request it decoded, "refused" per one it refused, "content" per content part. */
+    /**
+     * What the decoder passed on: "GET / HTTP/1.1" per request it decoded, "refused" per one it refused, "content" per
+     * content part.
+     */
     private List<String> received() {
         List<String> received = new ArrayList<>();
         for (Object message; (message = channel.readInbound()) != null; ReferenceCountUtil.release(message)) {
             if (message instanceof HttpRequest request) {
-                received.add(request.decoderResult().isSuccess()
-                        ? request.method() + " " + request.uri() + " " + request.protocolVersion() : "refused");
-            } else if (message instanceof HttpContent content && content.content().isReadable()) {
+                received.add(
+                        request.decoderResult().isSuccess()
+                                ? request.method() + " " + request.uri() + " " + request.protocolVersion()
+                                : "refused");
+            } else if (message instanceof HttpContent content
+                    && content.content().isReadable()) {
                 received.add("content");
             } else if (!(message instanceof LastHttpContent)) {
                 received.add(message.getClass().getSimpleName());
@@ -81,8 +89,12 @@ class HeadGuardTest {
 
     @Test
     void whatNettyLetsThroughButUndertowRefusesIsRefused() {
-        for (String head : List.of("GET  / HTTP/1.1\r\nHost: a\r\n\r\n", "\r\n" + HEAD, "GET /\u0000 HTTP/1.1\r\nHost: a\r\n\r\n",
-                "GET / HTTP/2.0\r\nHost: a\r\n\r\n", "GET / HTTP/1.1\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n")) {
+        for (String head : List.of(
+                "GET  / HTTP/1.1\r\nHost: a\r\n\r\n",
+                "\r\n" + HEAD,
+                "GET /\u0000 HTTP/1.1\r\nHost: a\r\n\r\n",
+                "GET / HTTP/2.0\r\nHost: a\r\n\r\n",
+                "GET / HTTP/1.1\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n")) {
             HeadGuardTest fresh = new HeadGuardTest();
             fresh.send(head);
             assertEquals(List.of("refused"), fresh.received(), head);

@@ -53,7 +53,8 @@ class RequestHeadScannerTest {
     @Test
     void pipelinedHeadsAreSeenOneAfterTheOther() {
         String head = "GET / HTTP/1.1\r\n" + HOST + "\r\n";
-        assertEquals(List.of("HEAD_COMPLETE@" + (head.length() - 1), "HEAD_COMPLETE@" + (2 * head.length() - 1)),
+        assertEquals(
+                List.of("HEAD_COMPLETE@" + (head.length() - 1), "HEAD_COMPLETE@" + (2 * head.length() - 1)),
                 scan(head + head));
     }
 
@@ -70,12 +71,28 @@ class RequestHeadScannerTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-            "GET  / HTTP/1.1\r\n", "GET\t/\tHTTP/1.1\r\n", " GET / HTTP/1.1\r\n", "\r\nGET / HTTP/1.1\r\n",
-            "GET / HTTP/1.1 \r\n", "GET / HTTP/1.1 x\r\n", "GET / \r\n", "GET /\r\n",
-            "GET / http/1.1\r\n", "GET / FOO/1.1\r\n", "GET / HTTP/1.10\r\n", "GET / HTTP/11\r\n", "GET / HTTP/2.0\r\n",
-            "PRI * HTTP/2.0\r\n", "GET / HTTP/0.9\r\n", "GET / HTTP/1.1\n", "GET /\u0000 HTTP/1.1\r\n", "GET /\u00e9 HTTP/1.1\r\n",
-            "\u0016\u0003\u0001\u0000"})
+    @ValueSource(
+            strings = {
+                "GET  / HTTP/1.1\r\n",
+                "GET\t/\tHTTP/1.1\r\n",
+                " GET / HTTP/1.1\r\n",
+                "\r\nGET / HTTP/1.1\r\n",
+                "GET / HTTP/1.1 \r\n",
+                "GET / HTTP/1.1 x\r\n",
+                "GET / \r\n",
+                "GET /\r\n",
+                "GET / http/1.1\r\n",
+                "GET / FOO/1.1\r\n",
+                "GET / HTTP/1.10\r\n",
+                "GET / HTTP/11\r\n",
+                "GET / HTTP/2.0\r\n",
+                "PRI * HTTP/2.0\r\n",
+                "GET / HTTP/0.9\r\n",
+                "GET / HTTP/1.1\n",
+                "GET /\u0000 HTTP/1.1\r\n",
+                "GET /\u00e9 HTTP/1.1\r\n",
+                "\u0016\u0003\u0001\u0000"
+            })
     void malformedRequestLinesAreRefused(String line) {
         List<String> steps = scan(line + HOST + "\r\n");
         assertEquals(1, steps.size(), steps.toString());
@@ -83,8 +100,16 @@ class RequestHeadScannerTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"\u0016\u0003\u0001\u0000\u0000", " GET", "GET  /", "GET /\u0000", "GET / HTTP/1.1 ",
-            "GET / HTTP/2.0\r", "GET / HTTP/1.1\r\nX-A: a\rb"})
+    @ValueSource(
+            strings = {
+                "\u0016\u0003\u0001\u0000\u0000",
+                " GET",
+                "GET  /",
+                "GET /\u0000",
+                "GET / HTTP/1.1 ",
+                "GET / HTTP/2.0\r",
+                "GET / HTTP/1.1\r\nX-A: a\rb"
+            })
     void aLineThatCanNoLongerBeValidIsRefusedBeforeItsLineFeed(String start) {
         List<String> steps = scan(start);
         assertEquals(1, steps.size(), steps.toString());
@@ -92,8 +117,18 @@ class RequestHeadScannerTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"G", "GET", "GET ", "GET /", "GET / HT", "GET / HTTP/1.1", "GET / HTTP/1.1\r",
-            "GET / HTTP/1.1\r\nHost: a", "GET / HTTP/1.1\r\nHost: a\r"})
+    @ValueSource(
+            strings = {
+                "G",
+                "GET",
+                "GET ",
+                "GET /",
+                "GET / HT",
+                "GET / HTTP/1.1",
+                "GET / HTTP/1.1\r",
+                "GET / HTTP/1.1\r\nHost: a",
+                "GET / HTTP/1.1\r\nHost: a\r"
+            })
     void theStartOfAValidHeadWaitsForTheRest(String start) {
         assertEquals(List.of(), scan(start));
     }
@@ -149,25 +184,40 @@ class RequestHeadScannerTest {
         }
         assertTrue(scan(head + "\r\n").get(0).startsWith("HEAD_COMPLETE"), "as many fields as the parser takes");
         assertTrue(scan(head + "X-Folded: a\r\n b\r\n\r\n").get(0).startsWith("REFUSE"), "one more");
-        assertTrue(scan("GET / HTTP/1.1\r\n" + HOST + "X: a\r\n b\r\n\r\n").get(0).startsWith("HEAD_COMPLETE"),
+        assertTrue(
+                scan("GET / HTTP/1.1\r\n" + HOST + "X: a\r\n b\r\n\r\n").get(0).startsWith("HEAD_COMPLETE"),
                 "an obs-fold line is not a new field");
     }
 
     @Test
     void contentAfterTheHeadIsAnnounced() {
-        assertTrue(scan("POST / HTTP/1.1\r\n" + HOST + "Content-Length: 5\r\n\r\nhello").get(0).startsWith("CONTENT_FOLLOWS"));
-        assertTrue(scan("GET / HTTP/1.1\r\n" + HOST + "transfer-encoding: chunked\r\n\r\n0\r\n\r\n").get(0).startsWith("CONTENT_FOLLOWS"));
-        assertTrue(scan("GET / HTTP/1.1\r\n" + HOST + "Content-Length: x\r\n\r\n").get(0).startsWith("CONTENT_FOLLOWS"),
+        assertTrue(scan("POST / HTTP/1.1\r\n" + HOST + "Content-Length: 5\r\n\r\nhello")
+                .get(0)
+                .startsWith("CONTENT_FOLLOWS"));
+        assertTrue(scan("GET / HTTP/1.1\r\n" + HOST + "transfer-encoding: chunked\r\n\r\n0\r\n\r\n")
+                .get(0)
+                .startsWith("CONTENT_FOLLOWS"));
+        assertTrue(
+                scan("GET / HTTP/1.1\r\n" + HOST + "Content-Length: x\r\n\r\n")
+                        .get(0)
+                        .startsWith("CONTENT_FOLLOWS"),
                 "a malformed length is refused by the rules, so nothing after it is read either");
-        assertEquals(2, scan("GET / HTTP/1.1\r\n" + HOST + "Content-Length: 00\r\n\r\nGET / HTTP/1.1\r\n" + HOST + "\r\n").size(),
+        assertEquals(
+                2,
+                scan("GET / HTTP/1.1\r\n" + HOST + "Content-Length: 00\r\n\r\nGET / HTTP/1.1\r\n" + HOST + "\r\n")
+                        .size(),
                 "a zero length is no content: the next head follows");
-        assertEquals(2, scan("GET / HTTP/1.1\r\nContent-Lengthy: 5\r\nX-Content-Length: 5\r\n\r\nGET / HTTP/1.1\r\n\r\n").size());
+        assertEquals(
+                2,
+                scan("GET / HTTP/1.1\r\nContent-Lengthy: 5\r\nX-Content-Length: 5\r\n\r\nGET / HTTP/1.1\r\n\r\n")
+                        .size());
     }
 
     @Test
     void contentLengthTogetherWithTransferEncodingIsRefused() {
         assertTrue(scan("POST / HTTP/1.1\r\n" + HOST + "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n")
-                .get(0).startsWith("REFUSE"));
+                .get(0)
+                .startsWith("REFUSE"));
     }
 
     @Test
@@ -175,6 +225,7 @@ class RequestHeadScannerTest {
         RequestHeadScanner scanner = new RequestHeadScanner();
         scan(scanner, "\r\n");
         assertFalse(scanner.inHead());
-        assertThrows(IllegalStateException.class, () -> scanner.partial("G".getBytes(StandardCharsets.ISO_8859_1), 0, 1));
+        assertThrows(
+                IllegalStateException.class, () -> scanner.partial("G".getBytes(StandardCharsets.ISO_8859_1), 0, 1));
     }
 }

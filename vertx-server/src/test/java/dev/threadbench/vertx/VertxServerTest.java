@@ -30,9 +30,11 @@ class VertxServerTest extends InProcessServerTest {
 
     @Override
     protected ServerMain.Started startWithAFailingDelay(ServerMain.Setup setup) {
-        return VertxServer.start(setup, vertx -> Future.succeededFuture((request, answer) -> {
-            throw new IllegalStateException("boom");
-        }));
+        return VertxServer.start(
+                setup,
+                vertx -> Future.succeededFuture((request, answer) -> {
+                    throw new IllegalStateException("boom");
+                }));
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.threadbench.loadtest.cluster.messages.ClaimAnswer;
 import dev.threadbench.loadtest.cluster.messages.ClusterMessage;
 import dev.threadbench.loadtest.cluster.messages.Heartbeat;
 import dev.threadbench.loadtest.cluster.messages.MessageCodec;
+import dev.threadbench.loadtest.cluster.messages.Refusal;
 import dev.threadbench.loadtest.cluster.messages.Release;
 import dev.threadbench.loadtest.cluster.messages.RunAccepted;
 import dev.threadbench.loadtest.cluster.messages.RunOrder;
@@ -47,16 +48,20 @@ final class Agent implements AutoCloseable {
     private final AllowedTargets allowed;
     /** Without a heartbeat from compare for this long, a running load stops. */
     private final Duration silence;
+
     private final ExecutorService runs = Executors.newSingleThreadExecutor(r -> {
         Thread thread = new Thread(r, "agent-run");
         thread.setDaemon(true);
         return thread;
     });
     /** The compare whose orders this agent takes; null: free. Guarded by this. */
-    private ClusterNode.Member controller;
+    private ClusterNode.Member compare;
     /** The run under way; null: idle. Guarded by this. */
     private Running running;
-    /** Every order's nonce this agent has taken (a few dozen bytes a run): an order seen before is a replay. Guarded by this. */
+    /**
+     * Every order's nonce this agent has taken (a few dozen bytes a run): an order seen before is a replay. Guarded by
+     * this.
+     */
     private final Set<String> nonces = new HashSet<>();
 
     private static final class Running {
@@ -83,7 +88,7 @@ final class Agent implements AutoCloseable {
     private void handle(Message<ClusterMessage> message) {
         switch (message.body()) {
             case Claim claim -> message.reply(claim(claim), MessageCodec.options());
-            case Release release -> release(release.controllerNode());
+            case Release release -> release(release.compareNode());
             case RunOrder order -> {
                 String forbidden = forbidden(order);
                 String refusal = forbidden != null ? forbidden : accept(order);
@@ -97,49 +102,63 @@ final class Agent implements AutoCloseable {
                     message.fail(forbidden != null ? FORBIDDEN : BUSY, refusal);
                 }
             }
-            case Heartbeat heartbeat -> message.reply(new RunStatus(heartbeat.runId(), heard(heartbeat.runId())), MessageCodec.options());
+            case Heartbeat heartbeat ->
+                message.reply(new RunStatus(heartbeat.runId(), heard(heartbeat.runId())), MessageCodec.options());
             case StopRun stop -> stop(stop.runId(), stop.reason());
-            default -> message.fail(400, "an agent takes no " + message.body().getClass().getSimpleName());
+            default ->
+                message.fail(
+                        400, "an agent takes no " + message.body().getClass().getSimpleName());
         }
     }
 
     private synchronized ClaimAnswer claim(Claim claim) {
         if (!node.build().equals(claim.build())) {
-            String why = new VersionConflictException("agent " + node.name(), node.build(), "compare " + claim.controllerName(),
-                    claim.build()).getMessage();
-            out.println("agent " + node.name() + ": refused " + claim.controllerName() + ": " + why);
+            String why = Compatibility.buildConflict(
+                    "agent " + node.name(), node.build(), "compare " + claim.compareName(), claim.build());
+            out.println("agent " + node.name() + ": refused " + claim.compareName() + ": " + why);
             out.flush();
-            return new ClaimAnswer(node.build(), why);
+            return ClaimAnswer.refused(Refusal.OTHER_BUILD, why);
         }
-        if (controller != null && !controller.nodeId().equals(claim.controllerNode()) && node.present(controller.nodeId())) {
-            return new ClaimAnswer(node.build(), "agent " + node.name() + " is taken by another compare, " + controller.label());
+        if (compare != null && !compare.nodeId().equals(claim.compareNode()) && node.present(compare.nodeId())) {
+            return ClaimAnswer.refused(
+                    Refusal.TAKEN_BY_ANOTHER_COMPARE,
+                    "agent " + node.name() + " " + Refusal.TAKEN_BY_ANOTHER_COMPARE.description() + ", "
+                            + compare.label());
         }
-        if (controller == null || !controller.nodeId().equals(claim.controllerNode())) {
-            controller = new ClusterNode.Member(claim.controllerNode(), "compare", claim.controllerName(), claim.controllerHost(),
-                    claim.build(), node.settings().keyFingerprint());
-            out.println("agent " + node.name() + ": taking orders from " + controller.label());
+        if (compare == null || !compare.nodeId().equals(claim.compareNode())) {
+            compare = new ClusterNode.Member(
+                    claim.compareNode(),
+                    ClusterNode.Role.COMPARE,
+                    claim.compareName(),
+                    claim.compareHost(),
+                    claim.build(),
+                    node.settings().keyFingerprint());
+            out.println("agent " + node.name() + ": taking orders from " + compare.label());
             out.flush();
         }
-        return new ClaimAnswer(node.build(), null);
+        return ClaimAnswer.ACCEPTED;
     }
 
-    private synchronized void release(String controllerNode) {
-        if (controller != null && controller.nodeId().equals(controllerNode)) {
+    private synchronized void release(String compareNode) {
+        if (compare != null && compare.nodeId().equals(compareNode)) {
             stopRunning("compare released this agent");
-            out.println("agent " + node.name() + ": released by " + controller.label() + ", free");
+            out.println("agent " + node.name() + ": released by " + compare.label() + ", free");
             out.flush();
-            controller = null;
+            compare = null;
         }
     }
 
-    /** An order's failure code when the agent will never take it (unsigned, replayed, misdirected, a target not allowed). */
+    /**
+     * An order's failure code when the agent will never take it (unsigned, replayed, misdirected, a target not
+     * allowed).
+     */
     static final int FORBIDDEN = 403;
     /** An order's failure code when the agent is another compare's, or still busy. */
     static final int BUSY = 409;
 
     /**
-     * Why the agent will never take this order (one line), or null: its MAC is not the cluster key's, it was taken before
-     * (a replay), it is for another agent, or a target is outside --allow-targets.
+     * Why the agent will never take this order (one line), or null: its MAC is not the cluster key's, it was taken
+     * before (a replay), it is for another agent, or a target is outside --allow-targets.
      */
     private synchronized String forbidden(RunOrder order) {
         ClusterKey key = node.settings().key();
@@ -165,7 +184,7 @@ final class Agent implements AutoCloseable {
 
     /** Takes the order (null) or says why not. */
     private synchronized String accept(RunOrder order) {
-        if (controller == null || !controller.nodeId().equals(order.controllerNode())) {
+        if (compare == null || !compare.nodeId().equals(order.compareNode())) {
             return "agent " + node.name() + " takes orders only from the compare that claimed it";
         }
         if (running != null) {
@@ -192,14 +211,19 @@ final class Agent implements AutoCloseable {
         double lateMs = Math.max(0, System.nanoTime() - startAt) / 1e6;
         AgentReport report;
         try {
-            out.printf("agent %s: run %s: %,d connections against %s%n", node.name(), order.runId(), order.connections(),
+            out.printf(
+                    "agent %s: run %s: %,d connections against %s%n",
+                    node.name(),
+                    order.runId(),
+                    order.connections(),
                     order.steps().getFirst().url());
             out.flush();
             report = report(order, current.runner.run(), lateMs);
         } catch (LoadRunner.Aborted e) {
             report = failed(order, lateMs, "stopped: " + e.getMessage());
         } catch (Throwable e) {
-            // an Error too (out of memory, a class that does not load): the run is over either way, and compare must hear so
+            // an Error too (out of memory, a class that does not load): the run is over either way, and compare must
+            // hear so
             report = failed(order, lateMs, e.getClass().getSimpleName() + ": " + e.getMessage());
         } finally {
             synchronized (this) {
@@ -208,43 +232,63 @@ final class Agent implements AutoCloseable {
                 }
             }
         }
-        out.printf("agent %s: run %s %s%n", node.name(), order.runId(), report.error() == null
-                ? String.format("done: %,d requests, %,d failed", report.requests(), report.requests() - report.successes())
-                : report.error());
+        out.printf(
+                "agent %s: run %s %s%n",
+                node.name(),
+                order.runId(),
+                report.error() == null
+                        ? String.format(
+                                "done: %,d requests, %,d failed",
+                                report.requests(), report.requests() - report.successes())
+                        : report.error());
         out.flush();
-        deliver(order.controllerNode(), report, System.nanoTime() + 3 * silence.toNanos());
+        deliver(order.compareNode(), report, System.nanoTime() + 3 * silence.toNanos());
     }
 
     /**
-     * Sends the report until compare acknowledges it, it leaves, or {@code deadlineNanos}: a report lost on the way is sent
-     * again; compare fails the run naming this agent when none arrives.
+     * Sends the report until compare acknowledges it, it leaves, or {@code deadlineNanos}: a report lost on the way is
+     * sent again; compare fails the run naming this agent when none arrives.
      */
-    private void deliver(String controllerNode, AgentReport report, long deadlineNanos) {
-        node.vertx().eventBus().request(ClusterMessage.controllerAddress(controllerNode), report,
-                MessageCodec.options().setSendTimeout(REPORT_RETRY_MILLIS)).onComplete(answer -> {
-            if (answer.succeeded()) {
-                return;
-            }
-            if (System.nanoTime() < deadlineNanos && node.present(controllerNode)) {
-                node.vertx().setTimer(REPORT_RETRY_MILLIS / 2, id -> deliver(controllerNode, report, deadlineNanos));
-            } else {
-                out.printf("agent %s: run %s: compare did not acknowledge the report (%s)%n", node.name(), report.runId(),
-                        answer.cause().getMessage());
-                out.flush();
-            }
-        });
+    private void deliver(String compareNode, AgentReport report, long deadlineNanos) {
+        node.vertx()
+                .eventBus()
+                .request(
+                        ClusterMessage.compareAddress(compareNode),
+                        report,
+                        MessageCodec.options().setSendTimeout(REPORT_RETRY_MILLIS))
+                .onComplete(answer -> {
+                    if (answer.succeeded()) {
+                        return;
+                    }
+                    if (System.nanoTime() < deadlineNanos && node.present(compareNode)) {
+                        node.vertx()
+                                .setTimer(REPORT_RETRY_MILLIS / 2, id -> deliver(compareNode, report, deadlineNanos));
+                    } else {
+                        out.printf(
+                                "agent %s: run %s: compare did not acknowledge the report (%s)%n",
+                                node.name(), report.runId(), answer.cause().getMessage());
+                        out.flush();
+                    }
+                });
     }
 
-    static LoadSpec spec(RunOrder order) {
+    private static LoadSpec spec(RunOrder order) {
         var timing = order.timing();
         Duration warmup = Duration.ofSeconds(timing.warmupSeconds());
         LoadShape shape = timing.durationSeconds() != null
                 ? new LoadShape.Timed(warmup, Duration.ofSeconds(timing.durationSeconds()))
                 : new LoadShape.Counted(warmup, timing.iterations());
-        int loops = timing.eventLoops() > 0 ? Math.min(timing.eventLoops(), order.connections())
+        int loops = timing.eventLoops() > 0
+                ? Math.min(timing.eventLoops(), order.connections())
                 : LoadSpec.defaultEventLoops(order.connections());
-        return new LoadSpec(order.steps(), order.connections(), Duration.ofSeconds(timing.rampupSeconds()),
-                Duration.ofSeconds(timing.timeoutSeconds()), shape, loops, order.rate());
+        return new LoadSpec(
+                order.steps(),
+                order.connections(),
+                Duration.ofSeconds(timing.rampupSeconds()),
+                Duration.ofSeconds(timing.timeoutSeconds()),
+                shape,
+                loops,
+                order.rate());
     }
 
     private AgentReport report(RunOrder order, LoadResult result, double lateMs) {
@@ -252,16 +296,53 @@ final class Agent implements AutoCloseable {
         int length = result.latencyMicros().encodeIntoCompressedByteBuffer(buffer);
         Map<String, Long> failures = new LinkedHashMap<>();
         result.failures().forEach((cause, count) -> failures.put(cause.name(), count));
-        return new AgentReport(order.runId(), node.nodeId(), node.name(), node.host(), order.connections(), result.requests(), result.successes(),
-                failures, result.durationSeconds(), Base64.getEncoder().encodeToString(Arrays.copyOf(buffer.array(), length)),
-                result.sent(), result.answered(), result.connectionsOpened(), result.clientCpuSeconds(),
-                Runtime.getRuntime().availableProcessors(), result.transport(), result.firstOtherFailure(), result.open(), lateMs, null,
+        return new AgentReport(
+                order.runId(),
+                node.nodeId(),
+                node.name(),
+                node.host(),
+                order.connections(),
+                result.requests(),
+                result.successes(),
+                failures,
+                result.durationSeconds(),
+                Base64.getEncoder().encodeToString(Arrays.copyOf(buffer.array(), length)),
+                result.sent(),
+                result.answered(),
+                result.connectionsOpened(),
+                result.generatorCpuSeconds(),
+                Runtime.getRuntime().availableProcessors(),
+                result.transport(),
+                result.firstOtherFailure(),
+                result.open(),
+                lateMs,
+                null,
                 result.seconds());
     }
 
     private AgentReport failed(RunOrder order, double lateMs, String error) {
-        return new AgentReport(order.runId(), node.nodeId(), node.name(), node.host(), order.connections(), 0, 0, Map.of(), 0, null, 0, 0, 0, 0,
-                Runtime.getRuntime().availableProcessors(), null, null, null, lateMs, error, null);
+        return new AgentReport(
+                order.runId(),
+                node.nodeId(),
+                node.name(),
+                node.host(),
+                order.connections(),
+                0,
+                0,
+                Map.of(),
+                0,
+                null,
+                0,
+                0,
+                0,
+                0,
+                Runtime.getRuntime().availableProcessors(),
+                null,
+                null,
+                null,
+                lateMs,
+                error,
+                null);
     }
 
     /** compare is there; whether this agent is running that run. */
@@ -280,11 +361,11 @@ final class Agent implements AutoCloseable {
     }
 
     private synchronized void memberLeft(String nodeId) {
-        if (controller != null && controller.nodeId().equals(nodeId)) {
-            stopRunning("compare " + controller.label() + " left the cluster");
-            out.println("agent " + node.name() + ": " + controller.label() + " left the cluster; free");
+        if (compare != null && compare.nodeId().equals(nodeId)) {
+            stopRunning("compare " + compare.label() + " left the cluster");
+            out.println("agent " + node.name() + ": " + compare.label() + " left the cluster; free");
             out.flush();
-            controller = null;
+            compare = null;
         }
     }
 

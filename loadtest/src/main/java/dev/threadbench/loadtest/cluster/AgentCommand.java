@@ -5,8 +5,8 @@ import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.util.concurrent.Callable;
 import java.time.Duration;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
@@ -16,9 +16,13 @@ import picocli.CommandLine.ParentCommand;
 import sun.misc.Signal;
 
 /** {@code agent}: a load generator that joins the cluster and runs compare's orders until SIGTERM. */
-@Command(name = "agent", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Join the cluster and generate load for a compare or run started with --agents, one run after another,"
-                + " until SIGTERM.")
+@Command(
+        name = "agent",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description =
+                "Join the cluster and generate load for a compare or run started with --agents, one run after another,"
+                        + " until SIGTERM.")
 public final class AgentCommand implements Callable<Integer> {
 
     private static final Duration RETRY = Duration.ofSeconds(2);
@@ -29,12 +33,18 @@ public final class AgentCommand implements Callable<Integer> {
     @Mixin
     private ClusterOptions cluster;
 
-    @Option(names = AllowedTargets.OPTION, paramLabel = "CIDR|HOST[:PORT],...",
-            description = "the servers this agent may load, e.g. 198.18.0.0/24,10.1.2.3:8080: an order for any other address is"
+    @Option(
+            names = AllowedTargets.OPTION,
+            paramLabel = "CIDR|HOST[:PORT],...",
+            description = "the servers this agent may load, e.g. 198.18.0.0/24,10.1.2.3:8080: an order for any other"
+                    + " address is"
                     + " refused (required: there is no default that allows everything)")
     private String allowTargets;
 
-    @Option(names = "--name", paramLabel = "NAME", description = "how compare and its results name this agent (default: host name and pid)")
+    @Option(
+            names = "--name",
+            paramLabel = "NAME",
+            description = "how compare and its results name this agent (default: host name and pid)")
     private String name;
 
     @Override
@@ -50,9 +60,16 @@ public final class AgentCommand implements Callable<Integer> {
         if (joined == null) {
             return 0;
         }
-        try (ClusterNode node = joined; Agent agent = new Agent(node, out, allowed)) {
-            out.printf("agent %s: joined the cluster at %s, %d member(s); %s; may load %s%n", agentName, node.clusterAddress(),
-                    node.memberCount(), settings.key() == null ? "INSECURE (no cluster key)" : "cluster key " + settings.key().fingerprint(),
+        try (ClusterNode node = joined;
+                Agent agent = new Agent(node, out, allowed)) {
+            out.printf(
+                    "agent %s: joined the cluster at %s, %d member(s); %s; may load %s%n",
+                    agentName,
+                    node.clusterAddress(),
+                    node.memberCount(),
+                    settings.key() == null
+                            ? "INSECURE (no cluster key)"
+                            : "cluster key " + settings.key().fingerprint(),
                     allowed);
             out.flush();
             stop.await();
@@ -70,14 +87,15 @@ public final class AgentCommand implements Callable<Integer> {
             throws InterruptedException {
         boolean said = false;
         while (true) {
-            ClusterNode node = ClusterNode.join(settings, "agent", name);
+            ClusterNode node = ClusterNode.join(settings, ClusterNode.Role.AGENT, name);
             if (!settings.joinsOthers() || node.memberCount() > 1) {
                 return node;
             }
             node.close();
             if (!said) {
-                out.printf("agent %s: no member at %s answers yet; trying again every %d s%n", name,
-                        String.join(",", settings.members()), RETRY.toSeconds());
+                out.printf(
+                        "agent %s: no member at %s answers yet; trying again every %d s%n",
+                        name, String.join(",", settings.members()), RETRY.toSeconds());
                 out.flush();
                 said = true;
             }

@@ -1,9 +1,9 @@
 package dev.threadbench.loadtest.cluster;
 
 import dev.threadbench.loadtest.cluster.messages.AgentReport;
-import dev.threadbench.loadtest.report.Results;
+import dev.threadbench.loadtest.model.LatencySummary;
+import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.runner.FailureCause;
-import dev.threadbench.loadtest.runner.LatencySummary;
 import dev.threadbench.loadtest.runner.LoadResult;
 import dev.threadbench.loadtest.runner.SecondSeries;
 import java.nio.ByteBuffer;
@@ -49,16 +49,36 @@ final class AgentReports {
             sent += report.sent();
             answered += report.answered();
             opened += report.connectionsOpened();
-            cpu += report.clientCpuSeconds();
+            cpu += report.generatorCpuSeconds();
             // a timed window is the same length on every agent; a counted one lasts until the last agent is done
             seconds = Math.max(seconds, report.durationSeconds());
             report.failures().forEach((cause, count) -> failures.merge(FailureCause.valueOf(cause), count, Long::sum));
         }
-        String transports = reports.stream().map(AgentReport::transport).filter(Objects::nonNull).distinct()
+        String transports = reports.stream()
+                .map(AgentReport::transport)
+                .filter(Objects::nonNull)
+                .distinct()
                 .collect(Collectors.joining("+"));
-        String firstOther = reports.stream().map(AgentReport::firstOtherFailure).filter(Objects::nonNull).findFirst().orElse(null);
-        return new LoadResult(requests, successes, failures, seconds, latency, sent, answered, opened, cpu, reports.size(),
-                transports, firstOther, open(reports), SecondSeries.merge(reports.stream().map(AgentReport::seconds).toList()));
+        String firstOther = reports.stream()
+                .map(AgentReport::firstOtherFailure)
+                .filter(Objects::nonNull)
+                .findFirst()
+                .orElse(null);
+        return new LoadResult(
+                requests,
+                successes,
+                failures,
+                seconds,
+                latency,
+                sent,
+                answered,
+                opened,
+                cpu,
+                reports.size(),
+                transports,
+                firstOther,
+                open(reports),
+                SecondSeries.merge(reports.stream().map(AgentReport::seconds).toList()));
     }
 
     /** The open model's figures added up: rates and counts summed, the latest lateness kept. */
@@ -66,7 +86,8 @@ final class AgentReports {
         if (reports.stream().anyMatch(r -> r.open() == null)) {
             return null;
         }
-        return new LoadResult.Open(reports.stream().mapToDouble(r -> r.open().targetRate()).sum(),
+        return new LoadResult.Open(
+                reports.stream().mapToDouble(r -> r.open().targetRate()).sum(),
                 reports.stream().mapToInt(r -> r.open().connections()).sum(),
                 reports.stream().mapToLong(r -> r.open().sentInWindow()).sum(),
                 reports.stream().mapToLong(r -> r.open().completedInWindow()).sum(),
@@ -76,15 +97,33 @@ final class AgentReports {
     }
 
     static List<Results.AgentRun> perAgent(List<AgentReport> reports) {
-        return reports.stream().map(r -> {
-            Histogram histogram = histogram(r);
-            double rps = r.durationSeconds() > 0 ? (r.open() == null ? r.requests() : r.open().completedInWindow()) / r.durationSeconds() : 0;
-            double share = r.durationSeconds() > 0 && r.cpus() > 0 ? r.clientCpuSeconds() / r.durationSeconds() / r.cpus() : 0;
-            Double p99 = histogram.getTotalCount() == 0 ? null : LatencySummary.of(histogram).p99();
-            return new Results.AgentRun(r.agent(), r.host(), r.connections(), r.requests(), r.requests() - r.successes(),
-                    Math.round(rps * 10) / 10.0, p99, Math.round(r.clientCpuSeconds() * 100) / 100.0,
-                    Math.round(share * 1000) / 1000.0, r.cpus(), r.answered(), Math.round(r.startLateMs() * 10) / 10.0);
-        }).toList();
+        return reports.stream()
+                .map(r -> {
+                    Histogram histogram = histogram(r);
+                    double rps = r.durationSeconds() > 0
+                            ? (r.open() == null ? r.requests() : r.open().completedInWindow()) / r.durationSeconds()
+                            : 0;
+                    double share = r.durationSeconds() > 0 && r.cpus() > 0
+                            ? r.generatorCpuSeconds() / r.durationSeconds() / r.cpus()
+                            : 0;
+                    Double p99 = histogram.getTotalCount() == 0
+                            ? null
+                            : LatencySummary.of(histogram).p99();
+                    return new Results.AgentRun(
+                            r.agent(),
+                            r.host(),
+                            r.connections(),
+                            r.requests(),
+                            r.requests() - r.successes(),
+                            Math.round(rps * 10) / 10.0,
+                            p99,
+                            Math.round(r.generatorCpuSeconds() * 100) / 100.0,
+                            Math.round(share * 1000) / 1000.0,
+                            r.cpus(),
+                            r.answered(),
+                            Math.round(r.startLateMs() * 10) / 10.0);
+                })
+                .toList();
     }
 
     static Histogram histogram(AgentReport report) {
@@ -92,9 +131,11 @@ final class AgentReports {
             return new Histogram(1, 3_600_000_000L, 3);
         }
         try {
-            return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(report.histogram())), 1);
+            return Histogram.decodeFromCompressedByteBuffer(
+                    ByteBuffer.wrap(Base64.getDecoder().decode(report.histogram())), 1);
         } catch (java.util.zip.DataFormatException e) {
-            throw new IllegalArgumentException("agent " + report.agent() + " sent a histogram that does not decode: " + e.getMessage());
+            throw new IllegalArgumentException(
+                    "agent " + report.agent() + " sent a histogram that does not decode: " + e.getMessage());
         }
     }
 }

@@ -1,6 +1,6 @@
 package dev.threadbench.loadtest.cluster;
 
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.UsageException;
 import java.time.Duration;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -8,12 +8,18 @@ import picocli.CommandLine.Option;
 /** compare's and run's options for driving the load from agents in the cluster instead of this JVM. */
 public final class AgentsOptions {
 
-    @Option(names = "--agents", paramLabel = "N",
-            description = "generate the load on N agents (`loadtest agent` on other hosts) instead of here: each run's connections"
+    @Option(
+            names = "--agents",
+            paramLabel = "N",
+            description = "generate the load on N agents (`loadtest agent` on other hosts) instead of here: each run's"
+                    + " connections"
                     + " split evenly over them, their results merged (default: none, this JVM generates it)")
     private Integer agents;
 
-    @Option(names = "--agents-timeout", paramLabel = "S", defaultValue = "60",
+    @Option(
+            names = "--agents-timeout",
+            paramLabel = "S",
+            defaultValue = "60",
             description = "how long to wait for the N agents to join (default ${DEFAULT-VALUE} s)")
     private int agentsTimeoutSeconds;
 

@@ -1,6 +1,6 @@
 package dev.threadbench.loadtest.cluster;
 
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.plan.Plan;
 import java.net.InetAddress;
 import java.net.URI;
@@ -45,13 +45,15 @@ final class AllowedTargets {
     }
 
     /**
-     * {@code ENTRY,...}, each {@code ADDR[/BITS][:PORT]} or {@code HOST[:PORT]} (IPv6 as {@code [ADDR[/BITS]]:PORT} with a
-     * port); a host name is resolved now, to every address it has.
+     * {@code ENTRY,...}, each {@code ADDR[/BITS][:PORT]} or {@code HOST[:PORT]} (IPv6 as {@code [ADDR[/BITS]]:PORT}
+     * with a port); a host name is resolved now, to every address it has.
      */
     static AllowedTargets parse(String spec) {
         if (spec == null || spec.isBlank()) {
-            throw new UsageException(OPTION + ": name the servers this agent may load (CIDR or HOST, each with an optional :PORT,"
-                    + " e.g. 198.18.0.0/24,10.1.2.3:8080): an agent loads nothing else, and nothing by default");
+            throw new UsageException(
+                    OPTION + ": name the servers this agent may load (CIDR or HOST, each with an optional :PORT,"
+                            + " e.g. 198.18.0.0/24,10.1.2.3:8080):"
+                            + " an agent loads nothing else, and nothing by default");
         }
         List<Entry> entries = new ArrayList<>();
         for (String raw : spec.split(",")) {
@@ -101,7 +103,9 @@ final class AllowedTargets {
                 return List.of(new Entry(network, bits, port));
             }
             Integer entryPort = port;
-            return Arrays.stream(InetAddress.getAllByName(host)).map(a -> new Entry(a.getAddress(), a.getAddress().length * 8, entryPort)).toList();
+            return Arrays.stream(InetAddress.getAllByName(host))
+                    .map(a -> new Entry(a.getAddress(), a.getAddress().length * 8, entryPort))
+                    .toList();
         } catch (UnknownHostException e) {
             throw new UsageException(OPTION + ": cannot resolve " + host + " (in " + entry + ")");
         }
@@ -131,8 +135,8 @@ final class AllowedTargets {
             }
             for (InetAddress address : addresses) {
                 if (entries.stream().noneMatch(entry -> entry.allows(address, port))) {
-                    return "target " + url.getScheme() + "://" + url.getHost() + ":" + port + " (" + address.getHostAddress() + ":" + port
-                            + ") is not in " + OPTION + " " + given;
+                    return "target " + url.getScheme() + "://" + url.getHost() + ":" + port + " ("
+                            + address.getHostAddress() + ":" + port + ") is not in " + OPTION + " " + given;
                 }
             }
         }

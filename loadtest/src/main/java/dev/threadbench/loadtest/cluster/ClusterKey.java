@@ -1,6 +1,6 @@
 package dev.threadbench.loadtest.cluster;
 
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.UsageException;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.EventBusOptions;
 import io.vertx.core.http.ClientAuth;
@@ -48,8 +48,10 @@ public final class ClusterKey {
 
     /** Names the key file when no --cluster-key is given. */
     public static final String ENVIRONMENT = "THREADBENCH_CLUSTER_KEY";
+
     private static final String MAC_LABEL = "THREADBENCH CLUSTER MAC KEY";
-    private static final Pattern BLOCK = Pattern.compile("-----BEGIN ([A-Z0-9 ]+)-----\\s*([A-Za-z0-9+/=\\s]+?)-----END \\1-----");
+    private static final Pattern BLOCK =
+            Pattern.compile("-----BEGIN ([A-Z0-9 ]+)-----\\s*([A-Za-z0-9+/=\\s]+?)-----END \\1-----");
     private static final Duration VALIDITY = Duration.ofDays(3650);
 
     private final byte[] macKey;
@@ -75,13 +77,23 @@ public final class ClusterKey {
             KeyPair pair = generator.generateKeyPair();
             X500Name subject = new X500Name("CN=threadbench cluster");
             Instant now = Instant.now();
-            var builder = new JcaX509v3CertificateBuilder(subject, new BigInteger(64, random), Date.from(now.minus(Duration.ofDays(1))),
-                    Date.from(now.plus(VALIDITY)), subject, pair.getPublic());
+            var builder = new JcaX509v3CertificateBuilder(
+                    subject,
+                    new BigInteger(64, random),
+                    Date.from(now.minus(Duration.ofDays(1))),
+                    Date.from(now.plus(VALIDITY)),
+                    subject,
+                    pair.getPublic());
             X509Certificate certificate = new JcaX509CertificateConverter()
-                    .getCertificate(builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(pair.getPrivate())));
-            String text = "# threadbench cluster key: every agent and compare of one cluster reads this same file; keep it secret\n"
-                    + pem(MAC_LABEL, macKey) + pem("CERTIFICATE", certificate.getEncoded()) + pem("PRIVATE KEY", pair.getPrivate().getEncoded());
-            Files.writeString(file, text, StandardCharsets.US_ASCII, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                    .getCertificate(
+                            builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(pair.getPrivate())));
+            String text =
+                    "# threadbench cluster key: every agent and compare of one cluster reads this same file; keep it"
+                            + " secret\n"
+                            + pem(MAC_LABEL, macKey) + pem("CERTIFICATE", certificate.getEncoded())
+                            + pem("PRIVATE KEY", pair.getPrivate().getEncoded());
+            Files.writeString(
+                    file, text, StandardCharsets.US_ASCII, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
             try {
                 Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
             } catch (UnsupportedOperationException notPosix) {
@@ -115,22 +127,27 @@ public final class ClusterKey {
                 case MAC_LABEL -> macKey = Base64.getMimeDecoder().decode(m.group(2));
                 case "CERTIFICATE" -> certificate = m.group();
                 case "PRIVATE KEY" -> privateKey = m.group();
-                default -> { }
+                default -> {}
             }
         }
         if (macKey == null || macKey.length < 32 || certificate == null || privateKey == null) {
-            throw new UsageException(option + ": " + file + " is not a cluster key (make one with `loadtest keygen FILE`)");
+            throw new UsageException(
+                    option + ": " + file + " is not a cluster key (make one with `loadtest keygen FILE`)");
         }
         return new ClusterKey(macKey, certificate, privateKey);
     }
 
     /**
-     * TLS on the event bus: this key's certificate presented, only it trusted (the event bus trusts every certificate by
-     * default), client authentication required.
+     * TLS on the event bus: this key's certificate presented, only it trusted (the event bus trusts every certificate
+     * by default), client authentication required.
      */
     public EventBusOptions secure(EventBusOptions options) {
-        return options.setSsl(true).setClientAuth(ClientAuth.REQUIRED).setTrustAll(false)
-                .setKeyCertOptions(new PemKeyCertOptions().setCertValue(Buffer.buffer(certificatePem)).setKeyValue(Buffer.buffer(privateKeyPem)))
+        return options.setSsl(true)
+                .setClientAuth(ClientAuth.REQUIRED)
+                .setTrustAll(false)
+                .setKeyCertOptions(new PemKeyCertOptions()
+                        .setCertValue(Buffer.buffer(certificatePem))
+                        .setKeyValue(Buffer.buffer(privateKeyPem)))
                 .setTrustOptions(new PemTrustOptions().addCertValue(Buffer.buffer(certificatePem)));
     }
 
@@ -171,6 +188,7 @@ public final class ClusterKey {
     }
 
     private static String pem(String label, byte[] der) {
-        return "-----BEGIN " + label + "-----\n" + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der) + "\n-----END " + label + "-----\n";
+        return "-----BEGIN " + label + "-----\n"
+                + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der) + "\n-----END " + label + "-----\n";
     }
 }

@@ -5,8 +5,8 @@ import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.NetworkConfig;
-import dev.threadbench.loadtest.BuildInfo;
-import dev.threadbench.loadtest.RunFailure;
+import dev.threadbench.loadtest.base.BuildInfo;
+import dev.threadbench.loadtest.base.RunFailure;
 import dev.threadbench.loadtest.cluster.messages.MessageCodec;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -18,6 +18,7 @@ import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -37,14 +38,36 @@ public final class ClusterNode implements AutoCloseable {
      * their errors. A member that leaves makes both warn at length (connections refused, suspicions, a new master);
      * compare and the agents say what it means in one line of their own.
      */
-    private static final List<Logger> QUIETED = List.of(Logger.getLogger("com.hazelcast"),
-            Logger.getLogger("io.vertx.core.eventbus.impl.clustered"), Logger.getLogger("io.vertx.spi.cluster.hazelcast"));
+    private static final List<Logger> QUIETED = List.of(
+            Logger.getLogger("com.hazelcast"),
+            Logger.getLogger("io.vertx.core.eventbus.impl.clustered"),
+            Logger.getLogger("io.vertx.spi.cluster.hazelcast"));
 
-    /** A member of the cluster as it describes itself. */
-    public record Member(String nodeId, String role, String name, String host, String build, String key) {
+    /** What a node is in the cluster; its metadata carries the name in lower case. */
+    public enum Role {
+        AGENT,
+        COMPARE;
+
+        String wireName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /** The role a member's metadata names; null for one this build does not know. */
+        static Role named(String wireName) {
+            for (Role role : values()) {
+                if (role.wireName().equals(wireName)) {
+                    return role;
+                }
+            }
+            return null;
+        }
+    }
+
+    /** A member of the cluster as it describes itself; {@code key} is its key's fingerprint. */
+    public record Member(String nodeId, Role role, String name, String host, String build, String key) {
 
         public boolean agent() {
-            return "agent".equals(role);
+            return role == Role.AGENT;
         }
 
         public String label() {
@@ -60,7 +83,8 @@ public final class ClusterNode implements AutoCloseable {
     private final ClusterSettings settings;
     private final List<Consumer<String>> leftListeners = new CopyOnWriteArrayList<>();
 
-    private ClusterNode(Vertx vertx, HazelcastClusterManager manager, String name, String build, ClusterSettings settings) {
+    private ClusterNode(
+            Vertx vertx, HazelcastClusterManager manager, String name, String build, ClusterSettings settings) {
         this.vertx = vertx;
         this.settings = settings;
         this.manager = manager;
@@ -82,23 +106,36 @@ public final class ClusterNode implements AutoCloseable {
         });
     }
 
-    /** Joins (or founds) the cluster as {@code role} ("agent" or "compare"); throws a one-line {@link RunFailure} if it cannot. */
-    public static ClusterNode join(ClusterSettings settings, String role, String name) {
+    /** Joins (or founds) the cluster as {@code role}; throws a one-line {@link RunFailure} if it cannot. */
+    public static ClusterNode join(ClusterSettings settings, Role role, String name) {
         return join(settings, role, name, BuildInfo.get().buildId());
     }
 
     /** The same, as a node of {@code build}. */
-    static ClusterNode join(ClusterSettings settings, String role, String name, String build) {
+    static ClusterNode join(ClusterSettings settings, Role role, String name, String build) {
         QUIETED.forEach(logger -> logger.setLevel(Level.SEVERE));
         HazelcastClusterManager manager = new HazelcastClusterManager(hazelcastConfig(settings));
-        JsonObject metadata = new JsonObject().put("role", role).put("name", name).put("build", build)
+        JsonObject metadata = new JsonObject()
+                .put("role", role.wireName())
+                .put("name", name)
+                .put("build", build)
                 .put("key", settings.keyFingerprint());
-        EventBusOptions bus = new EventBusOptions().setHost(settings.host()).setPort(settings.busPort())
-                .setClusterPublicHost(settings.host()).setClusterNodeMetadata(metadata);
-        VertxOptions options = new VertxOptions().setEventBusOptions(settings.key() == null ? bus : settings.key().secure(bus));
+        EventBusOptions bus = new EventBusOptions()
+                .setHost(settings.host())
+                .setPort(settings.busPort())
+                .setClusterPublicHost(settings.host())
+                .setClusterNodeMetadata(metadata);
+        VertxOptions options = new VertxOptions()
+                .setEventBusOptions(
+                        settings.key() == null ? bus : settings.key().secure(bus));
         try {
-            Vertx vertx = Vertx.builder().with(options).withClusterManager(manager).buildClustered()
-                    .toCompletionStage().toCompletableFuture().get(120, TimeUnit.SECONDS);
+            Vertx vertx = Vertx.builder()
+                    .with(options)
+                    .withClusterManager(manager)
+                    .buildClustered()
+                    .toCompletionStage()
+                    .toCompletableFuture()
+                    .get(120, TimeUnit.SECONDS);
             return new ClusterNode(vertx, manager, name, build, settings);
         } catch (Exception e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
@@ -119,9 +156,12 @@ public final class ClusterNode implements AutoCloseable {
         // joining waits 5 s by default for others to show up: 9-16 s to form a cluster of three
         config.setProperty("hazelcast.wait.seconds.before.join", "0");
         config.setProperty("hazelcast.max.wait.seconds.before.join", "1");
-        // a member whose host is gone (no reset, so no closed connection) is declared dead after --failure-timeout, not 60 s
+        // a member whose host is gone (no reset, so no closed connection) is declared dead after --failure-timeout, not
+        // 60 s
         config.setProperty("hazelcast.heartbeat.interval.seconds", "1");
-        config.setProperty("hazelcast.max.no.heartbeat.seconds", String.valueOf(settings.failureTimeout().toSeconds()));
+        config.setProperty(
+                "hazelcast.max.no.heartbeat.seconds",
+                String.valueOf(settings.failureTimeout().toSeconds()));
         // members that started apart (an agent before compare) find each other in seconds, not 5 minutes
         config.setProperty("hazelcast.merge.first.run.delay.seconds", "5");
         config.setProperty("hazelcast.merge.next.run.delay.seconds", "5");
@@ -135,7 +175,8 @@ public final class ClusterNode implements AutoCloseable {
         if (settings.kubernetesDns() != null) {
             join.getKubernetesConfig().setEnabled(true).setProperty("service-dns", settings.kubernetesDns());
         } else {
-            List<String> members = new ArrayList<>(settings.members().stream().map(ClusterNode::resolved).toList());
+            List<String> members = new ArrayList<>(
+                    settings.members().stream().map(ClusterNode::resolved).toList());
             if (members.isEmpty()) {
                 members.add(settings.host());
             }
@@ -187,20 +228,27 @@ public final class ClusterNode implements AutoCloseable {
 
     /** The address and port the cluster reaches this node at. */
     public String clusterAddress() {
-        var address = manager.getHazelcastInstance().getCluster().getLocalMember().getAddress();
+        var address =
+                manager.getHazelcastInstance().getCluster().getLocalMember().getAddress();
         return address.getHost() + ":" + address.getPort();
     }
 
     /** The address the cluster reaches this node at. */
     public String host() {
-        return manager.getHazelcastInstance().getCluster().getLocalMember().getAddress().getHost();
+        return manager.getHazelcastInstance()
+                .getCluster()
+                .getLocalMember()
+                .getAddress()
+                .getHost();
     }
 
     public int memberCount() {
         return manager.getNodes().size();
     }
 
-    /** Every member but this one, as each describes itself (one that has not yet published its metadata is left out). */
+    /**
+     * Every member but this one, as each describes itself (one that has not yet published its metadata is left out).
+     */
     public List<Member> others() {
         List<Member> members = new ArrayList<>();
         for (String nodeId : manager.getNodes()) {
@@ -211,8 +259,13 @@ public final class ClusterNode implements AutoCloseable {
                 NodeInfo info = nodeInfo(nodeId);
                 if (info != null && info.metadata() != null) {
                     JsonObject m = info.metadata();
-                    members.add(new Member(nodeId, m.getString("role"), m.getString("name"), info.host(), m.getString("build"),
-                            m.getString("key", "none")));
+                    members.add(new Member(
+                            nodeId,
+                            Role.named(m.getString("role")),
+                            m.getString("name"),
+                            info.host(),
+                            m.getString("build"),
+                            m.getString("key", ClusterSettings.NO_KEY)));
                 }
             } catch (RuntimeException e) {
                 // it left while we asked
@@ -224,7 +277,11 @@ public final class ClusterNode implements AutoCloseable {
     private NodeInfo nodeInfo(String nodeId) {
         io.vertx.core.Promise<NodeInfo> promise = io.vertx.core.Promise.promise();
         manager.getNodeInfo(nodeId, promise);
-        return promise.future().toCompletionStage().toCompletableFuture().orTimeout(5, TimeUnit.SECONDS).join();
+        return promise.future()
+                .toCompletionStage()
+                .toCompletableFuture()
+                .orTimeout(5, TimeUnit.SECONDS)
+                .join();
     }
 
     /** Whether the member is still in the cluster. */
@@ -240,7 +297,10 @@ public final class ClusterNode implements AutoCloseable {
     @Override
     public void close() {
         try {
-            vertx.close().toCompletionStage().toCompletableFuture().get(Duration.ofSeconds(15).toSeconds(), TimeUnit.SECONDS);
+            vertx.close()
+                    .toCompletionStage()
+                    .toCompletableFuture()
+                    .get(Duration.ofSeconds(15).toSeconds(), TimeUnit.SECONDS);
         } catch (Exception e) {
             manager.getHazelcastInstance().getLifecycleService().terminate();
         }

@@ -1,6 +1,6 @@
 package dev.threadbench.loadtest.cluster;
 
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.UsageException;
 import java.io.UncheckedIOException;
 import java.net.DatagramSocket;
 import java.net.Inet4Address;
@@ -19,41 +19,75 @@ import picocli.CommandLine.Option;
 /** How a node joins the cluster: the agent's, compare's and run's options, checked into {@link ClusterSettings}. */
 public final class ClusterOptions {
 
-    @Option(names = "--cluster-host", paramLabel = "ADDR",
-            description = "the address this node binds and advertises to the others (default: the address of the interface that"
-                    + " routes to the first --join member; without --join, this host's first address that is not loopback)")
+    @Option(
+            names = "--cluster-host",
+            paramLabel = "ADDR",
+            description =
+                    "the address this node binds and advertises to the others (default: the address of the interface"
+                            + " that"
+                            + " routes to the first --join member; without --join, this host's first address that is"
+                            + " not loopback)")
     private String clusterHost;
 
-    @Option(names = "--cluster-port", paramLabel = "N", defaultValue = "5701",
-            description = "the cluster's (Hazelcast's) port on that address; the next free one is taken when it is in use (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--cluster-port",
+            paramLabel = "N",
+            defaultValue = "5701",
+            description =
+                    "the cluster's (Hazelcast's) port on that address; the next free one is taken when it is in use"
+                            + " (default ${DEFAULT-VALUE})")
     private int clusterPort;
 
-    @Option(names = "--bus-port", paramLabel = "N", defaultValue = "0",
-            description = "the event bus's port on that address, where compare's orders and the agents' reports travel: fix it"
-                    + " to open it in a firewall next to --cluster-port (default: any free port)")
+    @Option(
+            names = "--bus-port",
+            paramLabel = "N",
+            defaultValue = "0",
+            description =
+                    "the event bus's port on that address, where compare's orders and the agents' reports travel: fix"
+                            + " it"
+                            + " to open it in a firewall next to --cluster-port (default: any free port)")
     private int busPort;
 
-    @Option(names = "--join", paramLabel = "HOST[:PORT],...",
-            description = "members to join (TCP-IP, multicast off): any node already in the cluster (default: none, wait to be joined)")
+    @Option(
+            names = "--join",
+            paramLabel = "HOST[:PORT],...",
+            description =
+                    "members to join (TCP-IP, multicast off): any node already in the cluster (default: none, wait to"
+                            + " be joined)")
     private String join;
 
-    @Option(names = "--kubernetes-dns", paramLabel = "NAME",
+    @Option(
+            names = "--kubernetes-dns",
+            paramLabel = "NAME",
             description = "instead of --join, find the members through a headless Service's DNS name (Kubernetes)")
     private String kubernetesDns;
 
-    @Option(names = "--cluster-key", paramLabel = "FILE", defaultValue = "${env:" + ClusterKey.ENVIRONMENT + "}",
-            description = "the cluster's key (`loadtest keygen FILE`; default: the file $" + ClusterKey.ENVIRONMENT + " names): TLS"
-                    + " with client certificates on the event bus, and a MAC on every order; every node of the cluster needs the same file")
+    @Option(
+            names = "--cluster-key",
+            paramLabel = "FILE",
+            defaultValue = "${env:" + ClusterKey.ENVIRONMENT + "}",
+            description = "the cluster's key (`loadtest keygen FILE`; default: the file $" + ClusterKey.ENVIRONMENT
+                    + " names): TLS"
+                    + " with client certificates on the event bus, and a MAC on every order; every node of"
+                    + " the cluster needs the same file")
     private Path clusterKey;
 
-    @Option(names = "--insecure",
-            description = "run without a cluster key: anyone who reaches the cluster's ports can order the agents' load; only for a"
-                    + " network no one else reaches (loopback, a private namespace)")
+    @Option(
+            names = "--insecure",
+            description =
+                    "run without a cluster key: anyone who reaches the cluster's ports can order the agents' load;"
+                            + " only for a"
+                            + " network no one else reaches (loopback, a private namespace)")
     private boolean insecure;
 
-    @Option(names = "--failure-timeout", paramLabel = "S", defaultValue = "10",
-            description = "how long a silent member counts as still there: a host gone silent fails the run after this; an agent"
-                    + " stops its load after this without word from compare (default ${DEFAULT-VALUE} s)")
+    @Option(
+            names = "--failure-timeout",
+            paramLabel = "S",
+            defaultValue = "10",
+            description =
+                    "how long a silent member counts as still there: a host gone silent fails the run after this; an"
+                            + " agent"
+                            + " stops its load after this without word from compare (default ${DEFAULT-VALUE} s)")
     private int failureTimeoutSeconds;
 
     public ClusterSettings settings() {
@@ -63,10 +97,15 @@ public final class ClusterOptions {
         port("--cluster-port", clusterPort, 1);
         port("--bus-port", busPort, 0);
         if (failureTimeoutSeconds < 3) {
-            throw new UsageException("--failure-timeout: must be at least 3 seconds (compare speaks every second), got " + failureTimeoutSeconds);
+            throw new UsageException("--failure-timeout: must be at least 3 seconds (compare speaks every second), got "
+                    + failureTimeoutSeconds);
         }
-        List<String> members = join == null ? List.of() : Arrays.stream(join.split(",")).map(String::trim)
-                .filter(member -> !member.isEmpty()).toList();
+        List<String> members = join == null
+                ? List.of()
+                : Arrays.stream(join.split(","))
+                        .map(String::trim)
+                        .filter(member -> !member.isEmpty())
+                        .toList();
         for (String member : members) {
             int colon = member.lastIndexOf(':');
             if (colon > 0 && !member.substring(colon + 1).matches("\\d{1,5}")) {
@@ -78,15 +117,19 @@ public final class ClusterOptions {
         }
         ClusterKey key = null;
         if (clusterKey != null && insecure) {
-            throw new UsageException("--insecure and --cluster-key (or $" + ClusterKey.ENVIRONMENT + "): give one or the other");
+            throw new UsageException(
+                    "--insecure and --cluster-key (or $" + ClusterKey.ENVIRONMENT + "): give one or the other");
         } else if (clusterKey != null) {
             key = ClusterKey.read("--cluster-key", clusterKey);
         } else if (!insecure) {
-            throw new UsageException("--cluster-key: no cluster key: make one with `loadtest keygen FILE` and give it to every node"
-                    + " (--cluster-key FILE or $" + ClusterKey.ENVIRONMENT + "), or say --insecure on a network no one else reaches");
+            throw new UsageException(
+                    "--cluster-key: no cluster key: make one with `loadtest keygen FILE` and give it to every node"
+                            + " (--cluster-key FILE or $" + ClusterKey.ENVIRONMENT
+                            + "), or say --insecure on a network no one else reaches");
         }
         String host = host(members);
-        return new ClusterSettings(host, clusterPort, members, kubernetesDns, busPort, key, Duration.ofSeconds(failureTimeoutSeconds));
+        return new ClusterSettings(
+                host, clusterPort, members, kubernetesDns, busPort, key, Duration.ofSeconds(failureTimeoutSeconds));
     }
 
     private static void port(String option, int port, int lowest) {
@@ -95,10 +138,16 @@ public final class ClusterOptions {
         }
     }
 
-    /** --cluster-host resolved and checked, or the default: never a loopback address when a --join member is on another host. */
+    /**
+     * --cluster-host resolved and checked, or the default: never a loopback address when a --join member is on another
+     * host.
+     */
     private String host(List<String> members) {
-        Optional<InetAddress> remote = members.stream().map(ClusterOptions::memberAddress).flatMap(Optional::stream)
-                .filter(address -> !address.isLoopbackAddress()).findFirst();
+        Optional<InetAddress> remote = members.stream()
+                .map(ClusterOptions::memberAddress)
+                .flatMap(Optional::stream)
+                .filter(address -> !address.isLoopbackAddress())
+                .findFirst();
         if (clusterHost != null) {
             InetAddress given;
             try {
@@ -107,8 +156,10 @@ public final class ClusterOptions {
                 throw new UsageException("--cluster-host: cannot resolve " + clusterHost);
             }
             if (given.isLoopbackAddress() && remote.isPresent()) {
-                throw new UsageException("--cluster-host: " + clusterHost + " is a loopback address, which --join member "
-                        + remote.get().getHostAddress() + " on another host cannot reach: give this host's address on its network");
+                throw new UsageException(
+                        "--cluster-host: " + clusterHost + " is a loopback address, which --join member "
+                                + remote.get().getHostAddress()
+                                + " on another host cannot reach: give this host's address on its network");
             }
             return given.getHostAddress();
         }
@@ -136,22 +187,25 @@ public final class ClusterOptions {
             socket.connect(new InetSocketAddress(member, 9));
             InetAddress local = socket.getLocalAddress();
             if (local == null || local.isAnyLocalAddress()) {
-                throw new UsageException("--cluster-host: no route from this host to --join member " + member.getHostAddress()
-                        + ": give --cluster-host ADDR");
+                throw new UsageException("--cluster-host: no route from this host to --join member "
+                        + member.getHostAddress() + ": give --cluster-host ADDR");
             }
             return local;
         } catch (SocketException e) {
-            throw new UsageException("--cluster-host: no route from this host to --join member " + member.getHostAddress()
-                    + " (" + e.getMessage() + "): give --cluster-host ADDR");
+            throw new UsageException("--cluster-host: no route from this host to --join member "
+                    + member.getHostAddress() + " (" + e.getMessage() + "): give --cluster-host ADDR");
         }
     }
 
     /** This host's first IPv4 address on an interface that is up and not loopback; loopback when it has none. */
     static InetAddress firstAddress() {
         try {
-            return NetworkInterface.networkInterfaces().filter(ClusterOptions::upAndNotLoopback)
-                    .flatMap(NetworkInterface::inetAddresses).filter(address -> address instanceof Inet4Address)
-                    .filter(address -> !address.isLoopbackAddress() && !address.isLinkLocalAddress()).findFirst()
+            return NetworkInterface.networkInterfaces()
+                    .filter(ClusterOptions::upAndNotLoopback)
+                    .flatMap(NetworkInterface::inetAddresses)
+                    .filter(address -> address instanceof Inet4Address)
+                    .filter(address -> !address.isLoopbackAddress() && !address.isLinkLocalAddress())
+                    .findFirst()
                     .orElse(InetAddress.getLoopbackAddress());
         } catch (SocketException e) {
             throw new UncheckedIOException(e);

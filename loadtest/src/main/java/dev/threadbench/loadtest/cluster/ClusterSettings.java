@@ -10,11 +10,17 @@ import java.util.List;
  * @param kubernetesDns  a headless Service's DNS name for Hazelcast's Kubernetes discovery; null: TCP-IP
  * @param busPort        the event bus's port on {@code host}; 0: any free one
  * @param key            the cluster key (TLS on the event bus, MACs on orders); null: --insecure
- * @param failureTimeout how long a silent member (or compare, to an agent; or an agent, to compare) is waited for before it
- *                       counts as gone
+ * @param failureTimeout how long a silent member (or compare, to an agent; or an agent, to compare) is waited for
+ *                       before it counts as gone
  */
-public record ClusterSettings(String host, int port, List<String> members, String kubernetesDns, int busPort, ClusterKey key,
-                              Duration failureTimeout) {
+public record ClusterSettings(
+        String host,
+        int port,
+        List<String> members,
+        String kubernetesDns,
+        int busPort,
+        ClusterKey key,
+        Duration failureTimeout) {
 
     /** The default failure timeout: a busy agent (near saturation, in a long GC pause) does not trip it. */
     public static final Duration DEFAULT_FAILURE_TIMEOUT = Duration.ofSeconds(10);
@@ -28,22 +34,30 @@ public record ClusterSettings(String host, int port, List<String> members, Strin
         return new ClusterSettings(host, port, members, kubernetesDns, 0, null, DEFAULT_FAILURE_TIMEOUT);
     }
 
-    /** Whether some --join member is another node than this one (HOST, or HOST:PORT, at this host's address and port). */
+    /**
+     * Whether some --join member is another node than this one (HOST, or HOST:PORT, at this host's address and port).
+     */
     public boolean joinsOthers() {
         return members.stream().anyMatch(member -> {
             int colon = member.lastIndexOf(':');
             String memberHost = colon > 0 ? member.substring(0, colon) : member;
             int memberPort = colon > 0 ? Integer.parseInt(member.substring(colon + 1)) : port;
             try {
-                return memberPort != port || !java.net.InetAddress.getByName(memberHost).getHostAddress().equals(host);
+                return memberPort != port
+                        || !java.net.InetAddress.getByName(memberHost)
+                                .getHostAddress()
+                                .equals(host);
             } catch (java.net.UnknownHostException e) {
                 return true; // not resolvable yet (a container not started): someone else
             }
         });
     }
 
-    /** The key's fingerprint, or "none" (--insecure): published by each node, compared when compare claims an agent. */
+    /** The fingerprint a node without a key (--insecure) publishes. */
+    public static final String NO_KEY = "none";
+
+    /** The key's fingerprint, or {@link #NO_KEY}: published by each node, compared when compare claims an agent. */
     public String keyFingerprint() {
-        return key == null ? "none" : key.fingerprint();
+        return key == null ? NO_KEY : key.fingerprint();
     }
 }

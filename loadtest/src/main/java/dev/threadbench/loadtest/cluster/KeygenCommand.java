@@ -8,9 +8,13 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code keygen FILE}: a new cluster key for agents and compares to share ({@link ClusterKey}). */
-@Command(name = "keygen", mixinStandardHelpOptions = true,
-        description = "Write a new cluster key to FILE (readable by its owner only): give the same file to every agent and compare"
-                + " of one cluster with --cluster-key FILE or " + ClusterKey.ENVIRONMENT + "=FILE.")
+@Command(
+        name = "keygen",
+        mixinStandardHelpOptions = true,
+        description =
+                "Write a new cluster key to FILE (readable by its owner only): give the same file to every agent and"
+                        + " compare"
+                        + " of one cluster with --cluster-key FILE or " + ClusterKey.ENVIRONMENT + "=FILE.")
 public final class KeygenCommand implements Callable<Integer> {
 
     @ParentCommand

@@ -58,10 +58,12 @@ final class Affinity {
     static Optional<String> pinAllThreads(String taskset, long pid, CpuSet cpus) {
         List<String> command = List.of(taskset, "-a", "-p", "-c", cpus.toString(), String.valueOf(pid));
         try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            Process process =
+                    new ProcessBuilder(command).redirectErrorStream(true).start();
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             int code = process.waitFor();
-            return code == 0 ? Optional.empty()
+            return code == 0
+                    ? Optional.empty()
                     : Optional.of(output.strip().lines().reduce((a, b) -> b).orElse("exit code " + code));
         } catch (IOException e) {
             return Optional.of(e.getMessage());

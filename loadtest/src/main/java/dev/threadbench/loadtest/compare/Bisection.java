@@ -1,8 +1,8 @@
 package dev.threadbench.loadtest.compare;
 
-import dev.threadbench.loadtest.report.Limit;
-import dev.threadbench.loadtest.report.ReadableNumber;
-import dev.threadbench.loadtest.report.SweepPair;
+import dev.threadbench.loadtest.analysis.ReadableNumber;
+import dev.threadbench.loadtest.model.Limit;
+import dev.threadbench.loadtest.model.SweepPair;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -25,16 +25,28 @@ final class Bisection {
 
         /**
          * The planned server this step's pair came from: the one naming its strategy, else that server's own default
-         * (strategy null), whose runs carry the strategy the server reported on its /stats; none when neither is planned.
+         * (strategy null), whose runs carry the strategy the server reported on its /stats; none when neither is
+         * planned.
          */
         Optional<CompareSettings.Planned> plannedIn(List<CompareSettings.Planned> planned) {
-            return planned.stream().filter(p -> server.equals(p.server()) && Objects.equals(strategy, p.strategy())).findFirst()
-                    .or(() -> planned.stream().filter(p -> server.equals(p.server()) && p.strategy() == null).findFirst());
+            return planned.stream()
+                    .filter(p -> server.equals(p.server()) && Objects.equals(strategy, p.strategy()))
+                    .findFirst()
+                    .or(() -> planned.stream()
+                            .filter(p -> server.equals(p.server()) && p.strategy() == null)
+                            .findFirst());
         }
 
         String describe() {
-            return String.format(Locale.ROOT, "%s/%s at %,d (held %,d, not held %,d%s)", server, strategy, concurrency, heldAt,
-                    notHeldAt, limit == Limit.GENERATOR ? ", the generator's limit" : "");
+            return String.format(
+                    Locale.ROOT,
+                    "%s/%s at %,d (held %,d, not held %,d%s)",
+                    server,
+                    strategy,
+                    concurrency,
+                    heldAt,
+                    notHeldAt,
+                    limit == Limit.GENERATOR ? ", the generator's limit" : "");
         }
     }
 
@@ -51,7 +63,9 @@ final class Bisection {
                 continue;
             }
             Integer midpoint = ReadableNumber.between(p.heldAt(), p.notHeldAt());
-            Step step = midpoint == null ? null : new Step(p.server(), p.strategy(), midpoint, p.heldAt(), p.notHeldAt(), p.limit());
+            Step step = midpoint == null
+                    ? null
+                    : new Step(p.server(), p.strategy(), midpoint, p.heldAt(), p.notHeldAt(), p.limit());
             if (step != null && !tried.contains(step)) {
                 steps.add(step);
             }
@@ -81,7 +95,9 @@ final class Bisection {
         return notHeldAt - heldAt <= resolution * heldAt + 1e-9 || ReadableNumber.between(heldAt, notHeldAt) == null;
     }
 
-    /** The most steps narrowing from {@code heldAt} and {@code notHeldAt} can take, whichever way each midpoint falls. */
+    /**
+     * The most steps narrowing from {@code heldAt} and {@code notHeldAt} can take, whichever way each midpoint falls.
+     */
     static int stepsLeft(int heldAt, int notHeldAt, double resolution) {
         if (narrowEnough(heldAt, notHeldAt, resolution)) {
             return 0;
@@ -92,11 +108,15 @@ final class Bisection {
 
     /** The pairs' steps still to come, at most: one run per step in each round. */
     static int stepsLeft(List<SweepPair> pairs, double resolution) {
-        return pairs.stream().filter(p -> p.heldAt() != null && p.notHeldAt() != null)
-                .mapToInt(p -> stepsLeft(p.heldAt(), p.notHeldAt(), resolution)).sum();
+        return pairs.stream()
+                .filter(p -> p.heldAt() != null && p.notHeldAt() != null)
+                .mapToInt(p -> stepsLeft(p.heldAt(), p.notHeldAt(), resolution))
+                .sum();
     }
 
-    /** Before the grid: the most steps one pair may take, breaking in the widest gap between two of its concurrencies. */
+    /**
+     * Before the grid: the most steps one pair may take, breaking in the widest gap between two of its concurrencies.
+     */
     static int stepsLeftInGrid(List<Integer> grid, double resolution) {
         List<Integer> sorted = grid.stream().sorted().distinct().toList();
         int most = 0;

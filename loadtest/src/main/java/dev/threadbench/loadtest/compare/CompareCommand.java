@@ -1,12 +1,13 @@
 package dev.threadbench.loadtest.compare;
 
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.cli.Console;
 import dev.threadbench.loadtest.cluster.ClusterEngine;
 import dev.threadbench.loadtest.engine.Engine;
+import dev.threadbench.loadtest.engine.GeneratorOptions;
+import dev.threadbench.loadtest.engine.TimingOptions;
 import dev.threadbench.loadtest.profile.ProfileMode;
 import dev.threadbench.loadtest.report.BaselineOptions;
-import dev.threadbench.loadtest.engine.GeneratorOptions;
 import dev.threadbench.loadtest.runner.Progress;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -19,9 +20,13 @@ import picocli.CommandLine.ParentCommand;
  * The options and their check are {@link CompareOptions}; the runs, {@link Comparison}; each run's figures,
  * {@link RunAnalysis}.
  */
-@Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Start each server from its jar (or reach it already running: --targets), drive it at each concurrency,"
-                + " and compare them side by side.")
+@Command(
+        name = "compare",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        resourceBundle = TimingOptions.COMPARE_WORDING,
+        description = "Start each server from its jar (or reach it already running: --targets), drive it at each"
+                + " concurrency, and compare them side by side.")
 public final class CompareCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -42,17 +47,21 @@ public final class CompareCommand implements Callable<Integer> {
         BaselineOptions baseline = baselineOptions.check();
         CompareSettings settings = options.validate(console.err());
         GeneratorOptions.Setup setup = generatorOptions.setup();
-        if (!setup.equals(GeneratorOptions.Setup.DEFAULT) && (settings.agents() != null || !"embedded".equalsIgnoreCase(settings.engine()))) {
-            throw new UsageException("--transport, --source-addresses: for the embedded runner on this machine only (agents"
-                    + " run it on their defaults; wrk and drill have their own)");
+        if (!setup.equals(GeneratorOptions.Setup.DEFAULT)
+                && !settings.generator().embeddedHere()) {
+            throw new UsageException("--transport, --source-addresses: for the embedded runner on this machine only"
+                    + " (agents run it on their defaults; wrk and drill have their own)");
         }
-        if (settings.agents() != null) {
-            try (ClusterEngine cluster = ClusterEngine.connect(settings.agents(), console.out(), "compare")) {
-                return new Comparison(settings, cluster, console.out(), console.err()).profiled(profile).judged(baseline).run();
+        if (settings.generator().agents() != null) {
+            try (ClusterEngine cluster =
+                    ClusterEngine.connect(settings.generator().agents(), console.out(), "compare")) {
+                return new Comparison(settings, cluster, profile, baseline, console.out(), console.err()).run();
             }
         }
-        Engine engine = Engine.named(settings.engine(), console.err(), Progress.Sink.stderrIsTerminal(), setup);
-        engine.checkWorkload(settings.delayEvery(), settings.delayMs());
-        return new Comparison(settings, engine, console.out(), console.err()).profiled(profile).judged(baseline).run();
+        Engine engine = Engine.named(
+                settings.generator().engine().key(), console.err(), Progress.Sink.stderrIsTerminal(), setup);
+        engine.checkWorkload(
+                settings.workload().delayEvery(), settings.workload().delayMs());
+        return new Comparison(settings, engine, profile, baseline, console.out(), console.err()).run();
     }
 }

@@ -1,6 +1,8 @@
 package dev.threadbench.loadtest.compare;
 
-import dev.threadbench.loadtest.report.Results;
+import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.ServerCost;
+import dev.threadbench.loadtest.model.ThreadClassCost;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -57,8 +59,13 @@ final class CostSampler implements AutoCloseable {
      * The figures at the window's start and end, the peaks sampled between, and the seconds between the two reads
      * (each taken halfway through its request: under load /stats may answer late, and the window is then the reads').
      */
-    record Window(ProcessFigures first, ProcessFigures last, double seconds, long sampledPeakThreads, long sampledPeakRssBytes,
-                  int samples) {}
+    record Window(
+            ProcessFigures first,
+            ProcessFigures last,
+            double seconds,
+            long sampledPeakThreads,
+            long sampledPeakRssBytes,
+            int samples) {}
 
     /** Reads every 500 ms from now (before the load starts), for the timeline; the window's own edges come later. */
     void begin() {
@@ -69,12 +76,16 @@ final class CostSampler implements AutoCloseable {
     private synchronized void schedule(long initialDelayMs) {
         if (!sampling) {
             sampling = true;
-            timer.scheduleAtFixedRate(() -> {
-                ProcessFigures figures = timedRead();
-                if (inWindow) {
-                    sample(figures);
-                }
-            }, initialDelayMs, INTERVAL_MS, TimeUnit.MILLISECONDS);
+            timer.scheduleAtFixedRate(
+                    () -> {
+                        ProcessFigures figures = timedRead();
+                        if (inWindow) {
+                            sample(figures);
+                        }
+                    },
+                    initialDelayMs,
+                    INTERVAL_MS,
+                    TimeUnit.MILLISECONDS);
         }
     }
 
@@ -100,8 +111,11 @@ final class CostSampler implements AutoCloseable {
             long lastNanos = (asked + System.nanoTime()) / 2;
             reads.add(new Read(lastNanos, last));
             sample(last);
-            window.complete(first == null || last == null ? null
-                    : new Window(first, last, (lastNanos - firstNanos) / 1e9, peakThreads, peakRssBytes, samples));
+            window.complete(
+                    first == null || last == null
+                            ? null
+                            : new Window(
+                                    first, last, (lastNanos - firstNanos) / 1e9, peakThreads, peakRssBytes, samples));
         });
     }
 
@@ -115,13 +129,17 @@ final class CostSampler implements AutoCloseable {
 
     /**
      * The server's side of the timeline, on the generator's clock: seconds since the load started, the measured window
-     * starting at {@code measureStartSecond} there and at {@link #start} here. Each sample's CPU share is over the time since
-     * the one before, of {@code serverCpus}; null when the server reports no process figures or the window never started.
+     * starting at {@code measureStartSecond} there and at {@link #start} here. Each sample's CPU share is over the time
+     * since the one before, of {@code serverCpus}; null when the server reports no process figures or the window never
+     * started.
      */
     List<Results.ServerSample> timeline(double measureStartSecond, double serverCpus) {
         List<Read> copy;
         synchronized (reads) {
-            copy = reads.stream().filter(r -> r.figures() != null).sorted(Comparator.comparingLong(Read::nanos)).toList();
+            copy = reads.stream()
+                    .filter(r -> r.figures() != null)
+                    .sorted(Comparator.comparingLong(Read::nanos))
+                    .toList();
         }
         if (copy.isEmpty() || measureStartedNanos == 0) {
             return null;
@@ -143,29 +161,35 @@ final class CostSampler implements AutoCloseable {
                 gcPause = gc == null ? null : gc.doubleValue();
             }
             previous = read;
-            if (second >= 0) { // a read before the load started (while its generator set up) is only the next one's base
-                samples.add(new Results.ServerSample(second, share, read.figures().threads(), gcPause));
+            if (second
+                    >= 0) { // a read before the load started (while its generator set up) is only the next one's base
+                samples.add(
+                        new Results.ServerSample(second, share, read.figures().threads(), gcPause));
             }
         }
         return samples;
     }
 
     /**
-     * The server's JIT compile time per second over the last {@code seconds} of its 500 ms reads (the newest read against the
-     * newest one at least that much older); null before there are such reads, or when the server gives no JIT figure.
+     * The server's JIT compile time per second over the last {@code seconds} of its 500 ms reads (the newest read
+     * against the newest one at least that much older); null before there are such reads, or when the server gives no
+     * JIT figure.
      */
     Double recentJitMsPerSecond(double seconds) {
         List<long[]> jit;
         synchronized (reads) {
-            jit = reads.stream().filter(r -> r.figures() != null && r.figures().jitMs() != null)
-                    .map(r -> new long[] {r.nanos(), r.figures().jitMs()}).toList();
+            jit = reads.stream()
+                    .filter(r -> r.figures() != null && r.figures().jitMs() != null)
+                    .map(r -> new long[] {r.nanos(), r.figures().jitMs()})
+                    .toList();
         }
         return jitMsPerSecond(jit, seconds);
     }
 
     /** Over {@code (nanoTime, jitMs)} reads in any order: see {@link #recentJitMsPerSecond}. */
     static Double jitMsPerSecond(List<long[]> jit, double seconds) {
-        List<long[]> sorted = jit.stream().sorted(Comparator.comparingLong(r -> r[0])).toList();
+        List<long[]> sorted =
+                jit.stream().sorted(Comparator.comparingLong(r -> r[0])).toList();
         if (sorted.isEmpty()) {
             return null;
         }
@@ -189,7 +213,7 @@ final class CostSampler implements AutoCloseable {
      * The run's cost, per request at the client's measured {@code requestsPerSecond} over the reads' own window;
      * null when the server reports no process figures, or never answered.
      */
-    Results.ServerCost cost(double requestsPerSecond) {
+    ServerCost cost(double requestsPerSecond) {
         if (!stopped) {
             timer.shutdownNow();
             return null;
@@ -248,45 +272,62 @@ final class CostSampler implements AutoCloseable {
         return sampled > 0 ? sampled : null;
     }
 
-    static Results.ServerCost cost(Window w, double requests) {
+    static ServerCost cost(Window w, double requests) {
         ProcessFigures a = w.first();
         ProcessFigures b = w.last();
         Long cpuMs = delta(a.cpuMs(), b.cpuMs());
         Long peakRss = peak(a.rssPeakBytes(), b.rssPeakBytes(), w.sampledPeakRssBytes());
         Long gcPause = delta(a.gcPauseMs(), b.gcPauseMs());
         Long jit = delta(a.jitMs(), b.jitMs());
-        return new Results.ServerCost(cpuMs == null ? null : RunAnalysis.round(cpuMs / 1000.0, 3),
-                perRequest(cpuMs, 1000, requests), perRequest(delta(a.cpuUserMs(), b.cpuUserMs()), 1000, requests),
+        return new ServerCost(
+                cpuMs == null ? null : RunAnalysis.round(cpuMs / 1000.0, 3),
+                perRequest(cpuMs, 1000, requests),
+                perRequest(delta(a.cpuUserMs(), b.cpuUserMs()), 1000, requests),
                 perRequest(delta(a.cpuSystemMs(), b.cpuSystemMs()), 1000, requests),
                 peak(a.threadsPeak(), b.threadsPeak(), w.sampledPeakThreads()),
                 perRequest(delta(a.contextSwitches(), b.contextSwitches()), 1, requests),
-                peakRss == null ? null : mb(peakRss), heapAfterGc(b),
-                b.heapCommittedBytes() == null ? null : mb(b.heapCommittedBytes()), delta(a.gcCount(), b.gcCount()),
+                peakRss == null ? null : mb(peakRss),
+                heapAfterGc(b),
+                b.heapCommittedBytes() == null ? null : mb(b.heapCommittedBytes()),
+                delta(a.gcCount(), b.gcCount()),
                 gcPause == null || w.seconds() <= 0 ? null : RunAnalysis.round(gcPause / w.seconds(), 2),
-                jit == null || w.seconds() <= 0 ? null : RunAnalysis.round(jit / w.seconds(), 2), w.samples(),
+                jit == null || w.seconds() <= 0 ? null : RunAnalysis.round(jit / w.seconds(), 2),
+                w.samples(),
                 threads(a.threadClasses(), b.threadClasses(), requests));
     }
 
     /**
-     * Each thread class over the window: its figures at the end less those at the start, per request over {@code requests};
-     * live threads at the end. Null unless both edges have the bill. A class's threads that ended in the window leave it
-     * (its difference can be negative) for {@code exited}, so the classes still add up to the process's CPU.
+     * Each thread class over the window: its figures at the end less those at the start, per request over
+     * {@code requests}; live threads at the end. Null unless both edges have the bill. A class's threads that ended in
+     * the window leave it (its difference can be negative) for {@code exited}, so the classes still add up to the
+     * process's CPU.
      */
-    static Map<String, Results.ThreadClassCost> threads(Map<String, ProcessFigures.ClassFigures> start,
-                                                        Map<String, ProcessFigures.ClassFigures> end, double requests) {
+    static Map<String, ThreadClassCost> threads(
+            Map<String, ProcessFigures.ClassFigures> start,
+            Map<String, ProcessFigures.ClassFigures> end,
+            double requests) {
         if (start == null || end == null) {
             return null;
         }
-        Map<String, Results.ThreadClassCost> bill = new LinkedHashMap<>();
+        Map<String, ThreadClassCost> bill = new LinkedHashMap<>();
         end.forEach((name, b) -> {
             ProcessFigures.ClassFigures a = start.get(name);
             Double cpu = delta(a == null ? null : a.cpuMs(), b.cpuMs());
             Double wait = delta(a == null ? null : a.runQueueWaitMs(), b.runQueueWaitMs());
             Long voluntary = a == null ? null : delta(a.voluntaryContextSwitches(), b.voluntaryContextSwitches());
             Long involuntary = a == null ? null : delta(a.involuntaryContextSwitches(), b.involuntaryContextSwitches());
-            bill.put(name, new Results.ThreadClassCost(round3(cpu), round3(delta(a == null ? null : a.userMs(), b.userMs())),
-                    round3(delta(a == null ? null : a.systemMs(), b.systemMs())), round3(wait), voluntary, involuntary, b.threads(),
-                    perRequest(cpu, requests), perRequest(wait, requests)));
+            bill.put(
+                    name,
+                    new ThreadClassCost(
+                            round3(cpu),
+                            round3(delta(a == null ? null : a.userMs(), b.userMs())),
+                            round3(delta(a == null ? null : a.systemMs(), b.systemMs())),
+                            round3(wait),
+                            voluntary,
+                            involuntary,
+                            b.threads(),
+                            perRequest(cpu, requests),
+                            perRequest(wait, requests)));
         });
         return bill;
     }
@@ -306,7 +347,9 @@ final class CostSampler implements AutoCloseable {
 
     /** Null before the first collection, when there is no "after GC" yet (the JDK then reports 0). */
     private static Double heapAfterGc(ProcessFigures p) {
-        return p.heapAfterGcBytes() == null || p.gcCount() == null || p.gcCount() == 0 ? null : mb(p.heapAfterGcBytes());
+        return p.heapAfterGcBytes() == null || p.gcCount() == null || p.gcCount() == 0
+                ? null
+                : mb(p.heapAfterGcBytes());
     }
 
     private static Long delta(Long start, Long end) {

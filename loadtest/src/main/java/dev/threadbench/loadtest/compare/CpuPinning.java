@@ -1,8 +1,8 @@
 package dev.threadbench.loadtest.compare;
 
-import dev.threadbench.loadtest.RunFailure;
-import dev.threadbench.loadtest.UsageException;
-import dev.threadbench.loadtest.report.Results;
+import dev.threadbench.loadtest.base.RunFailure;
+import dev.threadbench.loadtest.base.UsageException;
+import dev.threadbench.loadtest.model.Results;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -54,11 +54,16 @@ final class CpuPinning {
         if (request.targets() && request.serverCpus() != null) {
             throw new UsageException("--server-cpus: not with --targets: compare starts no server");
         }
-        CpuSet server = request.serverCpus() == null ? null : allowedSubset("--server-cpus", request.serverCpus(), allowed);
-        CpuSet generator = request.generatorCpus() == null ? null : allowedSubset("--generator-cpus", request.generatorCpus(), allowed);
-        if (server != null && generator != null && !server.intersection(generator).isEmpty()) {
-            throw new UsageException("--server-cpus and --generator-cpus: both name " + named(server.intersection(generator))
-                    + "; the two sets must not share a CPU");
+        CpuSet server =
+                request.serverCpus() == null ? null : allowedSubset("--server-cpus", request.serverCpus(), allowed);
+        CpuSet generator = request.generatorCpus() == null
+                ? null
+                : allowedSubset("--generator-cpus", request.generatorCpus(), allowed);
+        if (server != null
+                && generator != null
+                && !server.intersection(generator).isEmpty()) {
+            throw new UsageException("--server-cpus and --generator-cpus: both name "
+                    + named(server.intersection(generator)) + "; the two sets must not share a CPU");
         }
         if (explicit && taskset.isEmpty()) {
             throw new UsageException((server != null ? "--server-cpus" : "--generator-cpus")
@@ -66,7 +71,9 @@ final class CpuPinning {
         }
         if (request.targets()) {
             return generator == null
-                    ? unpinned(allowed, "the servers were already running (--targets); --generator-cpus pins the generator")
+                    ? unpinned(
+                            allowed,
+                            "the servers were already running (--targets); --generator-cpus pins the generator")
                     : new CpuPinning(allowed, null, generator, taskset.orElseThrow(), null);
         }
         if (explicit) {
@@ -88,8 +95,9 @@ final class CpuPinning {
         CpuSet set = CpuSet.parse(option, text);
         CpuSet outside = set.minus(allowed);
         if (!outside.isEmpty()) {
-            throw new UsageException(option + ": " + named(outside) + (outside.size() == 1 ? " is not one" : " are not ones")
-                    + " this process may run on (" + allowed + ")");
+            throw new UsageException(
+                    option + ": " + named(outside) + (outside.size() == 1 ? " is not one" : " are not ones")
+                            + " this process may run on (" + allowed + ")");
         }
         return set;
     }
@@ -102,7 +110,8 @@ final class CpuPinning {
     private static CpuSet rest(String option, CpuSet allowed, CpuSet taken, String forWhom) {
         CpuSet rest = allowed.minus(taken);
         if (rest.isEmpty()) {
-            throw new UsageException(option + ": leaves no CPU for " + forWhom + " (this process may run on " + allowed + ")");
+            throw new UsageException(
+                    option + ": leaves no CPU for " + forWhom + " (this process may run on " + allowed + ")");
         }
         return rest;
     }
@@ -160,20 +169,38 @@ final class CpuPinning {
 
     /** As results.json records it. */
     Results.Pinning record() {
-        return new Results.Pinning(server == null ? null : server.toString(), generator == null ? null : generator.toString(),
-                unpinnedBecause == null ? "taskset" + (server == null ? "" : "; server JVMs with " + serverJvmOptions().getFirst())
+        return new Results.Pinning(
+                server == null ? null : server.toString(),
+                generator == null ? null : generator.toString(),
+                unpinnedBecause == null
+                        ? "taskset"
+                                + (server == null
+                                        ? ""
+                                        : "; server JVMs with "
+                                                + serverJvmOptions().getFirst())
                         : "not pinned: " + unpinnedBecause);
     }
 
     /** The header's line. */
     String describe() {
         if (server == null && generator == null) {
-            return String.format(Locale.ROOT, "CPUs: not pinned (%s): servers and generator share all %d (%s)", unpinnedBecause,
-                    allowed.size(), allowed);
+            return String.format(
+                    Locale.ROOT,
+                    "CPUs: not pinned (%s): servers and generator share all %d (%s)",
+                    unpinnedBecause,
+                    allowed.size(),
+                    allowed);
         }
-        String generatorPart = "generator (this JVM and the tools it runs) on " + generator + " (" + generator.size() + ")";
-        return server == null ? "CPUs: " + generatorPart + "; the servers' are their own"
-                : String.format(Locale.ROOT, "CPUs: servers on %s (%d, %s), %s", server, server.size(), serverJvmOptions().getFirst(),
+        String generatorPart =
+                "generator (this JVM and the tools it runs) on " + generator + " (" + generator.size() + ")";
+        return server == null
+                ? "CPUs: " + generatorPart + "; the servers' are their own"
+                : String.format(
+                        Locale.ROOT,
+                        "CPUs: servers on %s (%d, %s), %s",
+                        server,
+                        server.size(),
+                        serverJvmOptions().getFirst(),
                         generatorPart);
     }
 }

@@ -1,6 +1,6 @@
 package dev.threadbench.loadtest.compare;
 
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.UsageException;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -109,8 +109,13 @@ final class CpuSet {
         if (cores.size() < 2) {
             List<Integer> all = cpus();
             int serverCount = (all.size() + 1) / 2;
-            return new Halves(CpuSet.of(all.subList(0, serverCount).stream().mapToInt(i -> i).toArray()),
-                    CpuSet.of(all.subList(serverCount, all.size()).stream().mapToInt(i -> i).toArray()));
+            return new Halves(
+                    CpuSet.of(all.subList(0, serverCount).stream()
+                            .mapToInt(i -> i)
+                            .toArray()),
+                    CpuSet.of(all.subList(serverCount, all.size()).stream()
+                            .mapToInt(i -> i)
+                            .toArray()));
         }
         int serverCores = (cores.size() + 1) / 2;
         CpuSet server = CpuSet.of();

@@ -1,14 +1,14 @@
 package dev.threadbench.loadtest.compare;
 
-import dev.threadbench.loadtest.BuildInfo;
-import dev.threadbench.loadtest.report.Results;
+import dev.threadbench.loadtest.base.BuildInfo;
+import dev.threadbench.loadtest.model.Results;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Where the runs were made: JDK, OS, CPU, the frameworks' versions, how compare started the servers, the loadtest build
- * and the project's git commit: the run's fingerprint ({@link dev.threadbench.loadtest.report.Fingerprint}).
+ * and the project's git commit: the run's fingerprint ({@link dev.threadbench.loadtest.analysis.Fingerprint}).
  */
 final class EnvironmentProbe {
 
@@ -29,19 +29,25 @@ final class EnvironmentProbe {
      * @param serverArgs       --server-args; null when the servers were already running
      * @param pinning          the CPUs of the servers and the generator; the cores counted are those before it
      */
-    static Results.Environment describe(Map<String, String> versions, List<String> serverJvmOptions, List<String> serverArgs,
-                                        CpuPinning pinning) {
+    static Results.Environment describe(
+            Map<String, String> versions, List<String> serverJvmOptions, List<String> serverArgs, CpuPinning pinning) {
         BuildInfo build = BuildInfo.get();
         return new Results.Environment(
-                System.getProperty("java.vm.name") + " " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")",
-                System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
-                cpuModel(), pinning.machineCpus(),
+                System.getProperty("java.vm.name") + " " + Runtime.version() + " (" + System.getProperty("java.vendor")
+                        + ")",
+                System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+                        + System.getProperty("os.arch"),
+                cpuModel(),
+                pinning.machineCpus(),
                 versions.getOrDefault("undertow", build.undertowVersion()),
                 versions.getOrDefault("vertx", build.vertxVersion()),
                 OffsetDateTime.now().truncatedTo(ChronoUnit.SECONDS).toString(),
                 serverJvmOptions == null ? null : String.join(" ", serverJvmOptions),
-                serverArgs == null ? null : String.join(" ", serverArgs), pinning.record(), frameworks(versions, build),
-                build.buildId(), gitCommit(ProjectLayout.root()));
+                serverArgs == null ? null : String.join(" ", serverArgs),
+                pinning.record(),
+                frameworks(versions, build),
+                build.buildId(),
+                gitCommit(ProjectLayout.root()));
     }
 
     /** Each server as named in the runs with the version it logged; the build's for a plain server that logged none. */
@@ -68,7 +74,9 @@ final class EnvironmentProbe {
         List<String> command = new ArrayList<>(List.of("git", "-C", root.toString()));
         command.addAll(List.of(arguments));
         try {
-            Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            Process process = new ProcessBuilder(command)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!process.waitFor(10, TimeUnit.SECONDS) || process.exitValue() != 0) {
                 process.destroyForcibly();
@@ -88,7 +96,8 @@ final class EnvironmentProbe {
             return Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
                     .filter(l -> l.startsWith("model name"))
                     .map(l -> l.substring(l.indexOf(':') + 1).trim())
-                    .findFirst().orElse("unknown");
+                    .findFirst()
+                    .orElse("unknown");
         } catch (IOException | UncheckedIOException e) {
             return "unknown";
         }

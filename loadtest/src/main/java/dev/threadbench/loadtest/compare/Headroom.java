@@ -1,10 +1,12 @@
 package dev.threadbench.loadtest.compare;
 
 import com.sun.management.UnixOperatingSystemMXBean;
-import dev.threadbench.loadtest.report.Results;
+import dev.threadbench.loadtest.engine.Engine;
+import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.runner.SourceAddresses;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,7 +40,8 @@ final class Headroom {
 
         static Machine probe() {
             long descriptors = ManagementFactory.getOperatingSystemMXBean() instanceof UnixOperatingSystemMXBean unix
-                    ? unix.getMaxFileDescriptorCount() : -1;
+                    ? unix.getMaxFileDescriptorCount()
+                    : -1;
             return new Machine(descriptors, meminfoBytes("MemAvailable:"), meminfoBytes("MemTotal:"));
         }
     }
@@ -49,21 +52,37 @@ final class Headroom {
      * The concurrencies this machine cannot hold, each with why. {@code startsServers}: false with --targets,
      * whose memory and descriptors are elsewhere; {@code serverJvmOptions} give the server's -Xmx.
      */
-    static List<Results.Skipped> skipped(List<Integer> concurrencies, boolean startsServers, List<String> serverJvmOptions,
-                                         Machine machine) {
+    static List<Results.Skipped> skipped(
+            List<Integer> concurrencies, boolean startsServers, List<String> serverJvmOptions, Machine machine) {
         List<Results.Skipped> skipped = new ArrayList<>();
         long heap = maxHeapBytes(serverJvmOptions, machine.totalBytes());
         for (int c : concurrencies) {
             long descriptors = c + SPARE_DESCRIPTORS;
             long memory = heap + JVM_OVERHEAD_BYTES + c * BYTES_PER_CONNECTION;
             if (machine.descriptorLimit() >= 0 && machine.descriptorLimit() < descriptors) {
-                skipped.add(new Results.Skipped(c, String.format(Locale.ROOT, "the descriptor limit (ulimit -n) is %,d; %,d"
-                        + " connections need about %,d in the load generator%s", machine.descriptorLimit(), c, descriptors,
-                        startsServers ? " and as many in the server" : "")));
+                skipped.add(new Results.Skipped(
+                        c,
+                        String.format(
+                                Locale.ROOT,
+                                "the descriptor limit (ulimit -n) is %,d; %,d"
+                                        + " connections need about %,d in the load generator%s",
+                                machine.descriptorLimit(),
+                                c,
+                                descriptors,
+                                startsServers ? " and as many in the server" : "")));
             } else if (startsServers && machine.availableBytes() >= 0 && machine.availableBytes() < memory) {
-                skipped.add(new Results.Skipped(c, String.format(Locale.ROOT, "%,d MB of memory available; the server may need"
-                        + " %,d MB at %,d connections (its -Xmx %,d MB + %d MB + %d kB per connection)", machine.availableBytes() >> 20,
-                        memory >> 20, c, heap >> 20, JVM_OVERHEAD_BYTES >> 20, BYTES_PER_CONNECTION >> 10)));
+                skipped.add(new Results.Skipped(
+                        c,
+                        String.format(
+                                Locale.ROOT,
+                                "%,d MB of memory available; the server may need"
+                                        + " %,d MB at %,d connections (its -Xmx %,d MB + %d MB + %d kB per connection)",
+                                machine.availableBytes() >> 20,
+                                memory >> 20,
+                                c,
+                                heap >> 20,
+                                JVM_OVERHEAD_BYTES >> 20,
+                                BYTES_PER_CONNECTION >> 10)));
             }
         }
         return skipped;
@@ -95,16 +114,33 @@ final class Headroom {
      * source address opens as many connections to one server port as there are ephemeral ports ({@code ephemeralPorts},
      * -1 unknown). {@code sourceAddresses}: how many the engine binds to for a target host and a concurrency.
      */
-    static List<Results.Skipped> portsSkipped(List<Integer> concurrencies, List<String> targetHosts, String engine,
-                                              ToIntBiFunction<String, Integer> sourceAddresses, int ephemeralPorts) {
+    static List<Results.Skipped> portsSkipped(
+            List<Integer> concurrencies,
+            List<String> targetHosts,
+            String engine,
+            ToIntBiFunction<String, Integer> sourceAddresses,
+            int ephemeralPorts) {
         List<Results.Skipped> skipped = new ArrayList<>();
         for (int c : concurrencies) {
             int needed = SourceAddresses.needed(c, ephemeralPorts);
-            targetHosts.stream().filter(host -> sourceAddresses.applyAsInt(host, c) < needed).findFirst().ifPresent(host ->
-                    skipped.add(new Results.Skipped(c, String.format(Locale.ROOT, "%,d connections to %s need %d source addresses"
-                            + " (%,d ephemeral ports each per server port), the %s engine has %d: %s", c, host, needed, ephemeralPorts,
-                            engine, sourceAddresses.applyAsInt(host, c), "embedded".equals(engine) ? "give --source-addresses"
-                                    : "use --engine embedded with --source-addresses"))));
+            targetHosts.stream()
+                    .filter(host -> sourceAddresses.applyAsInt(host, c) < needed)
+                    .findFirst()
+                    .ifPresent(host -> skipped.add(new Results.Skipped(
+                            c,
+                            String.format(
+                                    Locale.ROOT,
+                                    "%,d connections to %s need %d source addresses"
+                                            + " (%,d ephemeral ports each per server port), the %s engine has %d: %s",
+                                    c,
+                                    host,
+                                    needed,
+                                    ephemeralPorts,
+                                    engine,
+                                    sourceAddresses.applyAsInt(host, c),
+                                    "embedded".equals(engine)
+                                            ? "give --source-addresses"
+                                            : "use --engine embedded with --source-addresses"))));
         }
         return skipped;
     }
@@ -112,7 +148,9 @@ final class Headroom {
     /** {@code first}, then those of {@code more} at concurrencies {@code first} does not skip already. */
     static List<Results.Skipped> and(List<Results.Skipped> first, List<Results.Skipped> more) {
         List<Results.Skipped> all = new ArrayList<>(first);
-        more.stream().filter(s -> first.stream().noneMatch(f -> f.concurrency() == s.concurrency())).forEach(all::add);
+        more.stream()
+                .filter(s -> first.stream().noneMatch(f -> f.concurrency() == s.concurrency()))
+                .forEach(all::add);
         return all;
     }
 
@@ -145,5 +183,35 @@ final class Headroom {
             return -1;
         }
         return -1;
+    }
+
+    /**
+     * The concurrencies this machine cannot hold (descriptors, memory, ports), each with its reason. With agents and
+     * running servers, neither the connections nor the servers are on this machine: none.
+     */
+    static List<Results.Skipped> skipped(CompareSettings settings, Engine engine) {
+        CompareSettings.Runs planned = settings.runs();
+        boolean agents = settings.generator().agents() != null;
+        return and(
+                agents && planned.running()
+                        ? List.of()
+                        : skipped(
+                                planned.concurrencies(),
+                                !planned.running(),
+                                settings.servers().jvmOptions(),
+                                Machine.probe()),
+                agents
+                        ? List.of()
+                        : portsSkipped(
+                                planned.concurrencies(),
+                                planned.running()
+                                        ? planned.targets().values().stream()
+                                                .map(URI::getHost)
+                                                .distinct()
+                                                .toList()
+                                        : List.of(settings.servers().listenHost()),
+                                engine.name(),
+                                engine::sourceAddresses,
+                                SourceAddresses.EPHEMERAL_PORTS));
     }
 }

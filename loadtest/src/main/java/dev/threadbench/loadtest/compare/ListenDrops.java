@@ -1,7 +1,7 @@
 package dev.threadbench.loadtest.compare;
 
 import dev.threadbench.common.HttpLimits;
-import dev.threadbench.loadtest.report.Limit;
+import dev.threadbench.loadtest.model.Note;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,10 +18,16 @@ final class ListenDrops {
 
     static final Path NETSTAT = Path.of("/proc/net/netstat");
     static final Path SOMAXCONN = Path.of("/proc/sys/net/core/somaxconn");
-    /** How a run's note on drops begins, so that the console can print it under the run's line and a sweep see a machine limit. */
-    static final String NOTE_PREFIX = Limit.DROPS_NOTE_PREFIX;
-
+    /**
+     * How a run's note on drops begins, so that the console can print it under the run's line and a sweep see a machine
+     * limit.
+     */
     private ListenDrops() {}
+
+    /** Whether a run's note is {@link #note}'s, on drops at the accept queue. */
+    static boolean isNote(String note) {
+        return Note.KERNEL_DROPS.is(note);
+    }
 
     /** The count so far; null where it cannot be read (not Linux). */
     static Long read() {
@@ -32,9 +38,12 @@ final class ListenDrops {
         }
     }
 
-    /** {@code ListenOverflows} from the text of /proc/net/netstat (a line of names, then one of values); null: absent. */
+    /**
+     * {@code ListenOverflows} from the text of /proc/net/netstat (a line of names, then one of values); null: absent.
+     */
     static Long count(String netstat) {
-        List<String> lines = netstat.lines().filter(line -> line.startsWith("TcpExt:")).toList();
+        List<String> lines =
+                netstat.lines().filter(line -> line.startsWith("TcpExt:")).toList();
         if (lines.size() < 2) {
             return null;
         }
@@ -60,11 +69,19 @@ final class ListenDrops {
             return null;
         }
         int queue = somaxconn == null ? HttpLimits.ACCEPT_BACKLOG : Math.min(somaxconn, HttpLimits.ACCEPT_BACKLOG);
-        return String.format(Locale.ROOT, NOTE_PREFIX + "%,d connection attempts dropped at the server's full accept queue (%,d long%s),"
-                + " each retried by its client after 1 s or more", drops, queue,
+        return Note.KERNEL_DROPS.write(String.format(
+                Locale.ROOT,
+                "%,d connection attempts dropped at the server's full accept queue (%,d long%s),"
+                        + " each retried by its client after 1 s or more",
+                drops,
+                queue,
                 somaxconn != null && somaxconn < HttpLimits.ACCEPT_BACKLOG
-                        ? String.format(Locale.ROOT, ": net.core.somaxconn %,d cuts the servers' %,d", somaxconn, HttpLimits.ACCEPT_BACKLOG)
-                        : "");
+                        ? String.format(
+                                Locale.ROOT,
+                                ": net.core.somaxconn %,d cuts the servers' %,d",
+                                somaxconn,
+                                HttpLimits.ACCEPT_BACKLOG)
+                        : ""));
     }
 
     /**
@@ -75,9 +92,15 @@ final class ListenDrops {
         if (somaxconn == null || somaxconn >= HttpLimits.ACCEPT_BACKLOG || largestConcurrency <= somaxconn) {
             return null;
         }
-        return String.format(Locale.ROOT, "net.core.somaxconn is %,d: it cuts the servers' accept backlog of %,d, and %,d connections"
-                + " opening while a busy server accepts late may be dropped and retried after 1 s (each run says how many);"
-                + " as root: sysctl -w net.core.somaxconn=%d", somaxconn, HttpLimits.ACCEPT_BACKLOG, largestConcurrency,
+        return String.format(
+                Locale.ROOT,
+                "net.core.somaxconn is %,d: it cuts the servers' accept backlog of %,d, and %,d connections"
+                        + " opening while a busy server accepts late may be dropped and retried after 1 s (each run"
+                        + " says how many);"
+                        + " as root: sysctl -w net.core.somaxconn=%d",
+                somaxconn,
+                HttpLimits.ACCEPT_BACKLOG,
+                largestConcurrency,
                 HttpLimits.ACCEPT_BACKLOG);
     }
 }

@@ -6,30 +6,83 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The server's own process figures, the {@code "process"} object of its GET /stats: CPU time in ms, threads,
- * heap, GC and JIT compile time (JDK management beans), RSS and context switches ({@code /proc/self/status}, null off Linux).
+ * The server's own process figures, the {@code "process"} object of its GET /stats: CPU time in ms, threads, heap, GC
+ * and JIT compile time (JDK management beans), RSS and context switches ({@code /proc/self/status}, null off Linux).
  * Absent (null) from servers that do not report them: older jars, other targets. {@code threadClasses}: the CPU bill by
  * thread class ({@link ThreadClasses}), which a server gives when asked ({@code /stats?threads}); null otherwise.
  */
-record ProcessFigures(Long cpuMs, Long cpuUserMs, Long cpuSystemMs, Long threads, Long threadsPeak, Long heapUsedBytes,
-                      Long heapCommittedBytes, Long heapAfterGcBytes, Long gcCount, Long gcPauseMs, Long rssBytes,
-                      Long rssPeakBytes, Long voluntaryContextSwitches, Long involuntaryContextSwitches, Long jitMs,
-                      Map<String, ClassFigures> threadClasses) {
+record ProcessFigures(
+        Long cpuMs,
+        Long cpuUserMs,
+        Long cpuSystemMs,
+        Long threads,
+        Long threadsPeak,
+        Long heapUsedBytes,
+        Long heapCommittedBytes,
+        Long heapAfterGcBytes,
+        Long gcCount,
+        Long gcPauseMs,
+        Long rssBytes,
+        Long rssPeakBytes,
+        Long voluntaryContextSwitches,
+        Long involuntaryContextSwitches,
+        Long jitMs,
+        Map<String, ClassFigures> threadClasses) {
 
-    ProcessFigures(Long cpuMs, Long cpuUserMs, Long cpuSystemMs, Long threads, Long threadsPeak, Long heapUsedBytes,
-                   Long heapCommittedBytes, Long heapAfterGcBytes, Long gcCount, Long gcPauseMs, Long rssBytes,
-                   Long rssPeakBytes, Long voluntaryContextSwitches, Long involuntaryContextSwitches, Long jitMs) {
-        this(cpuMs, cpuUserMs, cpuSystemMs, threads, threadsPeak, heapUsedBytes, heapCommittedBytes, heapAfterGcBytes, gcCount,
-                gcPauseMs, rssBytes, rssPeakBytes, voluntaryContextSwitches, involuntaryContextSwitches, jitMs, null);
+    ProcessFigures(
+            Long cpuMs,
+            Long cpuUserMs,
+            Long cpuSystemMs,
+            Long threads,
+            Long threadsPeak,
+            Long heapUsedBytes,
+            Long heapCommittedBytes,
+            Long heapAfterGcBytes,
+            Long gcCount,
+            Long gcPauseMs,
+            Long rssBytes,
+            Long rssPeakBytes,
+            Long voluntaryContextSwitches,
+            Long involuntaryContextSwitches,
+            Long jitMs) {
+        this(
+                cpuMs,
+                cpuUserMs,
+                cpuSystemMs,
+                threads,
+                threadsPeak,
+                heapUsedBytes,
+                heapCommittedBytes,
+                heapAfterGcBytes,
+                gcCount,
+                gcPauseMs,
+                rssBytes,
+                rssPeakBytes,
+                voluntaryContextSwitches,
+                involuntaryContextSwitches,
+                jitMs,
+                null);
     }
 
     /** One thread class's cumulative figures, as /stats?threads gives them (ms; null where unknown). */
-    record ClassFigures(Double cpuMs, Double userMs, Double systemMs, Double runQueueWaitMs, Long voluntaryContextSwitches,
-                        Long involuntaryContextSwitches, Long threads) {
+    record ClassFigures(
+            Double cpuMs,
+            Double userMs,
+            Double systemMs,
+            Double runQueueWaitMs,
+            Long voluntaryContextSwitches,
+            Long involuntaryContextSwitches,
+            Long threads) {
 
         static ClassFigures of(ThreadClasses.Cost c) {
-            return new ClassFigures(c.cpuMs(), (double) c.userMs(), (double) c.systemMs(), c.runQueueWaitMs(),
-                    c.voluntaryContextSwitches(), c.involuntaryContextSwitches(), (long) c.threads());
+            return new ClassFigures(
+                    c.cpuMs(),
+                    (double) c.userMs(),
+                    (double) c.systemMs(),
+                    c.runQueueWaitMs(),
+                    c.voluntaryContextSwitches(),
+                    c.involuntaryContextSwitches(),
+                    (long) c.threads());
         }
 
         /** A bill as {@link ThreadClasses#read} gives it (this JVM's own, the generator's); null for null. */
@@ -49,11 +102,23 @@ record ProcessFigures(Long cpuMs, Long cpuUserMs, Long cpuSystemMs, Long threads
         if (!p.isObject()) {
             return null;
         }
-        return new ProcessFigures(number(p, "cpuMs"), number(p, "cpuUserMs"), number(p, "cpuSystemMs"), number(p, "threads"),
-                number(p, "threadsPeak"), number(p, "heapUsedBytes"), number(p, "heapCommittedBytes"),
-                number(p, "heapAfterGcBytes"), number(p, "gcCount"), number(p, "gcPauseMs"), number(p, "rssBytes"),
-                number(p, "rssPeakBytes"), number(p, "voluntaryContextSwitches"), number(p, "involuntaryContextSwitches"),
-                number(p, "jitMs"), classes(p.path("threadClasses")));
+        return new ProcessFigures(
+                number(p, "cpuMs"),
+                number(p, "cpuUserMs"),
+                number(p, "cpuSystemMs"),
+                number(p, "threads"),
+                number(p, "threadsPeak"),
+                number(p, "heapUsedBytes"),
+                number(p, "heapCommittedBytes"),
+                number(p, "heapAfterGcBytes"),
+                number(p, "gcCount"),
+                number(p, "gcPauseMs"),
+                number(p, "rssBytes"),
+                number(p, "rssPeakBytes"),
+                number(p, "voluntaryContextSwitches"),
+                number(p, "involuntaryContextSwitches"),
+                number(p, "jitMs"),
+                classes(p.path("threadClasses")));
     }
 
     private static Map<String, ClassFigures> classes(JsonNode bill) {
@@ -63,9 +128,16 @@ record ProcessFigures(Long cpuMs, Long cpuUserMs, Long cpuSystemMs, Long threads
         Map<String, ClassFigures> classes = new LinkedHashMap<>();
         bill.properties().forEach(entry -> {
             JsonNode c = entry.getValue();
-            classes.put(entry.getKey(), new ClassFigures(decimal(c, "cpuMs"), decimal(c, "userMs"), decimal(c, "systemMs"),
-                    decimal(c, "runQueueWaitMs"), number(c, "voluntaryContextSwitches"), number(c, "involuntaryContextSwitches"),
-                    number(c, "threads")));
+            classes.put(
+                    entry.getKey(),
+                    new ClassFigures(
+                            decimal(c, "cpuMs"),
+                            decimal(c, "userMs"),
+                            decimal(c, "systemMs"),
+                            decimal(c, "runQueueWaitMs"),
+                            number(c, "voluntaryContextSwitches"),
+                            number(c, "involuntaryContextSwitches"),
+                            number(c, "threads")));
         });
         return classes;
     }
@@ -82,7 +154,8 @@ record ProcessFigures(Long cpuMs, Long cpuUserMs, Long cpuSystemMs, Long threads
 
     /** Voluntary plus involuntary context switches; null when either is unknown. */
     Long contextSwitches() {
-        return voluntaryContextSwitches == null || involuntaryContextSwitches == null ? null
+        return voluntaryContextSwitches == null || involuntaryContextSwitches == null
+                ? null
                 : voluntaryContextSwitches + involuntaryContextSwitches;
     }
 }

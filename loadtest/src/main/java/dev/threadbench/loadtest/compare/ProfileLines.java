@@ -1,6 +1,6 @@
 package dev.threadbench.loadtest.compare;
 
-import dev.threadbench.loadtest.profile.Profile;
+import dev.threadbench.loadtest.model.Profile;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -16,10 +16,19 @@ final class ProfileLines {
         if (profiles.isEmpty()) {
             return lines;
         }
-        lines.add("profiles (" + profiles.getFirst().modeDescription() + "), share of " + profiles.getFirst().unit() + " per bucket:");
+        lines.add("profiles (" + profiles.getFirst().modeDescription() + "), share of "
+                + profiles.getFirst().unit() + " per bucket:");
         for (Profile p : profiles) {
-            lines.add(String.format(Locale.ROOT, "  %s/%s C=%d round %d: %s  %s", p.server(), p.strategy(), p.concurrency(), p.round() + 1,
-                    p.flameGraph(), p.buckets().stream().map(s -> String.format(Locale.ROOT, "%s %.0f%%", s.bucket(), 100 * s.share()))
+            lines.add(String.format(
+                    Locale.ROOT,
+                    "  %s/%s C=%d round %d: %s  %s",
+                    p.server(),
+                    p.strategy(),
+                    p.concurrency(),
+                    p.round() + 1,
+                    p.flameGraph(),
+                    p.buckets().stream()
+                            .map(s -> String.format(Locale.ROOT, "%s %.0f%%", s.bucket(), 100 * s.share()))
                             .collect(Collectors.joining(", "))));
         }
         lines.add("");

@@ -1,6 +1,6 @@
 package dev.threadbench.loadtest.compare;
 
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.UsageException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +15,11 @@ public final class ProjectLayout {
     public static Path root() {
         List<Path> candidates = new ArrayList<>();
         try {
-            Path code = Path.of(ProjectLayout.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path code = Path.of(ProjectLayout.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
             // loadtest/target/loadtest.jar or loadtest/target/classes: three levels below the root
             candidates.add(code.toAbsolutePath().getParent().getParent().getParent());
         } catch (URISyntaxException | NullPointerException | SecurityException e) {
@@ -27,7 +31,8 @@ public final class ProjectLayout {
             candidates.add(cwd.getParent());
         }
         for (Path candidate : candidates) {
-            if (candidate != null && Files.isDirectory(candidate.resolve("loadtest"))
+            if (candidate != null
+                    && Files.isDirectory(candidate.resolve("loadtest"))
                     && Files.isRegularFile(candidate.resolve("pom.xml"))) {
                 return candidate.normalize();
             }
@@ -43,8 +48,8 @@ public final class ProjectLayout {
     static Path jar(String server, Path given) {
         Path jar = given != null ? given : defaultJar(server);
         if (!Files.isRegularFile(jar)) {
-            throw new UsageException("no " + server + " server jar at " + jar + ": build it (./mvnw -B -q package -DskipTests)"
-                    + " or pass --" + server + "-jar");
+            throw new UsageException("no " + server + " server jar at " + jar
+                    + ": build it (./mvnw -B -q package -DskipTests)" + " or pass --" + server + "-jar");
         }
         return jar;
     }

@@ -1,9 +1,13 @@
 package dev.threadbench.loadtest.compare;
 
 import dev.threadbench.common.Strategy;
+import dev.threadbench.loadtest.analysis.AboveBound;
 import dev.threadbench.loadtest.engine.Outcome;
-import dev.threadbench.loadtest.report.AboveBound;
-import dev.threadbench.loadtest.report.Results;
+import dev.threadbench.loadtest.model.Note;
+import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.Run;
+import dev.threadbench.loadtest.model.ServerCost;
+import dev.threadbench.loadtest.model.ThreadClassCost;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -23,20 +27,35 @@ final class RunAnalysis {
      * What one run measured: the engine's outcome, the server's /stats while idle before and after it,
      * and its cost over the measured window as it reported it (null when it reports none).
      */
-    record Measured(Target server, int concurrency, String engine, int round, Outcome outcome, Target.Stats before,
-                    Target.Stats after, Results.ServerCost cost, Map<String, Results.ThreadClassCost> generatorThreads) {
+    record Measured(
+            Target server,
+            int concurrency,
+            String engine,
+            int round,
+            Outcome outcome,
+            Target.Stats before,
+            Target.Stats after,
+            ServerCost cost,
+            Map<String, ThreadClassCost> generatorThreads) {
 
-        Measured(Target server, int concurrency, String engine, int round, Outcome outcome, Target.Stats before,
-                 Target.Stats after, Results.ServerCost cost) {
+        Measured(
+                Target server,
+                int concurrency,
+                String engine,
+                int round,
+                Outcome outcome,
+                Target.Stats before,
+                Target.Stats after,
+                ServerCost cost) {
             this(server, concurrency, engine, round, outcome, before, after, cost, null);
         }
     }
 
     /**
-     * Request threads are flagged starved when they waited on the run queue at least as long as they ran: a request thread
-     * that became runnable then waited, on average, as long for a CPU as it went on to use. Below it the wait is the
-     * scheduler's ordinary latency; above it, more threads want the CPUs than they have, and latency and throughput fall
-     * next (on 2026-12-03, 2 cores AMD EPYC: docs/cpu-bill.md).
+     * Request threads are flagged starved when they waited on the run queue at least as long as they ran: a request
+     * thread that became runnable then waited, on average, as long for a CPU as it went on to use. Below it the wait is
+     * the scheduler's ordinary latency; above it, more threads want the CPUs than they have, and latency and throughput
+     * fall next (docs/cpu-bill.md).
      */
     static final double STARVED_WAIT_RATIO = 1.0;
 
@@ -46,60 +65,86 @@ final class RunAnalysis {
      * The run as results.json holds it; a server delaying other than every {@code delayEvery}th request is a
      * problem too. Each side's CPU use is a share of its own CPUs as {@code pinning} set them.
      */
-    static Results.Run analyse(Measured run, int delayEvery, long delayMs, CpuPinning pinning, List<String> problems) {
+    static Run analyse(Measured run, int delayEvery, long delayMs, CpuPinning pinning, List<String> problems) {
         return analyse(run, delayEvery, delayMs, null, pinning, problems);
     }
 
     /** @param rampupSeconds the run's ramp-up, for the cause of a reading above the bound; null when not known */
-    static Results.Run analyse(Measured run, int delayEvery, long delayMs, Integer rampupSeconds, CpuPinning pinning,
-                               List<String> problems) {
+    static Run analyse(
+            Measured run,
+            int delayEvery,
+            long delayMs,
+            Integer rampupSeconds,
+            CpuPinning pinning,
+            List<String> problems) {
         Outcome outcome = run.outcome();
         Double bound = bound(run.concurrency(), delayEvery, delayMs);
-        double seconds = outcome.durationSeconds();
+        double seconds = outcome.window().durationSeconds();
         Double generatorShare = generatorShare(outcome, pinning);
         boolean generatorBound = generatorShare != null && generatorShare >= BOUND_SHARE;
-        Results.ServerCost cost = run.cost();
+        ServerCost cost = run.cost();
         Double serverCpu = cost == null ? null : cost.cpuSeconds();
         Double peakRss = cost == null ? null : cost.peakRssMb();
-        // over the /stats reads' own window (CPU per request x requests/s), not the client's: a saturated server answers
+        // over the /stats reads' own window (CPU per request x requests/s), not the client's: a saturated server
+        // answers
         // the last read late, and its CPU until then over the client's seconds read as more than its CPUs can give
-        Double serverShare = cost == null || cost.cpuMicrosPerRequest() == null ? null
-                : round(cost.cpuMicrosPerRequest() * outcome.requestsPerSecond() / 1e6 / pinning.serverShareCpus(), 3);
+        Double serverShare = cost == null || cost.cpuMicrosPerRequest() == null
+                ? null
+                : round(
+                        cost.cpuMicrosPerRequest()
+                                * outcome.window().requestsPerSecond()
+                                / 1e6
+                                / pinning.serverShareCpus(),
+                        3);
         boolean serverBound = serverShare != null && serverShare >= BOUND_SHARE;
-        Double microsPerRequest = cost == null || cost.cpuMicrosPerRequest() == null ? null : round(cost.cpuMicrosPerRequest(), 1);
+        Double microsPerRequest =
+                cost == null || cost.cpuMicrosPerRequest() == null ? null : round(cost.cpuMicrosPerRequest(), 1);
         List<String> notes = new ArrayList<>(outcome.notes());
-        Double ratio = bound == null ? null : round(outcome.requestsPerSecond() / bound, 4);
+        Double ratio = bound == null ? null : round(outcome.window().requestsPerSecond() / bound, 4);
         if (ratio != null && outcome.open() == null && ratio > AboveBound.LIMIT) {
             notes.add(AboveBound.note(ratio, seconds, rampupSeconds, delayMs));
         }
-        if (generatorBound && outcome.agents() != null) {
-            Results.AgentRun busiest = outcome.agents().stream()
-                    .max(java.util.Comparator.comparingDouble(Results.AgentRun::generatorCpuShare)).orElseThrow();
-            notes.add(String.format(Locale.ROOT, "generator-bound: agent %s used %.0f %% of its %d CPUs; the figure may be the"
-                    + " generators' limit, not the server's (add agents)", busiest.name(), 100 * busiest.generatorCpuShare(),
+        if (generatorBound && outcome.cluster().agents() != null) {
+            Results.AgentRun busiest = outcome.cluster().agents().stream()
+                    .max(java.util.Comparator.comparingDouble(Results.AgentRun::generatorCpuShare))
+                    .orElseThrow();
+            notes.add(String.format(
+                    Locale.ROOT,
+                    "generator-bound: agent %s used %.0f %% of its %d CPUs; the figure may be the"
+                            + " generators' limit, not the server's (add agents)",
+                    busiest.name(),
+                    100 * busiest.generatorCpuShare(),
                     busiest.cpus()));
         } else if (generatorBound) {
-            notes.add(String.format(Locale.ROOT, "generator-bound: the load generator used %.0f %% of its %s CPUs; the figure may"
-                    + " be the generator's limit, not the server's", 100 * generatorShare, cpus(pinning.generatorShareCpus())));
+            notes.add(String.format(
+                    Locale.ROOT,
+                    "generator-bound: the load generator used %.0f %% of its %s CPUs; the figure may"
+                            + " be the generator's limit, not the server's",
+                    100 * generatorShare,
+                    cpus(pinning.generatorShareCpus())));
         }
         if (serverBound) {
-            notes.add(String.format(Locale.ROOT, "server-bound: the server used %.0f %% of its %s CPUs", 100 * serverShare,
+            notes.add(String.format(
+                    Locale.ROOT,
+                    "server-bound: the server used %.0f %% of its %s CPUs",
+                    100 * serverShare,
                     cpus(pinning.serverShareCpus())));
         }
-        String compiling = compiling(cost, outcome.requestsPerSecond());
+        String compiling = compiling(cost, outcome.window().requestsPerSecond());
         if (compiling != null) {
             notes.add(compiling);
         }
-        String serverStarved = starved("server", cost == null ? null : cost.threads());
+        String serverStarved = starved(Note.SERVER_STARVED, cost == null ? null : cost.threads());
         if (serverStarved != null) {
             notes.add(serverStarved);
         }
-        String generatorStarved = starved("generator", run.generatorThreads());
+        String generatorStarved = starved(Note.GENERATOR_STARVED, run.generatorThreads());
         if (generatorStarved != null) {
             notes.add(generatorStarved);
         }
         if (cost == null) {
-            notes.add("server CPU, peak RSS and cost n/a: " + run.server().name() + " at " + run.server().base()
+            notes.add("server CPU, peak RSS and cost n/a: " + run.server().name() + " at "
+                    + run.server().base()
                     + " reports no process figures on its /stats (an older jar, or another server)");
         }
         Target.Stats after = run.after();
@@ -111,45 +156,76 @@ final class RunAnalysis {
         if (after.inFlight() > 0) {
             notes.add(after.inFlight() + " request(s) still in flight at the server when its count was read");
         }
-        Results.Reconciliation reconciliation = Results.Reconciliation.of(after.requests() - run.before().requests(),
-                outcome.answered(), outcome.unansweredAllowance());
-        return new Results.Run(run.server().name(), after.strategy(), run.concurrency(), run.engine(), run.round(),
-                outcome.requests(), outcome.failed(), round(seconds, 3), round(outcome.requestsPerSecond(), 1), bound,
-                ratio, outcome.latency(), serverCpu,
-                microsPerRequest, serverShare, peakRss,
-                round(outcome.clientCpuSeconds(), 2), generatorShare, serverBound, generatorBound,
-                reconciliation, outcome.connectionsOpened(), null, outcome.percentiles(), notes, cost, outcome.open(),
-                outcome.agents(), outcome.coordination(), outcome.timeline(), run.generatorThreads(),
-                outcome.timeline() == null || rampupSeconds == null ? null
-                        : round(Math.max(0, outcome.timeline().measureStartSecond() - rampupSeconds), 1),
-                null, null);
+        Results.Reconciliation reconciliation = Results.Reconciliation.of(
+                after.requests() - run.before().requests(),
+                outcome.answers().answered(),
+                outcome.answers().unansweredAllowance());
+        Double warmup = outcome.timeline() == null || rampupSeconds == null
+                ? null
+                : round(Math.max(0, outcome.timeline().measureStartSecond() - rampupSeconds), 1);
+        return new Run(
+                run.server().name(),
+                after.strategy(),
+                run.concurrency(),
+                run.engine(),
+                run.round(),
+                null,
+                new Run.Load(
+                        outcome.window().requests(),
+                        outcome.window().failed(),
+                        round(seconds, 3),
+                        round(outcome.window().requestsPerSecond(), 1),
+                        bound,
+                        ratio,
+                        outcome.window().connectionsOpened(),
+                        warmup),
+                outcome.latency(),
+                new Run.ServerSide(serverCpu, microsPerRequest, serverShare, peakRss, serverBound, null, cost, null),
+                new Run.GeneratorSide(
+                        round(outcome.generatorCpuSeconds(), 2),
+                        generatorShare,
+                        generatorBound,
+                        run.generatorThreads()),
+                reconciliation,
+                notes,
+                outcome.open(),
+                new Run.Distributed(
+                        outcome.cluster().agents(), outcome.cluster().coordination()),
+                outcome.timeline());
     }
 
     /**
-     * A note when {@code side}'s request threads (io, worker, carrier; the generator's event loops are io) waited on the run
-     * queue {@link #STARVED_WAIT_RATIO} times their CPU time or more; null otherwise or without the bill.
+     * A note of {@code kind} when its side's request threads (io, worker, carrier; the generator's event loops are io)
+     * waited on the run queue {@link #STARVED_WAIT_RATIO} times their CPU time or more; null otherwise or without the
+     * bill.
      */
-    static String starved(String side, Map<String, Results.ThreadClassCost> bill) {
-        Double cpu = Results.ThreadClassCost.sum(bill, Results.ThreadClassCost.REQUEST_CLASSES,
-                Results.ThreadClassCost::cpuMicrosPerRequest);
-        Double wait = Results.ThreadClassCost.sum(bill, Results.ThreadClassCost.REQUEST_CLASSES,
-                Results.ThreadClassCost::runQueueWaitMicrosPerRequest);
+    static String starved(Note kind, Map<String, ThreadClassCost> bill) {
+        Double cpu = ThreadClassCost.sum(bill, ThreadClassCost.REQUEST_CLASSES, ThreadClassCost::cpuMicrosPerRequest);
+        Double wait = ThreadClassCost.sum(
+                bill, ThreadClassCost.REQUEST_CLASSES, ThreadClassCost::runQueueWaitMicrosPerRequest);
         if (cpu == null || wait == null || cpu <= 0 || wait < STARVED_WAIT_RATIO * cpu) {
             return null;
         }
-        return String.format(Locale.ROOT, "%s starved: its %s waited %.1f us per request on the run queue, %.1f x the %.1f us"
-                + " they ran: more threads wanted its CPUs than it had", side,
-                side.equals("generator") ? "event loops" : "request threads (io, worker, carrier)", wait, wait / cpu, cpu);
+        return kind.write(String.format(
+                Locale.ROOT,
+                "its %s waited %.1f us per request on the run queue, %.1f x the %.1f us"
+                        + " they ran: more threads wanted its CPUs than it had",
+                kind == Note.GENERATOR_STARVED ? "event loops" : "request threads (io, worker, carrier)",
+                wait,
+                wait / cpu,
+                cpu));
     }
 
     /** The generator's CPU share: this JVM's over its CPUs or, from a cluster, the busiest agent's over its own. */
     private static Double generatorShare(Outcome outcome, CpuPinning pinning) {
-        if (outcome.agents() != null) {
-            return outcome.agents().stream().mapToDouble(Results.AgentRun::generatorCpuShare).max().stream()
-                    .mapToObj(share -> round(share, 3)).findFirst().orElse(null);
+        if (outcome.cluster().agents() != null) {
+            return outcome.cluster().agents().stream().mapToDouble(Results.AgentRun::generatorCpuShare).max().stream()
+                    .mapToObj(share -> round(share, 3))
+                    .findFirst()
+                    .orElse(null);
         }
-        double seconds = outcome.durationSeconds();
-        return seconds > 0 ? round(outcome.clientCpuSeconds() / seconds / pinning.generatorShareCpus(), 3) : null;
+        double seconds = outcome.window().durationSeconds();
+        return seconds > 0 ? round(outcome.generatorCpuSeconds() / seconds / pinning.generatorShareCpus(), 3) : null;
     }
 
     /**
@@ -157,12 +233,15 @@ final class RunAnalysis {
      * counts the compiler too (the JIT's time is elapsed time in its threads, so "up to"). A longer warm-up does not
      * always end it: HotSpot on one core kept compiling 25-39 ms a second after 45 s of warm-up.
      */
-    static String compiling(Results.ServerCost cost, double requestsPerSecond) {
+    static String compiling(ServerCost cost, double requestsPerSecond) {
         if (cost == null || !cost.compiling(requestsPerSecond)) {
             return null;
         }
-        return String.format(Locale.ROOT, "JIT compiling: %.0f ms per second of the window, up to %.0f %% of the server's"
-                + " CPU there, which its CPU per request includes", cost.jitMsPerSecond(),
+        return String.format(
+                Locale.ROOT,
+                "JIT compiling: %.0f ms per second of the window, up to %.0f %% of the server's"
+                        + " CPU there, which its CPU per request includes",
+                cost.jitMsPerSecond(),
                 Math.min(100, 100 * cost.jitShare(requestsPerSecond)));
     }
 
@@ -171,7 +250,9 @@ final class RunAnalysis {
         return count == Math.rint(count) ? String.valueOf((long) count) : String.format(Locale.ROOT, "%.1f", count);
     }
 
-    /** C closed-loop clients, one request in {@code delayEvery} held {@code delayMs}: at most C x N / delay requests/s. */
+    /**
+     * C closed-loop clients, one request in {@code delayEvery} held {@code delayMs}: at most C x N / delay requests/s.
+     */
     static Double bound(int concurrency, int delayEvery, long delayMs) {
         if (delayEvery <= 0 || delayMs <= 0) {
             return null;
@@ -180,12 +261,13 @@ final class RunAnalysis {
     }
 
     /**
-     * For the blocking strategy, the share of the worker pool ({@code workers} threads) its delayed requests held over the
-     * window: by Little's law, delayed answers per second x the delay (each holds a worker that long), over the pool. At
-     * 0.9 or more the pool, not the CPUs, sets the pace. Null for other strategies (no pool holds their delays) and when
-     * the pool is not known.
+     * For the blocking strategy, the share of the worker pool ({@code workers} threads) its delayed requests held over
+     * the window: by Little's law, delayed answers per second x the delay (each holds a worker that long), over the
+     * pool. At 0.9 or more the pool, not the CPUs, sets the pace. Null for other strategies (no pool holds their
+     * delays) and when the pool is not known.
      */
-    static Double workerPoolShare(String strategy, double requestsPerSecond, int delayEvery, long delayMs, Integer workers) {
+    static Double workerPoolShare(
+            String strategy, double requestsPerSecond, int delayEvery, long delayMs, Integer workers) {
         if (!Strategy.BLOCKING.id().equals(strategy) || workers == null || workers <= 0 || delayEvery <= 0) {
             return null;
         }
@@ -194,9 +276,16 @@ final class RunAnalysis {
 
     static String delayEveryMismatch(Target server, Target.Stats stats, int delayEvery) {
         long expected = delayEvery == 0 ? 0 : stats.requests() / delayEvery;
-        return String.format(Locale.ROOT, "--delay-every %d does not match %s at %s: its /stats counts %d delayed of %d requests,"
-                + " not %d; give the servers' own setting (the bound depends on it)", delayEvery, server.name(), server.base(),
-                stats.delayed(), stats.requests(), expected);
+        return String.format(
+                Locale.ROOT,
+                "--delay-every %d does not match %s at %s: its /stats counts %d delayed of %d requests,"
+                        + " not %d; give the servers' own setting (the bound depends on it)",
+                delayEvery,
+                server.name(),
+                server.base(),
+                stats.delayed(),
+                stats.requests(),
+                expected);
     }
 
     static double round(double value, int decimals) {

@@ -1,6 +1,6 @@
 package dev.threadbench.loadtest.compare;
 
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.UsageException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,17 +29,17 @@ import java.util.Locale;
  * rounds, so only the first run meets its cold compiler.
  * --quick: 3 rounds too, so that its verdict judges: 2 + 4 + 4 s (2 periods): 12 x 13 s + 48 s = 204 s, about 3.5 min.
  *
- * <p>Sweep: 6 server x strategy pairs over the grid, 250 ... 10,000 and on to what the machine holds (--sweep-max; 19,000
- * here, 20,000 descriptors: 7 points), then narrowing in. Grid, full: 3 rounds of 2 + 2 + 6 s: 126 x 13 s + 18 x 8 s =
- * 1,782 s, about 30 min. Narrowing in ({@link Bisection}): each step runs every pair still too wide once per round, each
- * in a server started for it and warmed first (2 + 12 s, {@link #NARROWING_WARMUP_SECONDS}), 13 + 8 + 14 s; from a 2x gap to
- * within 10 % takes 4 steps, at most 5 (middle-third midpoints). With all six pairs breaking within one gap of the grid,
- * 6 x 3 x 4 = 72 runs x 35 s = 2,520 s more: about 72 min in all, at most about 80 (CompareHeader prints the bound before
- * the first run). --quick: one round of 2 + 2 + 4 s: 42 x 11 s + 6 x 8 s = 510 s for the grid, 6 x 4 x 33 s = 792 s
- * narrowing in, about 22 min, with no spread to judge
- * differences by. Short warm-ups are enough on the grid: each server runs its concurrencies in one process, lowest
- * first, so only its first point meets a cold JIT; a narrowing-in run meets a cold JIT every time (its server is
- * started for it, since the next midpoint depends on every round), which the JIT flag shows where it weighs.
+ * <p>Sweep: 6 server x strategy pairs over the grid, 250 ... 10,000 and on to what the machine holds (--sweep-max;
+ * 19,000 here, 20,000 descriptors: 7 points), then narrowing in. Grid, full: 3 rounds of 2 + 2 + 6 s: 126 x 13 s + 18 x
+ * 8 s = 1,782 s, about 30 min. Narrowing in ({@link Bisection}): each step runs every pair still too wide once per
+ * round, each in a server started for it and warmed first (2 + 12 s, {@link #NARROWING_WARMUP_SECONDS}), 13 + 8 + 14 s;
+ * from a 2x gap to within 10 % takes 4 steps, at most 5 (middle-third midpoints). With all six pairs breaking within
+ * one gap of the grid, 6 x 3 x 4 = 72 runs x 35 s = 2,520 s more: about 72 min in all, at most about 80 (CompareHeader
+ * prints the bound before the first run). --quick: one round of 2 + 2 + 4 s: 42 x 11 s + 6 x 8 s = 510 s for the grid,
+ * 6 x 4 x 33 s = 792 s narrowing in, about 22 min, with no spread to judge differences by. Short warm-ups are enough on
+ * the grid: each server runs its concurrencies in one process, lowest first, so only its first point meets a cold JIT;
+ * a narrowing-in run meets a cold JIT every time (its server is started for it, since the next midpoint depends on
+ * every round), which the JIT flag shows where it weighs.
  */
 record RunLength(int rampupSeconds, int warmupSeconds, int durationSeconds, int rounds, boolean autoWarmup) {
 
@@ -48,15 +48,18 @@ record RunLength(int rampupSeconds, int warmupSeconds, int durationSeconds, int 
     }
 
     /**
-     * --warmup auto: the warm-up ends at the first whole delay period, from one period past the ramp-up on, at which the
-     * server's JIT compiled less than this over the last 2 s, in ms per second (AUTO_WARMUP_JIT_MS_PER_SECOND; see
+     * --warmup auto: the warm-up ends at the first whole delay period, from one period past the ramp-up on, at which
+     * the server's JIT compiled less than this over the last 2 s, in ms per second (AUTO_WARMUP_JIT_MS_PER_SECOND; see
      * docs/cpu-bill.md for the curves it was chosen on), or at {@link #AUTO_WARMUP_CAP_SECONDS}.
      */
     static final int AUTO_WARMUP_JIT_MS_PER_SECOND = 20;
+
     static final int AUTO_WARMUP_CAP_SECONDS = 20;
     /** The span of the JIT's reading: the last 2 s, one delay period with the defaults. */
     static final int AUTO_WARMUP_JIT_SECONDS = 2;
-    /** The warm-up when auto cannot be (another engine, agents, the open model, --iterations): the fixed one before it. */
+    /**
+     * The warm-up when auto cannot be (another engine, agents, the open model, --iterations): the fixed one before it.
+     */
     static final int FIXED_WARMUP_SECONDS = 8;
 
     static final List<Integer> SWEEP_CONCURRENCIES = List.of(250, 500, 1000, 2000, 5000, 10000);
@@ -71,21 +74,21 @@ record RunLength(int rampupSeconds, int warmupSeconds, int durationSeconds, int 
     static final RunLength SWEEP_QUICK = new RunLength(2, 2, 4, 1);
 
     /**
-     * A narrowing-in run's server, started for it, first gets this many seconds of unmeasured load at its pair's largest
-     * concurrency held, at most {@link #NARROWING_WARMUP_MAX_CONCURRENCY}: about the requests a grid point's server has
-     * answered before its point (250 ... 2,000 connections, ~90,000 requests to 2,000). Without it, on 2026-12-01 (2 cores
-     * Intel Xeon) the narrowing-in runs' JIT compiled 500-1,500 ms a second of the window, the grid's 1-90, and every
-     * pair "broke" at its first midpoint below points the grid had held (Vert.x timer: 55.6 % at 5,500, 69.3 % at 10,000).
+     * A narrowing-in run's server, started for it, first gets this many seconds of unmeasured load at its pair's
+     * largest concurrency held, at most {@link #NARROWING_WARMUP_MAX_CONCURRENCY}: about the requests a grid point's
+     * server has answered before its point (250 ... 2,000 connections, ~90,000 requests to 2,000). Without it a cold
+     * JIT broke every pair at its first midpoint, below points the grid had held (docs/sweep.md).
      */
     static final int NARROWING_WARMUP_SECONDS = 12;
+
     static final int NARROWING_WARMUP_MAX_CONCURRENCY = 2000;
 
     /** The longest whole number of seconds a window may have to grow by to hold whole delay periods. */
     static final long MAX_STEP_SECONDS = 60;
 
     /**
-     * The sweep's grid up to {@code max}: 250, 500, then 1, 2 and 5 x 10^k (1,000, 2,000, 5,000, 10,000, 20,000, 50,000,
-     * 100,000 ...), and {@code max} itself as the last point when it falls between two.
+     * The sweep's grid up to {@code max}: 250, 500, then 1, 2 and 5 x 10^k (1,000, 2,000, 5,000, 10,000, 20,000,
+     * 50,000, 100,000 ...), and {@code max} itself as the last point when it falls between two.
      */
     static List<Integer> sweepGrid(int max) {
         List<Integer> grid = new ArrayList<>(List.of(250, 500));
@@ -105,7 +108,8 @@ record RunLength(int rampupSeconds, int warmupSeconds, int durationSeconds, int 
 
     /** {@code concurrencies} without those above {@code max}, and with {@code max} itself as the last when any was. */
     static List<Integer> capped(List<Integer> concurrencies, int max) {
-        List<Integer> capped = new ArrayList<>(concurrencies.stream().filter(c -> c <= max).toList());
+        List<Integer> capped =
+                new ArrayList<>(concurrencies.stream().filter(c -> c <= max).toList());
         if (concurrencies.stream().anyMatch(c -> c > max) && !capped.contains(max)) {
             capped.add(max);
         }
@@ -145,9 +149,14 @@ record RunLength(int rampupSeconds, int warmupSeconds, int durationSeconds, int 
         }
         long step = stepSeconds(delayMs);
         if (step > MAX_STEP_SECONDS) {
-            throw new UsageException(String.format(Locale.ROOT, "--delay-ms: a measured window must be a whole number of delay"
-                    + " periods, and %d ms periods add up to whole seconds only every %d s; give a delay that does within a"
-                    + " minute (500, 1000, 1500, 2000, ...)", delayMs, step));
+            throw new UsageException(String.format(
+                    Locale.ROOT,
+                    "--delay-ms: a measured window must be a whole number of delay"
+                            + " periods, and %d ms periods add up to whole seconds only every %d s; give a delay that"
+                            + " does within a"
+                            + " minute (500, 1000, 1500, 2000, ...)",
+                    delayMs,
+                    step));
         }
         return (int) Math.min(Integer.MAX_VALUE, (seconds + step - 1) / step * step);
     }
@@ -157,9 +166,16 @@ record RunLength(int rampupSeconds, int warmupSeconds, int durationSeconds, int 
         if (given == rounded) {
             return null;
         }
-        return String.format(Locale.ROOT, "%s %d s rounded up to %d s, %d whole delay periods of %s s: a closed loop's delayed"
-                + " answers come in waves one period apart, and a window of part of one catches a wave more or less", what, given,
-                rounded, rounded * 1000L / delayMs, BigDecimal.valueOf(delayMs, 3).stripTrailingZeros().toPlainString());
+        return String.format(
+                Locale.ROOT,
+                "%s %d s rounded up to %d s, %d whole delay periods of %s s: a closed loop's delayed"
+                        + " answers come in waves one period apart, and a window of part of one catches a wave more"
+                        + " or less",
+                what,
+                given,
+                rounded,
+                rounded * 1000L / delayMs,
+                BigDecimal.valueOf(delayMs, 3).stripTrailingZeros().toPlainString());
     }
 
     private static long gcd(long a, long b) {

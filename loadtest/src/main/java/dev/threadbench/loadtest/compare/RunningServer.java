@@ -1,12 +1,13 @@
 package dev.threadbench.loadtest.compare;
 
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.UsageException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /**
  * A server that was running before compare (--targets), in another container say: reached at its URL and
@@ -32,7 +33,8 @@ final class RunningServer implements Target {
         server.awaitHealthy(readyTimeout);
         String says = server.stats().server();
         if (!name.equals(says)) {
-            throw new Failure("--targets: " + name + " at " + base + " is not the " + name + " server: its /stats says '" + says + "'");
+            throw new Failure("--targets: " + name + " at " + base + " is not the " + name
+                    + " server: its /stats says '" + says + "'");
         }
         return server;
     }
@@ -67,9 +69,14 @@ final class RunningServer implements Target {
             throw new UsageException("--targets: " + name + ": not a URL: " + url);
         }
         String path = uri.getRawPath() == null ? "" : uri.getRawPath();
-        if (!"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null || !(path.isEmpty() || path.equals("/"))
-                || uri.getRawQuery() != null || uri.getRawFragment() != null || uri.getRawUserInfo() != null) {
-            throw new UsageException("--targets: " + name + ": must be an http:// base URL (host and port, no path), got " + url);
+        if (!"http".equalsIgnoreCase(uri.getScheme())
+                || uri.getHost() == null
+                || !(path.isEmpty() || path.equals("/"))
+                || uri.getRawQuery() != null
+                || uri.getRawFragment() != null
+                || uri.getRawUserInfo() != null) {
+            throw new UsageException(
+                    "--targets: " + name + ": must be an http:// base URL (host and port, no path), got " + url);
         }
         return URI.create("http://" + uri.getHost() + ":" + (uri.getPort() < 0 ? 80 : uri.getPort()));
     }
@@ -82,8 +89,8 @@ final class RunningServer implements Target {
             status = http.status("/health");
         }
         if (status != 200) {
-            throw new Failure("--targets: " + name + " at " + base + " did not answer /health with 200 within " + limit.toSeconds()
-                    + " s (" + (status < 0 ? "no answer" : "last answer " + status) + ")");
+            throw new Failure("--targets: " + name + " at " + base + " did not answer /health with 200 within "
+                    + limit.toSeconds() + " s (" + (status < 0 ? "no answer" : "last answer " + status) + ")");
         }
     }
 
@@ -97,6 +104,11 @@ final class RunningServer implements Target {
         return base;
     }
 
+    /** Not compare's: its process is on another host, or at least not known. */
+    @Override
+    public OptionalLong pid() {
+        return OptionalLong.empty();
+    }
 
     /** Unknown: the server says its version only in its own log. */
     @Override

@@ -3,7 +3,7 @@ package dev.threadbench.loadtest.compare;
 import dev.threadbench.common.OptionException;
 import dev.threadbench.common.ServerOptions;
 import dev.threadbench.common.Strategy;
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.UsageException;
 import java.util.List;
 import java.util.Map;
 
@@ -28,7 +28,8 @@ final class ServerArgs {
             }
         }
         try {
-            ServerOptions.parse(new ServerOptions.Defaults("server", 0, Strategy.BLOCKING), args.toArray(String[]::new), Map.of());
+            ServerOptions.parse(
+                    new ServerOptions.Defaults("server", 0, Strategy.BLOCKING), args.toArray(String[]::new), Map.of());
         } catch (OptionException e) {
             throw new UsageException("--server-args: " + e.getMessage());
         }
@@ -36,13 +37,16 @@ final class ServerArgs {
     }
 
     /**
-     * The worker pool's maximum (--workers) of the servers compare starts with {@code args}, taking the WORKERS environment
-     * variable and the default as they would; null when the environment holds a value they would refuse.
+     * The worker pool's maximum (--workers) of the servers compare starts with {@code args}, taking the WORKERS
+     * environment variable and the default as they would; null when the environment holds a value they would refuse.
      */
     static Integer workers(List<String> args) {
         try {
-            return ServerOptions.parse(new ServerOptions.Defaults("server", 0, Strategy.BLOCKING), args.toArray(String[]::new),
-                    System.getenv()).workers();
+            return ServerOptions.parse(
+                            new ServerOptions.Defaults("server", 0, Strategy.BLOCKING),
+                            args.toArray(String[]::new),
+                            System.getenv())
+                    .workers();
         } catch (OptionException e) {
             return null;
         }
@@ -50,18 +54,20 @@ final class ServerArgs {
 
     /** --server-host's address, checked: one this host can listen on. */
     /**
-     * With --agents, servers compare starts on loopback (no --server-host: 127.0.0.1) are out of the agents' reach unless
-     * the cluster itself is on loopback: refused in one line naming --server-host.
+     * With --agents, servers compare starts on loopback (no --server-host: 127.0.0.1) are out of the agents' reach
+     * unless the cluster itself is on loopback: refused in one line naming --server-host.
      */
     static void checkReachable(String serverHost, String clusterHost) {
         boolean clusterOnLoopback = isLoopback(clusterHost);
         if (serverHost == null && !clusterOnLoopback) {
-            throw new UsageException("--agents: the servers compare starts would listen on 127.0.0.1, which agents on other hosts"
-                    + " cannot reach: give --server-host ADDR, this host's address on the agents' network");
+            throw new UsageException(
+                    "--agents: the servers compare starts would listen on 127.0.0.1, which agents on other hosts"
+                            + " cannot reach: give --server-host ADDR, this host's address on the agents' network");
         }
         if (serverHost != null && isLoopback(serverHost) && !clusterOnLoopback) {
-            throw new UsageException("--server-host: " + serverHost + " is a loopback address, which agents on other hosts cannot"
-                    + " reach: give this host's address on the agents' network");
+            throw new UsageException(
+                    "--server-host: " + serverHost + " is a loopback address, which agents on other hosts cannot"
+                            + " reach: give this host's address on the agents' network");
         }
     }
 
@@ -77,7 +83,8 @@ final class ServerArgs {
         try {
             java.net.InetAddress address = java.net.InetAddress.getByName(host);
             if (address.isAnyLocalAddress()) {
-                throw new UsageException(option + ": " + host + " is no address to reach: give this host's address on the agents' network");
+                throw new UsageException(option + ": " + host
+                        + " is no address to reach: give this host's address on the agents' network");
             }
             if (java.net.NetworkInterface.getByInetAddress(address) == null) {
                 throw new UsageException(option + ": " + host + " is not an address of this host");

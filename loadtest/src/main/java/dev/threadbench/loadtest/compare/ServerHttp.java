@@ -16,7 +16,8 @@ final class ServerHttp {
 
     private final String name;
     private final URI base;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     ServerHttp(String name, URI base) {
         this.name = name;
@@ -26,8 +27,12 @@ final class ServerHttp {
     /** The status GET {@code path} answers, or -1 when nothing answers. */
     int status(String path) {
         try {
-            return http.send(HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(2)).build(),
-                    HttpResponse.BodyHandlers.discarding()).statusCode();
+            return http.send(
+                            HttpRequest.newBuilder(base.resolve(path))
+                                    .timeout(Duration.ofSeconds(2))
+                                    .build(),
+                            HttpResponse.BodyHandlers.discarding())
+                    .statusCode();
         } catch (IOException e) {
             return -1;
         } catch (InterruptedException e) {
@@ -36,17 +41,28 @@ final class ServerHttp {
         }
     }
 
-    /** GET /stats; with {@code threadClasses}, /stats?threads, which adds the bill by thread class (servers that know it). */
+    /**
+     * GET /stats; with {@code threadClasses}, /stats?threads, which adds the bill by thread class (servers that know
+     * it).
+     */
     Target.Stats stats(boolean threadClasses) {
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(base.resolve(threadClasses ? "/stats?threads" : "/stats"))
-                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = http.send(
+                    HttpRequest.newBuilder(base.resolve(threadClasses ? "/stats?threads" : "/stats"))
+                            .timeout(Duration.ofSeconds(10))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
                 throw new Target.Failure(name + " server: GET /stats answered " + response.statusCode());
             }
             JsonNode json = JSON.readTree(response.body());
-            return new Target.Stats(json.path("server").asText(), json.path("strategy").asText(), json.path("requests").asLong(),
-                    json.path("delayed").asLong(), json.path("inFlight").asLong(), ProcessFigures.of(json));
+            return new Target.Stats(
+                    json.path("server").asText(),
+                    json.path("strategy").asText(),
+                    json.path("requests").asLong(),
+                    json.path("delayed").asLong(),
+                    json.path("inFlight").asLong(),
+                    ProcessFigures.of(json));
         } catch (IOException e) {
             throw new Target.Failure(name + " server: GET /stats failed: " + e.getMessage());
         } catch (InterruptedException e) {

@@ -5,10 +5,14 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** A server compare started from its jar, on a free port (of loopback, or --server-host), its output going to a log file. */
+/**
+ * A server compare started from its jar, on a free port (of loopback, or --server-host), its output going to a log
+ * file.
+ */
 final class StartedServer implements Target {
 
     private static final Pattern STARTUP_LINE = Pattern.compile("^(\\S+) (\\S+) listening on ", Pattern.MULTILINE);
@@ -29,7 +33,8 @@ final class StartedServer implements Target {
      */
     static StartedServer start(ServerProcess.Launch launch, List<String> options, String host) {
         try {
-            return new StartedServer(host == null ? ServerProcess.start(launch, options) : ServerProcess.start(launch, options, host));
+            return new StartedServer(
+                    host == null ? ServerProcess.start(launch, options) : ServerProcess.start(launch, options, host));
         } catch (ServerProcess.StartFailure e) {
             throw new Failure(e.getMessage());
         }
@@ -45,13 +50,15 @@ final class StartedServer implements Target {
         return base;
     }
 
-    /** The server JVM's process id (taskset, when pinned, runs java in its own process): for --profile's attach. */
-    long pid() {
-        return process.pid();
+    /** The server JVM's process id (taskset, when pinned, runs java in its own process). */
+    @Override
+    public OptionalLong pid() {
+        return OptionalLong.of(process.pid());
     }
 
-
-    /** "2.4.4.Final" from the server's startup line ("Undertow 2.4.4.Final listening on ..."), once it has logged it. */
+    /**
+     * "2.4.4.Final" from the server's startup line ("Undertow 2.4.4.Final listening on ..."), once it has logged it.
+     */
     @Override
     public String frameworkVersion() {
         Matcher m = STARTUP_LINE.matcher(process.stdout());

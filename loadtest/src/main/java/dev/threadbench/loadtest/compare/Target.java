@@ -1,11 +1,15 @@
 package dev.threadbench.loadtest.compare;
 
-import dev.threadbench.loadtest.RunFailure;
+import dev.threadbench.loadtest.base.RunFailure;
 import java.net.URI;
 import java.time.Duration;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 
-/** A server compare drives: one it started from its jar ({@link StartedServer}), or one already running ({@link RunningServer}). */
+/**
+ * A server compare drives: one it started from its jar ({@link StartedServer}), or one already running ({@link
+ * RunningServer}).
+ */
 interface Target extends AutoCloseable {
 
     /** What GET /stats says; {@code process} null when the server does not report its process figures. */
@@ -15,7 +19,9 @@ interface Target extends AutoCloseable {
             this(server, strategy, requests, delayed, inFlight, null);
         }
 
-        /** The servers delay exactly every Nth request and derive {@code delayed} from {@code requests}: this checks N. */
+        /**
+         * The servers delay exactly every Nth request and derive {@code delayed} from {@code requests}: this checks N.
+         */
         boolean delaysEvery(int delayEvery) {
             return delayed == (delayEvery == 0 ? 0 : requests / delayEvery);
         }
@@ -31,7 +37,6 @@ interface Target extends AutoCloseable {
     String name();
 
     URI base();
-
 
     /** "2.4.4.Final", say, when the server said so; null when unknown. */
     String frameworkVersion();
@@ -52,6 +57,19 @@ interface Target extends AutoCloseable {
             stats = stats();
         }
         return stats;
+    }
+
+    /**
+     * The server JVM's process id when compare started it, on this machine (--profile attaches to it, and this
+     * machine's accept queue is its); empty for a server already running (--targets), whose process compare knows not.
+     */
+    default OptionalLong pid() {
+        return OptionalLong.empty();
+    }
+
+    /** Whether compare started this server (then it stops it, and knows its process). */
+    default boolean startedByCompare() {
+        return pid().isPresent();
     }
 
     /** Stops the server and gives its exit code; empty when compare did not start it, so leaves it running. */

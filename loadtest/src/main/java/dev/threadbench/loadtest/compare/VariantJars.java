@@ -1,7 +1,7 @@
 package dev.threadbench.loadtest.compare;
 
-import dev.threadbench.loadtest.BuildInfo;
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.BuildInfo;
+import dev.threadbench.loadtest.base.UsageException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -17,11 +17,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A server built against another version of its framework, named {@code undertow@2.3.27.Final} or {@code vertx@5.0.8} in
- * --servers: the server module built by Maven with the version property set ({@code undertow.version}, or
- * {@code vertx.version}, the Vert.x BOM's), into {@code target/variants/SERVER-VERSION/} under the project, where it is kept
- * and reused while the sources it was built from are unchanged ({@link #sourcesDigest}). The server's tests are not compiled for it (they are written against
- * the build's version). A version that does not resolve or build gets one line naming Maven's error and the build's log.
+ * A server built against another version of its framework, named {@code undertow@2.3.27.Final} or {@code vertx@5.0.8}
+ * in --servers: the server module built by Maven with the version property set ({@code undertow.version}, or
+ * {@code vertx.version}, the Vert.x BOM's), into {@code target/variants/SERVER-VERSION/} under the project, where it is
+ * kept and reused while the sources it was built from are unchanged ({@link #sourcesDigest}). The server's tests are
+ * not compiled for it (they are written against the build's version). A version that does not resolve or build gets one
+ * line naming Maven's error and the build's log.
  */
 final class VariantJars {
 
@@ -48,9 +49,13 @@ final class VariantJars {
         int run(List<String> command, Path directory, Path log) throws IOException, InterruptedException;
     }
 
-    /** The Maven wrapper, on this JVM's JDK when JAVA_HOME is not set (the build needs 21 or newer, as loadtest does). */
+    /**
+     * The Maven wrapper, on this JVM's JDK when JAVA_HOME is not set (the build needs 21 or newer, as loadtest does).
+     */
     static final Build MAVEN = (command, directory, log) -> {
-        ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true)
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(directory.toFile())
+                .redirectErrorStream(true)
                 .redirectOutput(log.toFile());
         builder.environment().putIfAbsent("JAVA_HOME", System.getProperty("java.home"));
         Process process = builder.start();
@@ -76,7 +81,9 @@ final class VariantJars {
         return new Variant(name.substring(0, at).trim(), version);
     }
 
-    /** The variant's jar: the server's own when the version is the build's, else the kept one, built first when needed. */
+    /**
+     * The variant's jar: the server's own when the version is the build's, else the kept one, built first when needed.
+     */
     static Path jar(Variant variant, Path ownJar, Path root, PrintStream progress, Build build) {
         if (variant.version().equals(variant.buildVersion())) {
             return ProjectLayout.jar(variant.server(), ownJar);
@@ -86,22 +93,39 @@ final class VariantJars {
         Path built = directory.resolve("sources.sha256");
         try {
             String sources = sourcesDigest(root, variant.server());
-            if (Files.isRegularFile(jar) && Files.isRegularFile(built) && Files.readString(built).equals(sources)) {
+            if (Files.isRegularFile(jar)
+                    && Files.isRegularFile(built)
+                    && Files.readString(built).equals(sources)) {
                 return jar;
             }
             Files.createDirectories(directory);
             Files.deleteIfExists(built);
             Path log = directory.resolveSibling(variant.server() + "-" + variant.version() + ".log");
             Path mvnw = root.resolve("mvnw");
-            List<String> command = new ArrayList<>(List.of(mvnw.toString(), "-B", "-pl", variant.server() + "-server", "-am",
-                    "package", "-DskipTests", "-Dserver.variant=true", "-D" + variant.property() + "=" + variant.version(),
+            List<String> command = new ArrayList<>(List.of(
+                    mvnw.toString(),
+                    "-B",
+                    "-pl",
+                    variant.server() + "-server",
+                    "-am",
+                    "package",
+                    "-DskipTests",
+                    "-Dserver.variant=true",
+                    "-D" + variant.property() + "=" + variant.version(),
                     "-Dserver.build.directory=" + directory.toAbsolutePath()));
-            progress.printf(Locale.ROOT, "building %s against %s (%s, kept in %s; log %s)%n", variant.server(), variant.version(),
-                    String.join(" ", command.subList(1, command.size())), directory, log);
+            progress.printf(
+                    Locale.ROOT,
+                    "building %s against %s (%s, kept in %s; log %s)%n",
+                    variant.server(),
+                    variant.version(),
+                    String.join(" ", command.subList(1, command.size())),
+                    directory,
+                    log);
             progress.flush();
             int exit = build.run(command, root, log);
             if (exit != 0 || !Files.isRegularFile(jar)) {
-                throw new UsageException("--servers: " + variant.label() + " does not build: " + firstError(log) + " (log: " + log + ")");
+                throw new UsageException("--servers: " + variant.label() + " does not build: " + firstError(log)
+                        + " (log: " + log + ")");
             }
             Files.writeString(built, sources);
             return jar;
@@ -114,9 +138,9 @@ final class VariantJars {
     }
 
     /**
-     * What the variant is built from, as one digest: the poms and the main sources of the server module and of common, the
-     * module it uses. A kept jar is reused while this is unchanged (a jar's time would not do: every build of loadtest
-     * rebuilds the servers' own jars).
+     * What the variant is built from, as one digest: the poms and the main sources of the server module and of common,
+     * the module it uses. A kept jar is reused while this is unchanged (a jar's time would not do: every build of
+     * loadtest rebuilds the servers' own jars).
      */
     static String sourcesDigest(Path root, String server) throws IOException {
         MessageDigest digest;
@@ -126,7 +150,8 @@ final class VariantJars {
             throw new IllegalStateException(e);
         }
         List<Path> files = new ArrayList<>();
-        for (Path file : List.of(root.resolve("pom.xml"), root.resolve("common/pom.xml"), root.resolve(server + "-server/pom.xml"))) {
+        for (Path file : List.of(
+                root.resolve("pom.xml"), root.resolve("common/pom.xml"), root.resolve(server + "-server/pom.xml"))) {
             if (Files.isRegularFile(file)) {
                 files.add(file);
             }
@@ -156,10 +181,14 @@ final class VariantJars {
                 return (in > 0 ? rest.substring(0, in) : rest).trim();
             }
         }
-        // after "COMPILATION ERROR :" the first error names the file and the symbol; an error ending in ':' ("... failed with
+        // after "COMPILATION ERROR :" the first error names the file and the symbol; an error ending in ':' ("...
+        // failed with
         // message:") is said by the lines after it
-        List<String> errors = lines.stream().filter(l -> l.startsWith("[ERROR]")).map(l -> l.substring(7).trim())
-                .filter(l -> !l.startsWith("COMPILATION ERROR")).toList();
+        List<String> errors = lines.stream()
+                .filter(l -> l.startsWith("[ERROR]"))
+                .map(l -> l.substring(7).trim())
+                .filter(l -> !l.startsWith("COMPILATION ERROR"))
+                .toList();
         String reason = null;
         for (String error : errors) {
             if (error.isEmpty() || error.startsWith("-> [Help")) {

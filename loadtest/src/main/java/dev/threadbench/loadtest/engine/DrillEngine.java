@@ -1,7 +1,8 @@
 package dev.threadbench.loadtest.engine;
 
-import dev.threadbench.loadtest.UsageException;
-import dev.threadbench.loadtest.report.Results;
+import dev.threadbench.loadtest.base.UsageException;
+import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.runner.LoadRunner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -60,19 +61,23 @@ final class DrillEngine implements Engine {
     public void checkWorkload(int delayEvery, long delayMs) {
         long longest = MAX_TIMEOUT_SECONDS * 1000L - TIMEOUT_HEADROOM_MS;
         if (delayEvery > 0 && delayMs > longest) {
-            throw new UsageException("--engine drill: --delay-ms " + delayMs + " is more than drill can measure: its --timeout"
-                    + " is held at " + MAX_TIMEOUT_SECONDS + " s, as drill 0.8.x and 0.9.0 lose their summary to a panic on any"
-                    + " request over about 4.19 s; use --delay-ms " + longest + " or less, or another engine");
+            throw new UsageException(
+                    "--engine drill: --delay-ms " + delayMs + " is more than drill can measure: its --timeout"
+                            + " is held at " + MAX_TIMEOUT_SECONDS
+                            + " s, as drill 0.8.x and 0.9.0 lose their summary to a panic on any"
+                            + " request over about 4.19 s; use --delay-ms " + longest + " or less, or another engine");
         }
     }
 
     @Override
     public Outcome run(URI target, int concurrency, Timing timing, LoadRunner.Phases phases) {
-        long iterations = timing.iterations() != null ? timing.iterations() : (long) timing.durationSeconds() * 5L * concurrency;
+        long iterations =
+                timing.iterations() != null ? timing.iterations() : (long) timing.durationSeconds() * 5L * concurrency;
         int timeout = Math.min(timing.timeoutSeconds(), MAX_TIMEOUT_SECONDS);
         List<String> notes = new ArrayList<>();
         if (timeout < timing.timeoutSeconds()) {
-            notes.add("drill ran with --timeout " + timeout + " s, not " + timing.timeoutSeconds() + " s: drill 0.8.x and 0.9.0"
+            notes.add("drill ran with --timeout " + timeout + " s, not " + timing.timeoutSeconds()
+                    + " s: drill 0.8.x and 0.9.0"
                     + " print no summary after a request over about 4.19 s, timed-out ones included");
         }
         Path plan;
@@ -83,8 +88,8 @@ final class DrillEngine implements Engine {
             throw new UncheckedIOException(e);
         }
         try {
-            List<String> command = List.of(drill, "--benchmark", plan.toString(), "--stats", "--quiet",
-                    "--timeout", String.valueOf(timeout));
+            List<String> command = List.of(
+                    drill, "--benchmark", plan.toString(), "--stats", "--quiet", "--timeout", String.valueOf(timeout));
             phases.measureStarted();
             ExternalTool.Ran ran = ExternalTool.run(command);
             phases.measureEnded();
@@ -101,11 +106,18 @@ final class DrillEngine implements Engine {
     /** @param runNotes notes on this run, before the ones every drill run carries */
     static Outcome outcome(DrillOutput drill, double cpuSeconds, List<String> runNotes) {
         Results.Failed failed = new Results.Failed(drill.failedRequests(), 0, 0, 0, 0, 0, drill.failedRequests());
-        Results.Latency latency = new Results.Latency(drill.medianMs(), null, drill.p99Ms(), drill.p999Ms(), null, drill.averageMs());
+        Results.Latency latency =
+                new Results.Latency(drill.medianMs(), null, drill.p99Ms(), drill.p999Ms(), null, drill.averageMs());
         List<String> notes = new ArrayList<>(runNotes);
         notes.add("drill: every connection on one thread; failures are not broken down by cause (counted as other);"
                 + " no p90, max or percentile curve; no warm-up; times rounded to whole ms");
-        return new Outcome(drill.totalRequests(), failed, drill.durationSeconds(), drill.requestsPerSecond(), latency,
-                List.of(), cpuSeconds, drill.totalRequests(), drill.failedRequests(), null, notes, null);
+        return new Outcome(
+                new Outcome.Window(
+                        drill.totalRequests(), failed, drill.durationSeconds(), drill.requestsPerSecond(), null),
+                new Run.Latencies(latency, List.of()),
+                cpuSeconds,
+                new Outcome.Answers(drill.totalRequests(), drill.failedRequests()),
+                notes,
+                null);
     }
 }

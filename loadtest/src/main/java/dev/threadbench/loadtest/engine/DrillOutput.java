@@ -1,6 +1,6 @@
 package dev.threadbench.loadtest.engine;
 
-import dev.threadbench.loadtest.RunFailure;
+import dev.threadbench.loadtest.base.RunFailure;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -13,9 +13,18 @@ import java.util.regex.Pattern;
  * whole ms, or ns with --nanosec). Per-step sections, which carry the step name before the label, and
  * colour codes are ignored. Latencies in milliseconds.
  */
-public record DrillOutput(double durationSeconds, long totalRequests, long successfulRequests, long failedRequests,
-                          double requestsPerSecond, double medianMs, double averageMs, double stdDevMs,
-                          Double p99Ms, Double p995Ms, Double p999Ms) {
+public record DrillOutput(
+        double durationSeconds,
+        long totalRequests,
+        long successfulRequests,
+        long failedRequests,
+        double requestsPerSecond,
+        double medianMs,
+        double averageMs,
+        double stdDevMs,
+        Double p99Ms,
+        Double p995Ms,
+        Double p999Ms) {
 
     /**
      * What drill 0.8.x and 0.9.0 panic with, after the run and before the summary, when a request took longer
@@ -69,18 +78,31 @@ public record DrillOutput(double durationSeconds, long totalRequests, long succe
                 values.put(m.group(1), m.group(2)); // the global section comes last: it wins
             }
         }
-        for (String required : new String[] {"Time taken for tests", "Total requests", "Successful requests",
-                "Failed requests", "Requests per second", "Median time per request", "Average time per request"}) {
+        for (String required : new String[] {
+            "Time taken for tests",
+            "Total requests",
+            "Successful requests",
+            "Failed requests",
+            "Requests per second",
+            "Median time per request",
+            "Average time per request"
+        }) {
             if (!values.containsKey(required)) {
                 throw new IllegalStateException("not drill --stats output: no '" + required + "' line");
             }
         }
         Double stdDev = optionalMillis(values.get("Sample standard deviation"));
-        return new DrillOutput(number(values.get("Time taken for tests")), (long) number(values.get("Total requests")),
-                (long) number(values.get("Successful requests")), (long) number(values.get("Failed requests")),
-                number(values.get("Requests per second")), millis(values.get("Median time per request")),
-                millis(values.get("Average time per request")), stdDev == null ? 0 : stdDev,
-                optionalMillis(values.get("99.0'th percentile")), optionalMillis(values.get("99.5'th percentile")),
+        return new DrillOutput(
+                number(values.get("Time taken for tests")),
+                (long) number(values.get("Total requests")),
+                (long) number(values.get("Successful requests")),
+                (long) number(values.get("Failed requests")),
+                number(values.get("Requests per second")),
+                millis(values.get("Median time per request")),
+                millis(values.get("Average time per request")),
+                stdDev == null ? 0 : stdDev,
+                optionalMillis(values.get("99.0'th percentile")),
+                optionalMillis(values.get("99.5'th percentile")),
                 optionalMillis(values.get("99.9'th percentile")));
     }
 

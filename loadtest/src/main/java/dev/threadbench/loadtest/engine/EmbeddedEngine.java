@@ -1,9 +1,10 @@
 package dev.threadbench.loadtest.engine;
 
+import dev.threadbench.loadtest.model.LatencySummary;
+import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.plan.Plan;
-import dev.threadbench.loadtest.report.Results;
 import dev.threadbench.loadtest.runner.FailureCause;
-import dev.threadbench.loadtest.runner.LatencySummary;
 import dev.threadbench.loadtest.runner.LoadResult;
 import dev.threadbench.loadtest.runner.LoadRunner;
 import dev.threadbench.loadtest.runner.LoadShape;
@@ -27,6 +28,7 @@ public final class EmbeddedEngine implements Engine {
     private final GeneratorOptions.Setup setup;
     /** Whether the source addresses chosen on loopback were said: once is enough. */
     private boolean choiceSaid;
+
     private String ranOn;
 
     EmbeddedEngine(PrintStream progressOut, boolean terminal, GeneratorOptions.Setup setup) {
@@ -37,8 +39,15 @@ public final class EmbeddedEngine implements Engine {
 
     @Override
     public int sourceAddresses(String targetHost, int connections) {
-        return Math.max(1, SourceAddresses.forLoad(setup.sourceAddresses(), targetHost, connections, SourceAddresses.EPHEMERAL_PORTS,
-                note -> {}).size());
+        return Math.max(
+                1,
+                SourceAddresses.forLoad(
+                                setup.sourceAddresses(),
+                                targetHost,
+                                connections,
+                                SourceAddresses.EPHEMERAL_PORTS,
+                                note -> {})
+                        .size());
     }
 
     /** The transport the last run ran on (one that cannot start falls back); before any run, the one asked for. */
@@ -64,16 +73,30 @@ public final class EmbeddedEngine implements Engine {
 
     private Outcome run(URI target, int concurrency, Double rate, Timing timing, LoadRunner.Phases phases) {
         Duration warmup = Duration.ofSeconds(timing.warmupSeconds());
-        // an auto warm-up steps through closed loops only: the open model's schedule needs its window's end at the start
+        // an auto warm-up steps through closed loops only: the open model's schedule needs its window's end at the
+        // start
         LoadShape shape = timing.durationSeconds() != null
-                ? new LoadShape.Timed(warmup, Duration.ofSeconds(timing.durationSeconds()),
+                ? new LoadShape.Timed(
+                        warmup,
+                        Duration.ofSeconds(timing.durationSeconds()),
                         timing.autoWarmup() && rate == null ? Duration.ofMillis(timing.warmupStepMs()) : null)
                 : new LoadShape.Counted(warmup, timing.iterations());
-        LoadSpec spec = new LoadSpec(List.of(new Plan.Step("GET /", "GET", target, Map.of())), concurrency,
-                Duration.ofSeconds(timing.rampupSeconds()), Duration.ofSeconds(timing.timeoutSeconds()), shape,
-                timing.eventLoops() > 0 ? timing.eventLoops() : LoadSpec.defaultEventLoops(concurrency), rate)
-                .with(setup.transport(), SourceAddresses.forLoad(setup.sourceAddresses(), target.getHost(), concurrency,
-                        SourceAddresses.EPHEMERAL_PORTS, this::sayChoice));
+        LoadSpec spec = new LoadSpec(
+                        List.of(new Plan.Step("GET /", "GET", target, Map.of())),
+                        concurrency,
+                        Duration.ofSeconds(timing.rampupSeconds()),
+                        Duration.ofSeconds(timing.timeoutSeconds()),
+                        shape,
+                        timing.eventLoops() > 0 ? timing.eventLoops() : LoadSpec.defaultEventLoops(concurrency),
+                        rate)
+                .with(
+                        setup.transport(),
+                        SourceAddresses.forLoad(
+                                setup.sourceAddresses(),
+                                target.getHost(),
+                                concurrency,
+                                SourceAddresses.EPHEMERAL_PORTS,
+                                this::sayChoice));
         Progress.Sink sink = progressOut == null ? Progress.Sink.NONE : Progress.Sink.forStream(progressOut, terminal);
         LoadResult result = new LoadRunner(spec, phases, sink).run();
         ranOn = result.transport();
@@ -90,8 +113,14 @@ public final class EmbeddedEngine implements Engine {
     /** What the runner measured, in the shape compare keeps for every engine. */
     public static Outcome outcome(LoadResult result) {
         Map<FailureCause, Long> f = result.failures();
-        Results.Failed failed = new Results.Failed(result.failed(), f.get(FailureCause.NON_2XX), f.get(FailureCause.TIMEOUT),
-                f.get(FailureCause.REFUSED), f.get(FailureCause.RESET), f.get(FailureCause.SHORT_BODY), f.get(FailureCause.OTHER));
+        Results.Failed failed = new Results.Failed(
+                result.failed(),
+                f.get(FailureCause.NON_2XX),
+                f.get(FailureCause.TIMEOUT),
+                f.get(FailureCause.REFUSED),
+                f.get(FailureCause.RESET),
+                f.get(FailureCause.SHORT_BODY),
+                f.get(FailureCause.OTHER));
         LatencySummary s = LatencySummary.of(result.latencyMicros());
         Results.Latency latency = new Results.Latency(s.p50(), s.p90(), s.p99(), s.p999(), s.max(), s.mean());
         List<String> notes = new ArrayList<>();
@@ -102,12 +131,28 @@ public final class EmbeddedEngine implements Engine {
         if (open != null && (open.late() > 0 || open.unsent() > 0)) {
             notes.add(scheduleNote(open));
         }
-        return new Outcome(result.requests(), failed, result.durationSeconds(), result.requestsPerSecond(), latency,
-                LatencySummary.curve(result.latencyMicros()), result.clientCpuSeconds(), result.answered(),
-                result.sent() - result.answered(), result.connectionsOpened(), notes,
-                open == null ? null : new Results.OpenModel("open", open.targetRate(),
-                        Math.round(result.achievedRate() * 10) / 10.0, open.connections(), open.late(), open.unsent(),
-                        Math.round(open.maxLateMs() * 1000) / 1000.0)).withTimeline(timeline(result.seconds()));
+        return new Outcome(
+                        new Outcome.Window(
+                                result.requests(),
+                                failed,
+                                result.durationSeconds(),
+                                result.requestsPerSecond(),
+                                result.connectionsOpened()),
+                        new Run.Latencies(latency, LatencySummary.curve(result.latencyMicros())),
+                        result.generatorCpuSeconds(),
+                        new Outcome.Answers(result.answered(), result.sent() - result.answered()),
+                        notes,
+                        open == null
+                                ? null
+                                : new Results.OpenModel(
+                                        "open",
+                                        open.targetRate(),
+                                        Math.round(result.achievedRate() * 10) / 10.0,
+                                        open.connections(),
+                                        open.late(),
+                                        open.unsent(),
+                                        Math.round(open.maxLateMs() * 1000) / 1000.0))
+                .withTimeline(timeline(result.seconds()));
     }
 
     /** The runner's seconds as results.json keeps them; null when it kept none. */
@@ -115,18 +160,30 @@ public final class EmbeddedEngine implements Engine {
         if (seconds == null) {
             return null;
         }
-        return new Results.Timeline(Math.round(seconds.measureStartSecond() * 1000) / 1000.0,
-                Math.round(seconds.measureEndSecond() * 1000) / 1000.0, seconds.seconds().stream()
-                .map(s -> new Results.GeneratorSecond(s.second(), s.requests(), s.failed(), s.p50Ms(), s.p99Ms(), s.maxMs())).toList(),
+        return new Results.Timeline(
+                Math.round(seconds.measureStartSecond() * 1000) / 1000.0,
+                Math.round(seconds.measureEndSecond() * 1000) / 1000.0,
+                seconds.seconds().stream()
+                        .map(s -> new Results.GeneratorSecond(
+                                s.second(), s.requests(), s.failed(), s.p50Ms(), s.p99Ms(), s.maxMs()))
+                        .toList(),
                 null);
     }
 
     /** The client could not keep to the schedule: how far it fell behind, and what to do about it. */
     static String scheduleNote(LoadResult.Open open) {
-        return String.format(Locale.ROOT, "behind schedule: %,d measured request(s) sent more than %d ms after their intended time"
-                + " (the latest %.0f ms), %,d never sent (no free connection within the timeout, counted as timeouts): their"
-                + " latency still counts from the intended time, but while the client was behind (no free connection, or its own"
-                + " CPU or pauses) the server was offered less than %,.0f req/s", open.late(), LoadResult.Open.LATE_MILLIS,
-                open.maxLateMs(), open.unsent(), open.targetRate());
+        return String.format(
+                Locale.ROOT,
+                "behind schedule: %,d measured request(s) sent more than %d ms after their intended time"
+                        + " (the latest %.0f ms), %,d never sent (no free connection within the timeout, counted as"
+                        + " timeouts): their"
+                        + " latency still counts from the intended time, but while the client was behind (no free"
+                        + " connection, or its own"
+                        + " CPU or pauses) the server was offered less than %,.0f req/s",
+                open.late(),
+                LoadResult.Open.LATE_MILLIS,
+                open.maxLateMs(),
+                open.unsent(),
+                open.targetRate());
     }
 }

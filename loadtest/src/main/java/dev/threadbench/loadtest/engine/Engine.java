@@ -1,7 +1,9 @@
 package dev.threadbench.loadtest.engine;
 
-import dev.threadbench.loadtest.RunFailure;
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.RunFailure;
+import dev.threadbench.loadtest.base.UsageException;
+import dev.threadbench.loadtest.plan.Plan;
+import dev.threadbench.loadtest.runner.LoadResult;
 import dev.threadbench.loadtest.runner.LoadRunner;
 import java.io.File;
 import java.io.PrintStream;
@@ -9,6 +11,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 
 /** A load generator compare can drive: the embedded runner, or wrk / drill when installed. */
@@ -26,8 +29,24 @@ public interface Engine {
      * @throws UsageException when the engine only runs closed loops
      */
     default Outcome runAtRate(URI target, int connections, double rate, Timing timing, LoadRunner.Phases phases) {
-        throw new UsageException("--rate: the " + name() + " engine runs closed loops only; the open model needs --engine embedded");
+        throw new UsageException(
+                "--rate: the " + name() + " engine runs closed loops only; the open model needs --engine embedded");
     }
+
+    /**
+     * A drill plan's {@code steps} in turn on each of {@code connections} (run --plan), a closed loop or, with
+     * {@code rate} requests/s, the open model: what the runner measured in full (drill's summary reads its histogram)
+     * and as an outcome.
+     *
+     * @throws UsageException when the engine runs no plans
+     */
+    default PlanRun runPlan(
+            List<Plan.Step> steps, int connections, Double rate, Timing timing, LoadRunner.Phases phases) {
+        throw new UsageException("run: the " + name() + " engine runs no plans");
+    }
+
+    /** A plan's run: the runner's whole result, and the same as compare keeps it (with each agent's share, if any). */
+    record PlanRun(LoadResult result, Outcome outcome) {}
 
     /**
      * Refuses, before any run, a workload this engine cannot measure: servers holding every
@@ -53,15 +72,26 @@ public interface Engine {
 
     /**
      * @param durationSeconds measured seconds, or null when {@code iterations} counts the measured part
-     * @param warmupStepMs with a timed closed loop on the embedded runner, the warm-up is {@code warmupSeconds} at most and
-     *                     ends at the first whole step of this many ms (one delay period) at which the caller's
+     * @param warmupStepMs with a timed closed loop on the embedded runner, the warm-up is {@code warmupSeconds} at most
+     *                     and ends at the first whole step of this many ms (one delay period) at which the caller's
      *                     {@link LoadRunner.Phases#warmedUp} says so (compare's --warmup auto); 0: a fixed warm-up
      */
-    record Timing(int rampupSeconds, int warmupSeconds, Integer durationSeconds, Long iterations, int timeoutSeconds,
-                  int eventLoops, long warmupStepMs) {
+    record Timing(
+            int rampupSeconds,
+            int warmupSeconds,
+            Integer durationSeconds,
+            Long iterations,
+            int timeoutSeconds,
+            int eventLoops,
+            long warmupStepMs) {
 
-        public Timing(int rampupSeconds, int warmupSeconds, Integer durationSeconds, Long iterations, int timeoutSeconds,
-                      int eventLoops) {
+        public Timing(
+                int rampupSeconds,
+                int warmupSeconds,
+                Integer durationSeconds,
+                Long iterations,
+                int timeoutSeconds,
+                int eventLoops) {
             this(rampupSeconds, warmupSeconds, durationSeconds, iterations, timeoutSeconds, eventLoops, 0);
         }
 
@@ -94,7 +124,8 @@ public interface Engine {
             case "embedded" -> new EmbeddedEngine(progressOut, terminal, setup);
             case "wrk" -> new WrkEngine(requireOnPath("wrk", "apt-get install wrk"));
             case "drill" -> new DrillEngine(requireOnPath("drill", "cargo install drill"));
-            default -> throw new UsageException("--engine: unknown engine '" + name + "' (expected embedded, wrk or drill)");
+            default ->
+                throw new UsageException("--engine: unknown engine '" + name + "' (expected embedded, wrk or drill)");
         };
     }
 
@@ -105,6 +136,7 @@ public interface Engine {
                 .filter(Files::isExecutable)
                 .findFirst()
                 .map(Object::toString)
-                .orElseThrow(() -> new UsageException("--engine " + tool + ": " + tool + " is not installed (" + install + ")"));
+                .orElseThrow(() ->
+                        new UsageException("--engine " + tool + ": " + tool + " is not installed (" + install + ")"));
     }
 }

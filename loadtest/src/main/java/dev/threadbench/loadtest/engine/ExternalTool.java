@@ -1,7 +1,7 @@
 package dev.threadbench.loadtest.engine;
 
-import dev.threadbench.loadtest.RunFailure;
-import dev.threadbench.loadtest.compare.ProcFs;
+import dev.threadbench.loadtest.base.ProcFs;
+import dev.threadbench.loadtest.base.RunFailure;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -17,7 +17,8 @@ final class ExternalTool {
     static Ran run(List<String> command) {
         double cpuBefore = ProcFs.reapedChildrenCpuSeconds();
         try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            Process process =
+                    new ProcessBuilder(command).redirectErrorStream(true).start();
             byte[] output = process.getInputStream().readAllBytes();
             int code = process.waitFor();
             double cpu = ProcFs.reapedChildrenCpuSeconds() - cpuBefore;

@@ -2,7 +2,7 @@ package dev.threadbench.loadtest.engine;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.threadbench.loadtest.runner.LatencySummary;
+import dev.threadbench.loadtest.model.LatencySummary;
 import java.util.List;
 
 /**
@@ -24,13 +24,17 @@ public record WrkOutput(long durationMicros, long requests, Errors errors, Laten
 
     /** The JSON line in wrk's output. */
     public static WrkOutput parse(String output) {
-        String json = output.lines().filter(line -> line.startsWith("{")).reduce((first, second) -> second)
-                .orElseThrow(() -> new IllegalStateException("not wrk output (no summary from loadtest's done() script): "
-                        + output.strip().lines().findFirst().orElse("(empty)")));
+        String json = output.lines()
+                .filter(line -> line.startsWith("{"))
+                .reduce((first, second) -> second)
+                .orElseThrow(
+                        () -> new IllegalStateException("not wrk output (no summary from loadtest's done() script): "
+                                + output.strip().lines().findFirst().orElse("(empty)")));
         try {
             return JSON.readValue(json, WrkOutput.class);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("not wrk's summary from loadtest's done() script: " + e.getOriginalMessage());
+            throw new IllegalStateException(
+                    "not wrk's summary from loadtest's done() script: " + e.getOriginalMessage());
         }
     }
 
@@ -45,11 +49,16 @@ public record WrkOutput(long durationMicros, long requests, Errors errors, Laten
 
     /** The {@code percentile}th latency in ms; null when the script did not print it. */
     public Double percentileMs(double percentile) {
-        return latencyMicros.percentiles().stream().filter(p -> p.percentile() == percentile).findFirst()
-                .map(p -> p.micros() / 1000.0).orElse(null);
+        return latencyMicros.percentiles().stream()
+                .filter(p -> p.percentile() == percentile)
+                .findFirst()
+                .map(p -> p.micros() / 1000.0)
+                .orElse(null);
     }
 
     public List<LatencySummary.Point> curve() {
-        return latencyMicros.percentiles().stream().map(p -> new LatencySummary.Point(p.percentile(), p.micros() / 1000.0)).toList();
+        return latencyMicros.percentiles().stream()
+                .map(p -> new LatencySummary.Point(p.percentile(), p.micros() / 1000.0))
+                .toList();
     }
 }

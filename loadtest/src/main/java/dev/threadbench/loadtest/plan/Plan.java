@@ -25,10 +25,12 @@ public record Plan(URI base, int concurrency, long iterations, int rampupSeconds
                     .map(s -> new Step(s.name(), s.method(), PlanParser.rebase(s.url(), base, newBase), s.headers()))
                     .toList();
         }
-        Plan plan = new Plan(newBase != null ? newBase : base,
+        Plan plan = new Plan(
+                newBase != null ? newBase : base,
                 newConcurrency != null ? newConcurrency : concurrency,
                 newIterations != null ? newIterations : iterations,
-                newRampup != null ? newRampup : rampupSeconds, rebased);
+                newRampup != null ? newRampup : rampupSeconds,
+                rebased);
         PlanParser.checkBounds(plan, "command line");
         return plan;
     }

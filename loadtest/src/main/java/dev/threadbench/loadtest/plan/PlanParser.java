@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.UsageException;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.net.URI;
@@ -40,14 +40,41 @@ public final class PlanParser {
 
     private static final String PLAN_KEYS = "base, concurrency, iterations, rampup, plan";
     /** drill features a step may carry that this runner does not implement. */
-    private static final Set<String> DRILL_STEP_FEATURES = Set.of("assign", "assert", "delay", "exec", "include",
-            "with_items", "with_items_range", "with_items_from_csv", "with_items_from_file", "shuffle", "pick", "tags");
+    private static final Set<String> DRILL_STEP_FEATURES = Set.of(
+            "assign",
+            "assert",
+            "delay",
+            "exec",
+            "include",
+            "with_items",
+            "with_items_range",
+            "with_items_from_csv",
+            "with_items_from_file",
+            "shuffle",
+            "pick",
+            "tags");
+
     private static final Set<String> METHODS = Set.of("GET", "HEAD");
     /** What a key's value must be, for the one line when it is not. */
-    private static final Map<String, String> EXPECTED = Map.of("base", "a URL such as http://localhost:8080",
-            "concurrency", "a whole number", "iterations", "a whole number", "rampup", "a whole number",
-            "plan", "a non-empty list of steps", "request", "a mapping with 'url'", "headers", "a mapping of header names to values");
-    private static final ObjectMapper BINDER = JsonMapper.builder().disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT).build();
+    private static final Map<String, String> EXPECTED = Map.of(
+            "base",
+            "a URL such as http://localhost:8080",
+            "concurrency",
+            "a whole number",
+            "iterations",
+            "a whole number",
+            "rampup",
+            "a whole number",
+            "plan",
+            "a non-empty list of steps",
+            "request",
+            "a mapping with 'url'",
+            "headers",
+            "a mapping of header names to values");
+
+    private static final ObjectMapper BINDER = JsonMapper.builder()
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+            .build();
 
     private PlanParser() {}
 
@@ -56,7 +83,8 @@ public final class PlanParser {
         try {
             text = Files.readString(file);
         } catch (IOException e) {
-            throw new UsageException(file + ": cannot read the plan (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")");
+            throw new UsageException(
+                    file + ": cannot read the plan (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")");
         }
         return parse(text, file.toString());
     }
@@ -67,10 +95,15 @@ public final class PlanParser {
         try {
             document = new Load(LoadSettings.builder().setLabel(source).build()).loadFromString(yaml);
         } catch (MarkedYamlEngineException e) {
-            String where = e.getProblemMark().map(m -> "line " + (m.getLine() + 1) + ", column " + (m.getColumn() + 1) + ": ").orElse("");
+            String where = e.getProblemMark()
+                    .map(m -> "line " + (m.getLine() + 1) + ", column " + (m.getColumn() + 1) + ": ")
+                    .orElse("");
             throw fail(source, "not valid YAML: " + where + e.getProblem());
         } catch (YamlEngineException e) {
-            throw fail(source, "not valid YAML: " + e.getMessage().lines().findFirst().orElse("").trim());
+            throw fail(
+                    source,
+                    "not valid YAML: "
+                            + e.getMessage().lines().findFirst().orElse("").trim());
         }
         if (!(document instanceof Map<?, ?> top)) {
             throw fail(source, "a plan is a YAML mapping with keys " + PLAN_KEYS);
@@ -79,8 +112,12 @@ public final class PlanParser {
         try {
             file = BINDER.convertValue(top, PlanFile.class);
         } catch (IllegalArgumentException e) {
-            throw fail(source, e.getCause() instanceof JsonMappingException mapping ? refusal(mapping, top)
-                    : "not a plan: " + e.getMessage().lines().findFirst().orElse(""));
+            throw fail(
+                    source,
+                    e.getCause() instanceof JsonMappingException mapping
+                            ? refusal(mapping, top)
+                            : "not a plan: "
+                                    + e.getMessage().lines().findFirst().orElse(""));
         }
         for (String required : List.of("base", "concurrency", "iterations", "plan")) {
             if (top.get(required) == null) {
@@ -108,32 +145,43 @@ public final class PlanParser {
         Object at = top;
         List<String> keys = new ArrayList<>();
         for (JsonMappingException.Reference reference : e.getPath()) {
-            keys.add(reference.getFieldName() != null ? reference.getFieldName() : String.valueOf(reference.getIndex()));
-            at = at instanceof Map<?, ?> map ? map.get(keys.getLast()) : at instanceof List<?> list ? list.get(reference.getIndex()) : null;
+            keys.add(
+                    reference.getFieldName() != null ? reference.getFieldName() : String.valueOf(reference.getIndex()));
+            at = at instanceof Map<?, ?> map
+                    ? map.get(keys.getLast())
+                    : at instanceof List<?> list ? list.get(reference.getIndex()) : null;
         }
         String where = keys.size() > 1 ? stepName(Integer.parseInt(keys.get(1)), top) + ": " : "";
         if (e instanceof UnrecognizedPropertyException unknown) {
             String key = unknown.getPropertyName();
-            return where + switch (keys.size()) {
-                case 1 -> "unknown key '" + key + "' (a plan has " + PLAN_KEYS + ")";
-                case 3 -> (DRILL_STEP_FEATURES.contains(key) ? "drill's '" + key + "' is not supported by this runner"
-                        : "unknown key '" + key + "'") + " (a step has name and request)";
-                default -> "request key '" + key + "' is not supported (a request has url, method, headers)";
-            };
+            return where
+                    + switch (keys.size()) {
+                        case 1 -> "unknown key '" + key + "' (a plan has " + PLAN_KEYS + ")";
+                        case 3 ->
+                            (DRILL_STEP_FEATURES.contains(key)
+                                            ? "drill's '" + key + "' is not supported by this runner"
+                                            : "unknown key '" + key + "'")
+                                    + " (a step has name and request)";
+                        default -> "request key '" + key + "' is not supported (a request has url, method, headers)";
+                    };
         }
         if (keys.size() == 2) {
             return where + "a step is a mapping with 'name' and 'request', got " + describe(at);
         }
         String key = keys.size() > 4 ? "headers" : keys.getLast();
-        return where + "'" + key + (at instanceof BigInteger ? "' is too large: " + at
-                : "' must be " + EXPECTED.getOrDefault(key, "text") + ", got " + describe(at));
+        return where + "'" + key
+                + (at instanceof BigInteger
+                        ? "' is too large: " + at
+                        : "' must be " + EXPECTED.getOrDefault(key, "text") + ", got " + describe(at));
     }
 
     /** "plan step 2 'Fetch'", or without its name when it has none. */
     private static String stepName(int index, Map<?, ?> top) {
         String where = "plan step " + (index + 1);
-        if (top.get("plan") instanceof List<?> steps && steps.get(index) instanceof Map<?, ?> step
-                && step.get("name") instanceof String name && !name.isBlank()) {
+        if (top.get("plan") instanceof List<?> steps
+                && steps.get(index) instanceof Map<?, ?> step
+                && step.get("name") instanceof String name
+                && !name.isBlank()) {
             where += " '" + name + "'";
         }
         return where;
@@ -141,8 +189,11 @@ public final class PlanParser {
 
     private static Plan.Step step(String source, String where, StepFile step, URI base) {
         RequestFile request = step == null ? null : step.request();
-        String missing = step == null || step.name() == null || step.name().isBlank() ? "name"
-                : request == null ? "request" : request.url() == null || request.url().isBlank() ? "request.url" : null;
+        String missing = step == null || step.name() == null || step.name().isBlank()
+                ? "name"
+                : request == null
+                        ? "request"
+                        : request.url() == null || request.url().isBlank() ? "request.url" : null;
         if (missing != null) {
             throw fail(source, where + ": missing required key '" + missing + "'");
         }
@@ -151,9 +202,15 @@ public final class PlanParser {
         }
         String method = request.method() == null ? "GET" : request.method().toUpperCase(Locale.ROOT);
         if (!METHODS.contains(method)) {
-            throw fail(source, where + ": method '" + request.method() + "' is not supported (GET or HEAD; the runner sends no body)");
+            throw fail(
+                    source,
+                    where + ": method '" + request.method()
+                            + "' is not supported (GET or HEAD; the runner sends no body)");
         }
-        return new Plan.Step(step.name(), method, resolve(source, where, base, request.url()),
+        return new Plan.Step(
+                step.name(),
+                method,
+                resolve(source, where, base, request.url()),
                 request.headers() == null ? Map.of() : Map.copyOf(request.headers()));
     }
 
@@ -165,8 +222,10 @@ public final class PlanParser {
             throw fail(source, "iterations must be at least 1, got " + plan.iterations());
         }
         if (plan.concurrency() > plan.iterations()) {
-            throw fail(source, "concurrency (" + plan.concurrency() + ") can not be higher than iterations ("
-                    + plan.iterations() + ")");
+            throw fail(
+                    source,
+                    "concurrency (" + plan.concurrency() + ") can not be higher than iterations (" + plan.iterations()
+                            + ")");
         }
         if (plan.rampupSeconds() < 0) {
             throw fail(source, "rampup must be >= 0 seconds, got " + plan.rampupSeconds());
@@ -199,19 +258,27 @@ public final class PlanParser {
     }
 
     static URI rebase(URI url, URI oldBase, URI newBase) {
-        if (!url.getScheme().equals(oldBase.getScheme()) || !url.getRawAuthority().equals(oldBase.getRawAuthority())) {
+        if (!url.getScheme().equals(oldBase.getScheme())
+                || !url.getRawAuthority().equals(oldBase.getRawAuthority())) {
             return url;
         }
         String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
         String query = url.getRawQuery() == null ? "" : "?" + url.getRawQuery();
-        String prefix = newBase.toString().endsWith("/") ? newBase.toString().substring(0, newBase.toString().length() - 1) : newBase.toString();
+        String prefix = newBase.toString().endsWith("/")
+                ? newBase.toString().substring(0, newBase.toString().length() - 1)
+                : newBase.toString();
         return URI.create(prefix + path + query);
     }
 
     private static long within(String source, String key, long number, long min, long max) {
         if (number < min || number > max) {
-            throw fail(source, "'" + key + "' must be " + (max == Long.MAX_VALUE || max == Integer.MAX_VALUE
-                    ? "at least " + min : "between " + min + " and " + max) + ", got " + number);
+            throw fail(
+                    source,
+                    "'" + key + "' must be "
+                            + (max == Long.MAX_VALUE || max == Integer.MAX_VALUE
+                                    ? "at least " + min
+                                    : "between " + min + " and " + max)
+                            + ", got " + number);
         }
         return number;
     }

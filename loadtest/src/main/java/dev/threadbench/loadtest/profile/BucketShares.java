@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.profile;
 
+import dev.threadbench.loadtest.model.Profile;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -36,8 +37,10 @@ public final class BucketShares {
     public static List<Profile.Share> shares(Map<Bucket, Long> weights) {
         long total = weights.values().stream().mapToLong(Long::longValue).sum();
         List<Profile.Share> shares = new ArrayList<>();
-        weights.forEach((bucket, weight) -> shares.add(new Profile.Share(bucket.name().toLowerCase(java.util.Locale.ROOT),
-                bucket.title(), total == 0 ? 0 : Math.round(1000.0 * weight / total) / 1000.0)));
+        weights.forEach((bucket, weight) -> shares.add(new Profile.Share(
+                bucket.name().toLowerCase(java.util.Locale.ROOT),
+                bucket.title(),
+                total == 0 ? 0 : Math.round(1000.0 * weight / total) / 1000.0)));
         return shares;
     }
 }

@@ -1,6 +1,7 @@
 package dev.threadbench.loadtest.profile;
 
 import com.sun.tools.attach.VirtualMachine;
+import dev.threadbench.loadtest.model.Profile;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -55,15 +56,19 @@ public final class Profiling {
         return List.copyOf(profiles);
     }
 
-    /** The profile's file name without extension: undertow-virtual-2000, -round2 with rounds, -at9000 for an open-model rate. */
+    /**
+     * The profile's file name without extension: undertow-virtual-2000, -round2 with rounds, -at9000 for an open-model
+     * rate.
+     */
     public static String name(String server, String strategy, int concurrency, Double rate, int round, int rounds) {
         return server + "-" + (strategy == null ? "default" : strategy) + "-" + concurrency
-                + (rate == null ? "" : String.format(Locale.ROOT, "-at%.0f", rate)) + (rounds == 1 ? "" : "-round" + (round + 1));
+                + (rate == null ? "" : String.format(Locale.ROOT, "-at%.0f", rate))
+                + (rounds == 1 ? "" : "-round" + (round + 1));
     }
 
     /**
-     * Attaches to the server (before the load starts, so that the library is loaded and the JVM's attach listener up when
-     * the window opens) and returns the run's window; {@link Window#NONE} when profiling is off or cannot be done.
+     * Attaches to the server (before the load starts, so that the library is loaded and the JVM's attach listener up
+     * when the window opens) and returns the run's window; {@link Window#NONE} when profiling is off or cannot be done.
      */
     public Window window(long pid, String server, String strategy, int concurrency, int round, String name) {
         if (!on()) {
@@ -83,9 +88,11 @@ public final class Profiling {
             note("not profiled: " + e.getMessage() + "; the runs go on unprofiled");
         } catch (LinkageError e) {
             unavailable = true;
-            note("not profiled: this JVM has no attach API (jdk.attach): " + e.getMessage() + "; the runs go on unprofiled");
+            note("not profiled: this JVM has no attach API (jdk.attach): " + e.getMessage()
+                    + "; the runs go on unprofiled");
         } catch (Exception e) {
-            note("not profiled: " + server + " C=" + concurrency + ": cannot load async-profiler: " + oneLine(e) + "; the run goes on unprofiled");
+            note("not profiled: " + server + " C=" + concurrency + ": cannot load async-profiler: " + oneLine(e)
+                    + "; the run goes on unprofiled");
         }
         return Window.NONE;
     }
@@ -141,7 +148,14 @@ public final class Profiling {
         private Future<?> started;
         private Future<?> stopped;
 
-        Recording(VirtualMachine vm, Path library, Path base, String server, String strategy, int concurrency, int round) {
+        Recording(
+                VirtualMachine vm,
+                Path library,
+                Path base,
+                String server,
+                String strategy,
+                int concurrency,
+                int round) {
             this.vm = vm;
             this.library = library;
             this.base = base;
@@ -208,7 +222,8 @@ public final class Profiling {
             Path html = file(".html");
             Path collapsed = file(".collapsed");
             Arguments args = mode == ProfileMode.ALLOC ? new Arguments("--alloc", "--total") : new Arguments();
-            args.title = server + "/" + strategy + " C=" + concurrency + " round " + (round + 1) + ": " + mode.description();
+            args.title =
+                    server + "/" + strategy + " C=" + concurrency + " round " + (round + 1) + ": " + mode.description();
             args.output = "html";
             JfrToFlame.convert(jfr.toString(), html.toString(), args);
             args.output = "collapsed";
@@ -219,8 +234,17 @@ public final class Profiling {
             if (total == 0) {
                 throw new IOException("the recording holds no samples (" + html.getFileName() + " is empty)");
             }
-            return new Profile(server, strategy, concurrency, round, mode.id(), mode.description(),
-                    dir.getParent().relativize(html).toString(), total, mode.unit(), BucketShares.shares(weights));
+            return new Profile(
+                    server,
+                    strategy,
+                    concurrency,
+                    round,
+                    mode.id(),
+                    mode.description(),
+                    dir.getParent().relativize(html).toString(),
+                    total,
+                    mode.unit(),
+                    BucketShares.shares(weights));
         }
 
         private static void deleteIfEmpty(Path file) {

@@ -1,7 +1,12 @@
 package dev.threadbench.loadtest.report;
 
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.analysis.Baselines;
+import dev.threadbench.loadtest.analysis.Fingerprint;
+import dev.threadbench.loadtest.analysis.Gate;
+import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.cli.ExitCodes;
+import dev.threadbench.loadtest.model.BaselineJudgement;
+import dev.threadbench.loadtest.model.Results;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -12,24 +17,36 @@ import picocli.CommandLine.Option;
 
 /**
  * --baseline, --allow-env-change and --fail-if, for compare (judging the run it made) and report (judging a saved one):
- * the run set against the baseline ({@link BaselineJudgement}), refused across machines or pinnings ({@link Fingerprint}),
- * the limits checked ({@link Gate}), and summary.md written beside results.json.
+ * the run set against the baseline ({@link BaselineJudgement}), refused across machines or pinnings
+ * ({@link Fingerprint}), the limits checked ({@link Gate}), and summary.md written beside results.json.
  */
 public final class BaselineOptions {
 
-    @Option(names = "--baseline", paramLabel = "PATH", description = "judge the runs against a saved run: its results.json, or the"
-            + " directory holding it; each cell both ran set side by side, a difference named only when the rounds show it"
-            + " (permutation test, p <= 0.05; 4 rounds a side can show one, 3 cannot)")
+    @Option(
+            names = "--baseline",
+            paramLabel = "PATH",
+            description = "judge the runs against a saved run: its results.json, or the"
+                    + " directory holding it; each cell both ran set side by side, a difference named only when the"
+                    + " rounds show it"
+                    + " (permutation test, p <= 0.05; 4 rounds a side can show one, 3 cannot)")
     private Path baseline;
 
-    @Option(names = "--allow-env-change", description = "with --baseline: judge even when the baseline ran on another CPU or"
-            + " pinning (refused otherwise: the figures would differ for that alone)")
+    @Option(
+            names = "--allow-env-change",
+            description = "with --baseline: judge even when the baseline ran on another CPU or"
+                    + " pinning (refused otherwise: the figures would differ for that alone)")
     private boolean allowEnvChange;
 
-    @Option(names = "--fail-if", paramLabel = "LIMIT", split = ",", description = "exit with code 3 when a limit is"
-            + " breached, one line each: against --baseline req/s<-2%%, p99>+5%%, cpu>+10%% (only differences the rounds show"
-            + " count), or absolute of-bound<95%%, p99>2100ms, cpu>40us, rss>512MB, failed>0; metrics req/s, of-bound, p50, p99,"
-            + " p99.9, cpu, rss, failed")
+    @Option(
+            names = "--fail-if",
+            paramLabel = "LIMIT",
+            split = ",",
+            description = "exit with code 3 when a limit is"
+                    + " breached, one line each: against --baseline req/s<-2%%, p99>+5%%, cpu>+10%% (only differences"
+                    + " the rounds show"
+                    + " count), or absolute of-bound<95%%, p99>2100ms, cpu>40us, rss>512MB, failed>0; metrics req/s,"
+                    + " of-bound, p50, p99,"
+                    + " p99.9, cpu, rss, failed")
     private List<String> failIf;
 
     private Results baselineResults;
@@ -54,8 +71,8 @@ public final class BaselineOptions {
     }
 
     /**
-     * Refuses a baseline from another machine or pinning unless --allow-env-change: one line naming what differs. Compare
-     * checks this before its runs, with the environment it is about to run in.
+     * Refuses a baseline from another machine or pinning unless --allow-env-change: one line naming what differs.
+     * Compare checks this before its runs, with the environment it is about to run in.
      */
     public void refuseAnotherMachine(Results.Environment current) {
         if (baselineResults == null || allowEnvChange) {
@@ -63,8 +80,12 @@ public final class BaselineOptions {
         }
         List<Fingerprint.Difference> machine = Fingerprint.machineDifferences(baselineResults.environment(), current);
         if (!machine.isEmpty()) {
-            throw new UsageException("--baseline: " + file() + " ran on another machine or pinning: " + String.join("; ",
-                    machine.stream().map(Fingerprint.Difference::describe).toList()) + " (judge anyway: --allow-env-change)");
+            throw new UsageException("--baseline: " + file() + " ran on another machine or pinning: "
+                    + String.join(
+                            "; ",
+                            machine.stream()
+                                    .map(Fingerprint.Difference::describe)
+                                    .toList()) + " (judge anyway: --allow-env-change)");
         }
     }
 
@@ -74,12 +95,13 @@ public final class BaselineOptions {
             return results;
         }
         refuseAnotherMachine(results.environment());
-        return results.withBaseline(BaselineJudgement.of(baselineResults, results, file().toString()));
+        return results.withBaseline(Baselines.of(baselineResults, results, file().toString()));
     }
 
     /**
-     * The baseline's lines and the limits' on {@code out}, summary.md into {@code dir}, one line per breach on {@code err};
-     * the exit code: {@code runExitCode} when the run went wrong, else {@link ExitCodes#LIMIT_BREACHED} on a breach.
+     * The baseline's lines and the limits' on {@code out}, summary.md into {@code dir}, one line per breach on
+     * {@code err}; the exit code: {@code runExitCode} when the run went wrong, else {@link ExitCodes#LIMIT_BREACHED} on
+     * a breach.
      */
     public int report(Results results, Path dir, int runExitCode, PrintStream out, PrintStream err) {
         if (results.baseline() != null) {
@@ -89,8 +111,11 @@ public final class BaselineOptions {
         Gate.Check check = gates.isEmpty() ? null : Gate.check(gates, results);
         if (check != null) {
             check.notes().forEach(note -> out.println("fail-if: " + note));
-            out.println(check.breached() ? "fail-if: " + check.breaches().size() + " limit(s) breached (exit code "
-                    + ExitCodes.LIMIT_BREACHED + ")" : "fail-if: no limit breached");
+            out.println(
+                    check.breached()
+                            ? "fail-if: " + check.breaches().size() + " limit(s) breached (exit code "
+                                    + ExitCodes.LIMIT_BREACHED + ")"
+                            : "fail-if: no limit breached");
         }
         Path summary = dir.resolve("summary.md");
         try {
@@ -103,7 +128,9 @@ public final class BaselineOptions {
         if (check != null) {
             check.breaches().forEach(breach -> err.println("loadtest: --fail-if " + breach));
         }
-        return runExitCode != ExitCodes.OK ? runExitCode : check != null && check.breached() ? ExitCodes.LIMIT_BREACHED : ExitCodes.OK;
+        return runExitCode != ExitCodes.OK
+                ? runExitCode
+                : check != null && check.breached() ? ExitCodes.LIMIT_BREACHED : ExitCodes.OK;
     }
 
     private Path file() {

@@ -1,7 +1,14 @@
 package dev.threadbench.loadtest.report;
 
+import dev.threadbench.loadtest.analysis.AboveBound;
+import dev.threadbench.loadtest.analysis.Cell;
+import dev.threadbench.loadtest.analysis.SweepPairs;
+import dev.threadbench.loadtest.analysis.Verdict;
+import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.Run;
+import dev.threadbench.loadtest.model.ServerCost;
+import dev.threadbench.loadtest.model.Spread;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -9,20 +16,32 @@ import java.util.Set;
 /** The side-by-side table in the terminal: one row per cell, the servers next to each other per concurrency. */
 public final class ConsoleTable {
 
-    private static final String[] HEADER = {"C", "strategy", "server", "engine", "rounds", "req/s", "bound", "of bound",
-            "p50 ms", "p99 ms", "p99.9 ms", "max ms", "srv us/req", "gen us/req", "srv CPU", "gen CPU", "srv RSS MB", "failed", "counts", "note"};
+    private static final String[] HEADER = {
+        "C",
+        "strategy",
+        "server",
+        "engine",
+        "rounds",
+        "req/s",
+        "bound",
+        "of bound",
+        "p50 ms",
+        "p99 ms",
+        "p99.9 ms",
+        "max ms",
+        "srv us/req",
+        "gen us/req",
+        "srv CPU",
+        "gen CPU",
+        "srv RSS MB",
+        "failed",
+        "counts",
+        "note"
+    };
     /** Left-aligned columns: the names, the counts and the note. */
     private static final Set<Integer> LEFT = Set.of(1, 2, 3, 18, 19);
 
     private ConsoleTable() {}
-
-    /** Runs in table order: by concurrency, then rate (closed loop first), then strategy, then server, then round. */
-    public static List<Results.Run> ordered(List<Results.Run> runs) {
-        return runs.stream().sorted(Comparator.comparingInt(Results.Run::concurrency)
-                .thenComparing(Results.Run::targetRate, Comparator.nullsFirst(Comparator.naturalOrder()))
-                .thenComparing(Results.Run::strategy, Comparator.nullsFirst(Comparator.naturalOrder()))
-                .thenComparing(Results.Run::server).thenComparingInt(Results.Run::round)).toList();
-    }
 
     /**
      * One row per cell (server x strategy x concurrency): with several rounds, requests/s, p99 and server
@@ -33,19 +52,35 @@ public final class ConsoleTable {
         List<String[]> rows = new ArrayList<>();
         rows.add(HEADER);
         for (Cell c : cells) {
-            rows.add(new String[] {String.valueOf(c.concurrency()) + (c.targetRate() == null ? ""
-                    : String.format(Locale.ROOT, " @%,.0f/s", c.targetRate())), String.valueOf(c.strategy()), c.server(), c.engine(),
-                    String.valueOf(c.rounds()), c.requestsPerSecond().format("%,.0f"),
-                    c.bound() == null ? "-" : String.format(Locale.ROOT, "%,.0f", c.bound()),
-                    median(c.spread(Results.Run::ratioToBound), 100, "%.1f%%"),
-                    ms(c.spread(r -> r.latencyMs().p50()), false), ms(c.spread(r -> r.latencyMs().p99()), true),
-                    ms(c.spread(r -> r.latencyMs().p999()), false), ms(c.spread(r -> r.latencyMs().max()), false),
-                    serverFigure(c, c.requestCpuMicrosPerRequest() == null ? "-" : c.requestCpuMicrosPerRequest().format("%.1f")),
-                    c.generatorCpuMicrosPerRequest() == null ? "-" : c.generatorCpuMicrosPerRequest().format("%.1f"),
-                    serverFigure(c, median(c.spread(Results.Run::serverCpuShare), 100, "%.0f%%")),
-                    median(c.spread(Results.Run::generatorCpuShare), 100, "%.0f%%"),
-                    serverFigure(c, median(c.spread(Results.Run::serverPeakRssMb), 1, "%.0f")),
-                    String.format(Locale.ROOT, "%,d", c.failed()), c.counts(), note(c)});
+            rows.add(new String[] {
+                String.valueOf(c.concurrency())
+                        + (c.targetRate() == null ? "" : String.format(Locale.ROOT, " @%,.0f/s", c.targetRate())),
+                String.valueOf(c.strategy()),
+                c.server(),
+                c.engine(),
+                String.valueOf(c.rounds()),
+                c.requestsPerSecond().format("%,.0f"),
+                c.bound() == null ? "-" : String.format(Locale.ROOT, "%,.0f", c.bound()),
+                median(c.spread(run -> run.load().ratioToBound()), 100, "%.1f%%"),
+                ms(c.spread(r -> r.latency().latencyMs().p50()), false),
+                ms(c.spread(r -> r.latency().latencyMs().p99()), true),
+                ms(c.spread(r -> r.latency().latencyMs().p999()), false),
+                ms(c.spread(r -> r.latency().latencyMs().max()), false),
+                serverFigure(
+                        c,
+                        c.requestCpuMicrosPerRequest() == null
+                                ? "-"
+                                : c.requestCpuMicrosPerRequest().format("%.1f")),
+                c.generatorCpuMicrosPerRequest() == null
+                        ? "-"
+                        : c.generatorCpuMicrosPerRequest().format("%.1f"),
+                serverFigure(c, median(c.spread(run -> run.serverSide().cpuShare()), 100, "%.0f%%")),
+                median(c.spread(run -> run.generatorSide().cpuShare()), 100, "%.0f%%"),
+                serverFigure(c, median(c.spread(run -> run.serverSide().peakRssMb()), 1, "%.0f")),
+                String.format(Locale.ROOT, "%,d", c.failed()),
+                c.counts(),
+                note(c)
+            });
         }
         StringBuilder text = new StringBuilder(TextGrid.render(rows, LEFT));
         text.append(legend(results, cells));
@@ -54,12 +89,22 @@ public final class ConsoleTable {
             text.append("spread over the rounds, (max - min) / median:\n");
             for (Cell c : cells) {
                 Spread cpu = c.requestCpuMicrosPerRequest();
-                text.append(String.format(Locale.ROOT, "  C=%d %s: req/s %.1f %%%s (%d rounds)%n", c.concurrency(), c.label(),
+                text.append(String.format(
+                        Locale.ROOT,
+                        "  C=%d %s: req/s %.1f %%%s (%d rounds)%n",
+                        c.concurrency(),
+                        c.label(),
                         100 * c.requestsPerSecond().relativeRange(),
-                        cpu == null ? "" : String.format(Locale.ROOT, ", srv us/req %.1f %%", 100 * cpu.relativeRange()), c.rounds()));
+                        cpu == null
+                                ? ""
+                                : String.format(Locale.ROOT, ", srv us/req %.1f %%", 100 * cpu.relativeRange()),
+                        c.rounds()));
             }
         }
-        text.append(SweepTable.render(SweepPair.of(results), cells, results.skipped(),
+        text.append(SweepTable.render(
+                SweepPairs.of(results),
+                cells,
+                results.skipped(),
                 results.settings() == null ? null : results.settings().sweepResolution()));
         List<String> verdict = Verdict.lines(results);
         if (!verdict.isEmpty()) {
@@ -73,57 +118,100 @@ public final class ConsoleTable {
         Results.Settings settings = results.settings();
         StringBuilder text = new StringBuilder();
         if (cells.stream().anyMatch(c -> c.rounds() > 1)) {
-            text.append("rounds: each cell's figures are the median of its rounds; req/s, p99, srv us/req and gen us/req add (min-max).\n");
+            text.append(
+                    "rounds: each cell's figures are the median of its rounds; req/s, p99, srv us/req and gen us/req"
+                            + " add (min-max).\n");
         }
         text.append("bound: the most requests/s the workload allows (C closed-loop clients, every ")
-                .append(settings == null ? "10" : settings.delayEvery()).append("th request held ")
-                .append(settings == null ? "2000" : settings.delayMs()).append(" ms: 5 x C with the defaults).\n")
-                .append(cells.stream().anyMatch(Cell::billed) ? "srv us/req: the server's request CPU, its io, worker and carrier"
-                        + " threads' CPU time per request (its JIT, GC and JVM housekeeping apart: the class table below)"
-                        + (cells.stream().allMatch(Cell::billed) ? "" : "; where a server gave no bill by thread class, its whole"
-                        + " process's") + "; gen us/req: the generator's CPU time per request" : "srv us/req, gen us/req: the server's"
-                        + " and the generator's CPU time (user + system) per request")
-                .append("; srv CPU, gen CPU: the server's and the generator's whole CPU use as a share of their own CPUs (")
-                .append(pinning(results.environment())).append(").\n")
-                .append("counts: the server's /stats count against the answers the client got (exact, explained by failed"
+                .append(settings == null ? "10" : settings.delayEvery())
+                .append("th request held ")
+                .append(settings == null ? "2000" : settings.delayMs())
+                .append(" ms: 5 x C with the defaults).\n")
+                .append(
+                        cells.stream().anyMatch(Cell::billed)
+                                ? "srv us/req: the server's request CPU, its io, worker and carrier"
+                                        + " threads' CPU time per request (its JIT, GC and JVM housekeeping apart:"
+                                        + " the class table below)"
+                                        + (cells.stream().allMatch(Cell::billed)
+                                                ? ""
+                                                : "; where a server gave no bill by thread class, its whole"
+                                                        + " process's")
+                                        + "; gen us/req: the generator's CPU time per request"
+                                : "srv us/req, gen us/req: the server's"
+                                        + " and the generator's CPU time (user + system) per request")
+                .append("; srv CPU, gen CPU: the server's and the generator's whole CPU use as a share of their own"
+                        + " CPUs (")
+                .append(pinning(results.environment()))
+                .append(").\n")
+                .append("counts: the server's /stats count against the answers the client got (exact, explained by"
+                        + " failed"
                         + " or abandoned requests, or MISMATCH).\n");
         if (settings != null && settings.autoWarmup()) {
-            Spread warmups = Spread.of(results.runs().stream().map(Results.Run::warmupSeconds).toList());
-            text.append("warm-up: auto, each run's ended on a whole delay period once the server's JIT had settled, at most ")
-                    .append(settings.warmupSeconds()).append(" s").append(warmups == null ? "" : String.format(Locale.ROOT,
-                            ": %.0f s median, %.0f-%.0f s (each run's in results.json)", warmups.median(), warmups.min(),
-                            warmups.max())).append(".\n");
+            Spread warmups = Spread.of(results.runs().stream()
+                    .map(run -> run.load().warmupSeconds())
+                    .toList());
+            text.append("warm-up: auto, each run's ended on a whole delay period once the server's JIT had"
+                            + " settled, at most ")
+                    .append(settings.warmupSeconds())
+                    .append(" s")
+                    .append(
+                            warmups == null
+                                    ? ""
+                                    : String.format(
+                                            Locale.ROOT,
+                                            ": %.0f s median, %.0f-%.0f s (each run's in results.json)",
+                                            warmups.median(),
+                                            warmups.min(),
+                                            warmups.max()))
+                    .append(".\n");
         }
         if (results.runs().stream().anyMatch(r -> r.open() != null)) {
-            text.append("C @R/s: the open model, R requests/s scheduled whatever the answers (C sets the bound); req/s: answered per"
-                    + " second; latencies from each request's intended send time, so a server that falls behind shows it.\n");
+            text.append("C @R/s: the open model, R requests/s scheduled whatever the answers (C sets the bound); req/s:"
+                    + " answered per"
+                    + " second; latencies from each request's intended send time, so a server that falls"
+                    + " behind shows it.\n");
         }
-        if (results.runs().stream().anyMatch(r -> r.serverCpuSeconds() == null || r.serverPeakRssMb() == null)) {
-            text.append("n/a: the server reports no process figures on its /stats (an older jar, or another server).\n");
+        if (results.runs().stream()
+                .anyMatch(r ->
+                        r.serverSide().cpuSeconds() == null || r.serverSide().peakRssMb() == null)) {
+            text.append(
+                    "n/a: the server reports no process figures on its /stats (an older jar, or another server).\n");
         }
         if (results.runs().stream().anyMatch(AboveBound::of)) {
-            text.append("ARTEFACT: above bound: a reading over 100.5 % of the bound, more than C closed-loop clients can get:"
-                    + " the window caught more delayed answers than its share (a window of part of a delay period, a ramp-up"
-                    + " shorter than one, or a stall that released a wave inside it; each run's cause is in its notes in"
-                    + " results.json and the report): a measurement artefact, not a result.\n");
+            text.append(
+                    "ARTEFACT: above bound: a reading over 100.5 % of the bound, more than C closed-loop clients can"
+                            + " get:"
+                            + " the window caught more delayed answers than its share (a window of part of a delay"
+                            + " period, a ramp-up"
+                            + " shorter than one, or a stall that released a wave inside it; each run's cause is in"
+                            + " its notes in"
+                            + " results.json and the report): a measurement artefact, not a result.\n");
         }
-        if (results.runs().stream().anyMatch(Results.Run::serverBound)) {
-            text.append("SERVER-BOUND: the server used 90 % or more of its CPUs: it, not the workload, set the pace.\n");
+        if (results.runs().stream().anyMatch(run -> run.serverSide().cpuBound())) {
+            text.append(
+                    "SERVER-BOUND: the server used 90 % or more of its CPUs: it, not the workload, set the pace.\n");
         }
         if (cells.stream().anyMatch(c -> c.compilingRounds() > 0)) {
-            text.append(cells.stream().allMatch(Cell::billed)
-                    ? "JIT: the server's JIT compiled for a tenth or more of its CPU in the window: apart from srv us/req (its"
-                            + " request threads'), but its code was still changing (the class table shows the JIT's share).\n"
-                    : "JIT: the server's JIT compiled for a tenth or more of its CPU in the window; its us/req counts the"
-                            + " compiler too (how much varies from run to run: docs/troubleshooting.md).\n");
+            text.append(
+                    cells.stream().allMatch(Cell::billed)
+                            ? "JIT: the server's JIT compiled for a tenth or more of its CPU in the window: apart"
+                                    + " from srv us/req (its"
+                                    + " request threads'), but its code was still changing (the class table shows the"
+                                    + " JIT's share).\n"
+                            : "JIT: the server's JIT compiled for a tenth or more of its CPU in the window; its"
+                                    + " us/req counts the"
+                                    + " compiler too (how much varies from run to run: docs/troubleshooting.md).\n");
         }
         if (cells.stream().anyMatch(c -> c.starvedRounds() > 0)) {
-            text.append("STARVED: the server's request threads or the generator's event loops waited on the run queue at least as"
-                    + " long as they ran (which side: the run's note).\n");
+            text.append(
+                    "STARVED: the server's request threads or the generator's event loops waited on the run queue at"
+                            + " least as"
+                            + " long as they ran (which side: the run's note).\n");
         }
-        if (results.runs().stream().anyMatch(Results.Run::generatorBound)) {
-            text.append("GENERATOR-BOUND: the load generator used 90 % or more of its CPUs; that figure is the generator's"
-                    + " limit as much as the server's.\n");
+        if (results.runs().stream().anyMatch(run -> run.generatorSide().cpuBound())) {
+            text.append(
+                    "GENERATOR-BOUND: the load generator used 90 % or more of its CPUs; that figure is the generator's"
+                            + " limit as much as the server's.\n");
         }
         return text.toString();
     }
@@ -162,73 +250,87 @@ public final class ConsoleTable {
     }
 
     /** One run in a line, printed as each finishes. */
-    public static String oneLine(Results.Run r) {
-        return String.format(Locale.ROOT, "C=%d%s: %,.0f req/s%s, p50 %s ms, p99 %s ms, %,d failed, server CPU %s, peak RSS %s,"
+    public static String oneLine(Run r) {
+        return String.format(
+                Locale.ROOT,
+                "C=%d%s: %,.0f req/s%s, p50 %s ms, p99 %s ms, %,d failed, server CPU %s, peak RSS %s,"
                         + " generator CPU %s, counts %s%s%s%s",
-                r.concurrency(), r.open() == null ? "" : String.format(Locale.ROOT, " open model @%,.0f req/s (%,.0f sent/s, %d"
-                        + " connections, %,d late, %,d never sent)", r.open().targetRate(), r.open().achievedRate(),
-                        r.open().connections(), r.open().lateRequests(), r.open().unsentRequests()),
-                r.requestsPerSecond(),
-                r.bound() == null ? "" : String.format(Locale.ROOT, " (%.1f%% of the %,.0f bound)%s", 100 * r.ratioToBound(), r.bound(),
-                        AboveBound.of(r) ? " [ARTEFACT: above the bound]" : ""),
-                ms(r.latencyMs().p50()), ms(r.latencyMs().p99()), r.failed().total(),
-                r.serverCpuSeconds() == null ? "n/a" : String.format(Locale.ROOT, "%.1f s (%s us/req, %s of its CPUs)",
-                        r.serverCpuSeconds(), figure(r.serverCpuMicrosPerRequest(), 1, "%.1f"), figure(r.serverCpuShare(), 100, "%.0f%%")),
-                serverFigure(r.serverPeakRssMb(), r.serverPeakRssMb() == null ? "" : String.format(Locale.ROOT, "%.0f MB", r.serverPeakRssMb())),
-                figure(r.generatorCpuShare(), 100, "%.0f%%") + " of its CPUs",
-                counts(r.reconciliation()), cost(r.cost()) + bill(r.cost()),
-                r.serverBound() ? " [SERVER-BOUND]" : "",
-                r.generatorBound() ? " [GENERATOR-BOUND]" : "");
+                r.concurrency(),
+                r.open() == null
+                        ? ""
+                        : String.format(
+                                Locale.ROOT,
+                                " open model @%,.0f req/s (%,.0f sent/s, %d"
+                                        + " connections, %,d late, %,d never sent)",
+                                r.open().targetRate(),
+                                r.open().achievedRate(),
+                                r.open().connections(),
+                                r.open().lateRequests(),
+                                r.open().unsentRequests()),
+                r.load().requestsPerSecond(),
+                r.load().bound() == null
+                        ? ""
+                        : String.format(
+                                Locale.ROOT,
+                                " (%.1f%% of the %,.0f bound)%s",
+                                100 * r.load().ratioToBound(),
+                                r.load().bound(),
+                                AboveBound.of(r) ? " [ARTEFACT: above the bound]" : ""),
+                ms(r.latency().latencyMs().p50()),
+                ms(r.latency().latencyMs().p99()),
+                r.load().failed().total(),
+                r.serverSide().cpuSeconds() == null
+                        ? "n/a"
+                        : String.format(
+                                Locale.ROOT,
+                                "%.1f s (%s us/req, %s of its CPUs)",
+                                r.serverSide().cpuSeconds(),
+                                figure(r.serverSide().cpuMicrosPerRequest(), 1, "%.1f"),
+                                figure(r.serverSide().cpuShare(), 100, "%.0f%%")),
+                serverFigure(
+                        r.serverSide().peakRssMb(),
+                        r.serverSide().peakRssMb() == null
+                                ? ""
+                                : String.format(
+                                        Locale.ROOT, "%.0f MB", r.serverSide().peakRssMb())),
+                figure(r.generatorSide().cpuShare(), 100, "%.0f%%") + " of its CPUs",
+                counts(r.reconciliation()),
+                cost(r.serverSide().cost()) + bill(r.serverSide().cost()),
+                r.serverSide().cpuBound() ? " [SERVER-BOUND]" : "",
+                r.generatorSide().cpuBound() ? " [GENERATOR-BOUND]" : "");
     }
 
-    /**
-     * Under a run the cluster made, one line per agent ("agent a1 (198.18.0.3): 1,000 connections, 4,999 req/s, p99 2003 ms,
-     * 0 failed, generator CPU 31% of 1"), then how far apart they started and what coordinating them cost; none otherwise.
-     */
-    public static List<String> agentLines(Results.Run r) {
-        if (r.agents() == null) {
-            return List.of();
-        }
-        List<String> lines = new ArrayList<>();
-        for (Results.AgentRun a : r.agents()) {
-            lines.add(String.format(Locale.ROOT, "agent %s (%s): %,d connections, %,.0f req/s, p99 %s ms, %,d failed, %,d answered,"
-                    + " generator CPU %.0f%% of %d", a.name(), a.host(), a.connections(), a.requestsPerSecond(), ms(a.p99Ms()),
-                    a.failed(), a.answered(), 100 * a.generatorCpuShare(), a.cpus()));
-        }
-        if (r.coordination() != null) {
-            lines.add(String.format(Locale.ROOT, "merged from %d agents (one histogram); starts at most %.1f ms apart; coordination"
-                    + " %d messages, %,d bytes", r.agents().size(), r.coordination().startSkewMs(), r.coordination().messages(),
-                    r.coordination().bytes()));
-        }
-        return lines;
-    }
-
-    private static String cost(Results.ServerCost c) {
-        return c == null ? "" : String.format(Locale.ROOT, ", %s threads, heap after GC %s MB", c.peakThreads() == null ? "-"
-                : String.format(Locale.ROOT, "%,d", c.peakThreads()), figure(c.heapAfterGcMb(), 1, "%.0f"));
+    private static String cost(ServerCost c) {
+        return c == null
+                ? ""
+                : String.format(
+                        Locale.ROOT,
+                        ", %s threads, heap after GC %s MB",
+                        c.peakThreads() == null ? "-" : String.format(Locale.ROOT, "%,d", c.peakThreads()),
+                        figure(c.heapAfterGcMb(), 1, "%.0f"));
     }
 
     /** ", request CPU 40.1 us/req (JIT 12 %, GC 3 % of the server's CPU)" with the bill by thread class; "" without. */
-    private static String bill(Results.ServerCost c) {
+    private static String bill(ServerCost c) {
         if (c == null || c.requestCpuMicrosPerRequest() == null) {
             return "";
         }
-        return String.format(Locale.ROOT, ", request CPU %.1f us/req (JIT %s, GC %s of the server's CPU)", c.requestCpuMicrosPerRequest(),
-                figure(c.classShare("jit"), 100, "%.0f %%"), figure(c.classShare("gc"), 100, "%.0f %%"));
+        return String.format(
+                Locale.ROOT,
+                ", request CPU %.1f us/req (JIT %s, GC %s of the server's CPU)",
+                c.requestCpuMicrosPerRequest(),
+                figure(c.classShare("jit"), 100, "%.0f %%"),
+                figure(c.classShare("gc"), 100, "%.0f %%"));
     }
 
     static String counts(Results.Reconciliation c) {
         if (c == null) {
             return "-";
         }
-        return switch (c.verdict()) {
-            case "exact" -> "exact";
-            case "explained" -> String.format(Locale.ROOT, "explained (+%d)", c.difference());
-            default -> String.format(Locale.ROOT, "MISMATCH (%+d)", c.difference());
-        };
+        return c.describe();
     }
 
-    private static String ms(Double value) {
+    static String ms(Double value) {
         if (value == null) {
             return "-";
         }

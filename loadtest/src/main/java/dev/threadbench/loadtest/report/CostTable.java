@@ -1,5 +1,9 @@
 package dev.threadbench.loadtest.report;
 
+import dev.threadbench.loadtest.analysis.Cell;
+import dev.threadbench.loadtest.model.ServerCost;
+import dev.threadbench.loadtest.model.Spread;
+import dev.threadbench.loadtest.model.ThreadClassCost;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -12,8 +16,19 @@ import java.util.function.Function;
  */
 final class CostTable {
 
-    private static final String[] HEADER = {"C", "strategy", "server", "us/req user", "us/req sys", "threads", "ctx sw/req",
-            "RSS MB", "heap after GC MB", "GC ms/s", "JIT ms/s"};
+    private static final String[] HEADER = {
+        "C",
+        "strategy",
+        "server",
+        "us/req user",
+        "us/req sys",
+        "threads",
+        "ctx sw/req",
+        "RSS MB",
+        "heap after GC MB",
+        "GC ms/s",
+        "JIT ms/s"
+    };
 
     private CostTable() {}
 
@@ -24,60 +39,100 @@ final class CostTable {
         List<String[]> rows = new ArrayList<>();
         rows.add(HEADER);
         for (Cell c : cells) {
-            rows.add(new String[] {String.valueOf(c.concurrency()), String.valueOf(c.strategy()), c.server(),
-                    median(c, Results.ServerCost::cpuUserMicrosPerRequest, "%.1f"),
-                    median(c, Results.ServerCost::cpuSystemMicrosPerRequest, "%.1f"),
-                    median(c, cost -> cost.peakThreads() == null ? null : cost.peakThreads().doubleValue(), "%,.0f"),
-                    median(c, Results.ServerCost::contextSwitchesPerRequest, "%.2f"), median(c, Results.ServerCost::peakRssMb, "%,.0f"),
-                    median(c, Results.ServerCost::heapAfterGcMb, "%,.0f"), median(c, Results.ServerCost::gcPauseMsPerSecond, "%.1f"),
-                    median(c, Results.ServerCost::jitMsPerSecond, "%.1f")});
+            rows.add(new String[] {
+                String.valueOf(c.concurrency()),
+                String.valueOf(c.strategy()),
+                c.server(),
+                median(c, ServerCost::cpuUserMicrosPerRequest, "%.1f"),
+                median(c, ServerCost::cpuSystemMicrosPerRequest, "%.1f"),
+                median(
+                        c,
+                        cost -> cost.peakThreads() == null
+                                ? null
+                                : cost.peakThreads().doubleValue(),
+                        "%,.0f"),
+                median(c, ServerCost::contextSwitchesPerRequest, "%.2f"),
+                median(c, ServerCost::peakRssMb, "%,.0f"),
+                median(c, ServerCost::heapAfterGcMb, "%,.0f"),
+                median(c, ServerCost::gcPauseMsPerSecond, "%.1f"),
+                median(c, ServerCost::jitMsPerSecond, "%.1f")
+            });
         }
-        return "\nserver cost, as each server reports it on /stats over the measured window (medians of the rounds; n/a: not"
+        return "\nserver cost, as each server reports it on /stats over the measured window (medians of the rounds;"
+                + " n/a: not"
                 + " reported):\n" + TextGrid.render(rows, Set.of(1, 2))
-                + "threads: the most live threads in the window; ctx sw: voluntary + involuntary context switches; heap after GC:"
-                + " live data at the window's end;\nGC ms/s: collection pauses per second of the window; JIT ms/s: compilation"
-                + " per second of the window (CPU the server spent on itself: in us/req user and sys, not in the request"
+                + "threads: the most live threads in the window; ctx sw: voluntary + involuntary context switches;"
+                + " heap after GC:"
+                + " live data at the window's end;\nGC ms/s: collection pauses per second of the window; JIT ms/s:"
+                + " compilation"
+                + " per second of the window (CPU the server spent on itself: in us/req user and sys, not in the"
+                + " request"
                 + " CPU).\n" + classTable(cells);
     }
 
-    private static final String[] CLASS_HEADER = {"C", "strategy", "server", "io", "worker", "carrier", "request", "gc", "jit",
-            "other", "exited", "JIT %", "GC %", "wait us/req", "gen wait us/req"};
+    private static final String[] CLASS_HEADER = {
+        "C",
+        "strategy",
+        "server",
+        "io",
+        "worker",
+        "carrier",
+        "request",
+        "gc",
+        "jit",
+        "other",
+        "exited",
+        "JIT %",
+        "GC %",
+        "wait us/req",
+        "gen wait us/req"
+    };
 
     /**
-     * The server's CPU per request by thread class (medians of the rounds), its request CPU (io + worker + carrier), the JIT's
-     * and the GC's shares of its CPU, and the run-queue wait per request of its request threads and of the generator's.
+     * The server's CPU per request by thread class (medians of the rounds), its request CPU (io + worker + carrier),
+     * the JIT's and the GC's shares of its CPU, and the run-queue wait per request of its request threads and of the
+     * generator's.
      */
     static String classTable(List<Cell> cells) {
-        if (cells.stream().noneMatch(c -> c.cost(Results.ServerCost::requestCpuMicrosPerRequest) != null)) {
+        if (cells.stream().noneMatch(c -> c.cost(ServerCost::requestCpuMicrosPerRequest) != null)) {
             return "";
         }
         List<String[]> rows = new ArrayList<>();
         rows.add(CLASS_HEADER);
         for (Cell c : cells) {
-            List<String> row = new ArrayList<>(List.of(String.valueOf(c.concurrency()), String.valueOf(c.strategy()), c.server()));
+            List<String> row =
+                    new ArrayList<>(List.of(String.valueOf(c.concurrency()), String.valueOf(c.strategy()), c.server()));
             for (String threadClass : List.of("io", "worker", "carrier")) {
-                row.add(ConsoleTable.median(c.threadClass(threadClass, Results.ThreadClassCost::cpuMicrosPerRequest), 1, "%.1f"));
+                row.add(ConsoleTable.median(
+                        c.threadClass(threadClass, ThreadClassCost::cpuMicrosPerRequest), 1, "%.1f"));
             }
-            row.add(ConsoleTable.median(c.cost(Results.ServerCost::requestCpuMicrosPerRequest), 1, "%.1f"));
+            row.add(ConsoleTable.median(c.cost(ServerCost::requestCpuMicrosPerRequest), 1, "%.1f"));
             for (String threadClass : List.of("gc", "jit", "other", "exited")) {
-                row.add(ConsoleTable.median(c.threadClass(threadClass, Results.ThreadClassCost::cpuMicrosPerRequest), 1, "%.1f"));
+                row.add(ConsoleTable.median(
+                        c.threadClass(threadClass, ThreadClassCost::cpuMicrosPerRequest), 1, "%.1f"));
             }
             row.add(ConsoleTable.median(c.cost(cost -> cost.classShare("jit")), 100, "%.1f"));
             row.add(ConsoleTable.median(c.cost(cost -> cost.classShare("gc")), 100, "%.1f"));
-            row.add(ConsoleTable.median(c.cost(Results.ServerCost::requestRunQueueWaitMicrosPerRequest), 1, "%.1f"));
-            row.add(ConsoleTable.median(c.generatorThreads(Results.ThreadClassCost.REQUEST_CLASSES,
-                    Results.ThreadClassCost::runQueueWaitMicrosPerRequest), 1, "%.1f"));
+            row.add(ConsoleTable.median(c.cost(ServerCost::requestRunQueueWaitMicrosPerRequest), 1, "%.1f"));
+            row.add(ConsoleTable.median(
+                    c.generatorThreads(ThreadClassCost.REQUEST_CLASSES, ThreadClassCost::runQueueWaitMicrosPerRequest),
+                    1,
+                    "%.1f"));
             rows.add(row.toArray(String[]::new));
         }
-        return "\nserver CPU by thread class, us per request over the measured window (medians of the rounds; -: not reported):\n"
+        return "\nserver CPU by thread class, us per request over the measured window (medians of the rounds; -: not"
+                + " reported):\n"
                 + TextGrid.render(rows, Set.of(1, 2))
-                + "request = io + worker + carrier, the srv us/req above; io: I/O threads, event loops, acceptors; worker: worker"
-                + " pools; carrier: the\nvirtual threads' carriers; other: the JVM's housekeeping; exited: threads that ended in"
-                + " the window; JIT %, GC %: their share of the\nserver's CPU; wait us/req: the request threads' time runnable"
+                + "request = io + worker + carrier, the srv us/req above; io: I/O threads, event loops, acceptors;"
+                + " worker: worker"
+                + " pools; carrier: the\nvirtual threads' carriers; other: the JVM's housekeeping; exited: threads"
+                + " that ended in"
+                + " the window; JIT %, GC %: their share of the\nserver's CPU; wait us/req: the request threads' time"
+                + " runnable"
                 + " but waiting for a CPU, per request; gen wait: the generator's event loops'.\n";
     }
 
-    private static String median(Cell cell, Function<Results.ServerCost, Double> figure, String format) {
+    private static String median(Cell cell, Function<ServerCost, Double> figure, String format) {
         Spread spread = cell.cost(figure);
         return ConsoleTable.serverFigure(spread, ConsoleTable.median(spread, 1, format));
     }

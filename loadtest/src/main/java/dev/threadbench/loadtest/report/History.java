@@ -1,6 +1,14 @@
 package dev.threadbench.loadtest.report;
 
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.analysis.Baselines;
+import dev.threadbench.loadtest.analysis.Cell;
+import dev.threadbench.loadtest.analysis.Fingerprint;
+import dev.threadbench.loadtest.analysis.PermutationTest;
+import dev.threadbench.loadtest.analysis.SweepPairs;
+import dev.threadbench.loadtest.base.UsageException;
+import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.Spread;
+import dev.threadbench.loadtest.model.SweepPair;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -16,18 +24,18 @@ import java.util.SplittableRandom;
 import java.util.stream.Stream;
 
 /**
- * The runs kept over time: compare copies each results.json, fingerprint and all, to DIR/history/; {@code report --history}
- * reads them back, keeps the runs of one machine and pinning ({@link Fingerprint#machineKey}), and follows each cell's
- * requests/s and server CPU per request (medians of its rounds) and each pair's breaking point over the runs, marking
- * change points.
+ * The runs kept over time: compare copies each results.json, fingerprint and all, to DIR/history/;
+ * {@code report --history} reads them back, keeps the runs of one machine and pinning ({@link Fingerprint#machineKey}),
+ * and follows each cell's requests/s and server CPU per request (medians of its rounds) and each pair's breaking point
+ * over the runs, marking change points.
  *
- * <p>Change points: binary segmentation with a permutation test, the scheme of E-divisive (Matteson and James; MongoDB's
- * and Apache Otava's change detection) with the difference of means in place of the energy statistic. The split of a series
- * whose two sides' means are furthest apart, weighted by sqrt(k (n - k) / n) so that a split near either end is not favoured,
- * is a change point when fewer than 5 % of {@link #SHUFFLES} shuffles of the series give a split as far apart (the order of
- * the runs carries no information under "no change") and the two sides' means are at least 1 % apart; each side is then
- * searched again. A single run that stands out is not a change point unless it is at the end of the series, which is
- * what a history can say about its newest run.
+ * <p>Change points: binary segmentation with a permutation test, the scheme of E-divisive (Matteson and James;
+ * MongoDB's and Apache Otava's change detection) with the difference of means in place of the energy statistic. The
+ * split of a series whose two sides' means are furthest apart, weighted by sqrt(k (n - k) / n) so that a split near
+ * either end is not favoured, is a change point when fewer than 5 % of {@link #SHUFFLES} shuffles of the series give a
+ * split as far apart (the order of the runs carries no information under "no change") and the two sides' means are at
+ * least 1 % apart; each side is then searched again. A single run that stands out is not a change point unless it is at
+ * the end of the series, which is what a history can say about its newest run.
  */
 public final class History {
 
@@ -38,9 +46,13 @@ public final class History {
 
     private History() {}
 
-    /** Copies {@code results} to {@code dir}/history/DATE.json; null when it could not (the run's own files are written). */
+    /**
+     * Copies {@code results} to {@code dir}/history/DATE.json; null when it could not (the run's own files are
+     * written).
+     */
     public static Path keep(Results results, Path dir) {
-        String date = results.environment() == null ? null : results.environment().date();
+        String date =
+                results.environment() == null ? null : results.environment().date();
         if (date == null) {
             return null;
         }
@@ -63,7 +75,8 @@ public final class History {
         }
         try (Stream<Path> files = Files.list(history)) {
             List<Results> all = new ArrayList<>();
-            for (Path file : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
+            for (Path file :
+                    files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
                 all.add(ResultsJson.read(file));
             }
             if (all.isEmpty()) {
@@ -79,23 +92,30 @@ public final class History {
     /** The runs of the newest run's machine and pinning, oldest first. */
     public static List<Results> ofNewestMachine(List<Results> all) {
         String key = Fingerprint.machineKey(all.getLast().environment());
-        return all.stream().filter(r -> Fingerprint.machineKey(r.environment()).equals(key)).toList();
+        return all.stream()
+                .filter(r -> Fingerprint.machineKey(r.environment()).equals(key))
+                .toList();
     }
 
-    /** Each cell's req/s and server CPU per request, and each pair's breaking point, over {@code runs}, change points marked. */
+    /**
+     * Each cell's req/s and server CPU per request, and each pair's breaking point, over {@code runs}, change points
+     * marked.
+     */
     public static List<Series> series(List<Results> runs) {
         List<String> dates = runs.stream().map(r -> r.environment().date()).toList();
         Map<String, Double[]> values = new LinkedHashMap<>();
         for (int i = 0; i < runs.size(); i++) {
             for (Cell cell : Cell.of(runs.get(i).runs())) {
-                String name = "C=" + cell.concurrency() + (cell.targetRate() == null ? ""
-                        : String.format(Locale.ROOT, " @%,.0f/s", cell.targetRate())) + " " + cell.label() + " (" + cell.engine() + ")";
+                String name = "C=" + cell.concurrency()
+                        + (cell.targetRate() == null ? "" : String.format(Locale.ROOT, " @%,.0f/s", cell.targetRate()))
+                        + " " + cell.label() + " (" + cell.engine() + ")";
                 put(values, name + " req/s", i, runs.size(), cell.requestsPerSecond());
                 put(values, name + " srv us/req", i, runs.size(), cell.serverCpuMicrosPerRequest());
             }
-            for (SweepPair pair : SweepPair.of(runs.get(i))) {
+            for (SweepPair pair : SweepPairs.of(runs.get(i))) {
                 if (pair.breakingPoint() != null) {
-                    values.computeIfAbsent(pair.label() + " breaking point", k -> new Double[runs.size()])[i] = pair.breakingPoint().doubleValue();
+                    values.computeIfAbsent(pair.label() + " breaking point", k -> new Double[runs.size()])[i] =
+                            pair.breakingPoint().doubleValue();
                 }
             }
         }
@@ -137,7 +157,7 @@ public final class History {
         double observed = statistic(part, split);
         double left = mean(part, 0, split);
         double right = mean(part, split, n);
-        if (left == 0 || Math.abs(right - left) / Math.abs(left) * 100 < BaselineJudgement.NAMEABLE_PERCENT) {
+        if (left == 0 || Math.abs(right - left) / Math.abs(left) * 100 < Baselines.NAMEABLE_PERCENT) {
             return;
         }
         SplittableRandom random = new SplittableRandom(35);
@@ -193,14 +213,24 @@ public final class History {
     /** The console's lines: per series its values over the runs, and its change points with the levels either side. */
     public static List<String> lines(List<Results> runs, List<Series> series) {
         List<String> lines = new ArrayList<>();
-        lines.add(String.format(Locale.ROOT, "history: %d runs on %s, %s to %s; change points by binary segmentation with a"
-                + " permutation test (p <= 0.05, at least 1 %% apart)", runs.size(), Fingerprint.machineKey(runs.getLast().environment()),
-                runs.getFirst().environment().date(), runs.getLast().environment().date()));
+        lines.add(String.format(
+                Locale.ROOT,
+                "history: %d runs on %s, %s to %s; change points by binary segmentation with a"
+                        + " permutation test (p <= 0.05, at least 1 %% apart)",
+                runs.size(),
+                Fingerprint.machineKey(runs.getLast().environment()),
+                runs.getFirst().environment().date(),
+                runs.getLast().environment().date()));
         for (Series s : series) {
-            String values = String.join(" ", s.values().stream().map(v -> v == null ? "-" : String.format(Locale.ROOT, "%,.1f", v)).toList());
+            String values = String.join(
+                    " ",
+                    s.values().stream()
+                            .map(v -> v == null ? "-" : String.format(Locale.ROOT, "%,.1f", v))
+                            .toList());
             lines.add("  " + s.name() + ": " + values);
             for (int point : s.changePoints()) {
-                lines.add("    change point at run " + (point + 1) + " (" + s.dates().get(point) + ")");
+                lines.add("    change point at run " + (point + 1) + " ("
+                        + s.dates().get(point) + ")");
             }
         }
         return lines;

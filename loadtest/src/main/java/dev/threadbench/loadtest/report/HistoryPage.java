@@ -1,5 +1,7 @@
 package dev.threadbench.loadtest.report;
 
+import dev.threadbench.loadtest.analysis.Fingerprint;
+import dev.threadbench.loadtest.model.Results;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -8,7 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-/** history.html: one self-contained page, a chart per series of {@link History} over the runs, its change points marked. */
+/**
+ * history.html: one self-contained page, a chart per series of {@link History} over the runs, its change points marked.
+ */
 final class HistoryPage {
 
     private static final String TEMPLATE = "/dev/threadbench/loadtest/report/history-template.html";
@@ -25,11 +29,15 @@ final class HistoryPage {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        View view = new View(Fingerprint.machineKey(runs.getLast().environment()),
-                runs.stream().map(r -> r.environment().date()).toList(), series);
+        View view = new View(
+                Fingerprint.machineKey(runs.getLast().environment()),
+                runs.stream().map(r -> r.environment().date()).toList(),
+                series);
         try {
-            Files.writeString(file, template.replace("/*ECHARTS*/", HtmlReport.scriptSafe(HtmlReport.echarts()))
-                    .replace("/*VIEW*/null", HtmlReport.scriptSafe(ResultsJson.toCompactJson(view))));
+            Files.writeString(
+                    file,
+                    template.replace("/*ECHARTS*/", HtmlReport.scriptSafe(HtmlReport.echarts()))
+                            .replace("/*VIEW*/null", HtmlReport.scriptSafe(ResultsJson.toCompactJson(view))));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);
         }

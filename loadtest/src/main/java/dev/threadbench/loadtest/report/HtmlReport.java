@@ -1,6 +1,13 @@
 package dev.threadbench.loadtest.report;
 
-import dev.threadbench.loadtest.BuildInfo;
+import dev.threadbench.loadtest.analysis.AboveBound;
+import dev.threadbench.loadtest.analysis.Cell;
+import dev.threadbench.loadtest.analysis.SweepPairs;
+import dev.threadbench.loadtest.analysis.SweepProfiles;
+import dev.threadbench.loadtest.analysis.Verdict;
+import dev.threadbench.loadtest.base.BuildInfo;
+import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.SweepPair;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -22,11 +29,17 @@ public final class HtmlReport {
     /**
      * What the page draws besides the runs: the cells, the verdict's lines, the CPU sets in words, and with a sweep its
      * pairs, each one's breaking point in words ({@link SweepPair#reading()}, in the pairs' order) and its points read
-     * above the bound ({@link AboveBound#sweepPoints}, flagged), and with --profile too each pair's profiles at 2000 and
-     * at its largest concurrency held ({@link SweepProfiles}).
+     * above the bound ({@link AboveBound#sweepPoints}, flagged), and with --profile too each pair's profiles at 2000
+     * and at its largest concurrency held ({@link SweepProfiles}).
      */
-    record View(List<Cell.Summary> cells, List<String> verdict, String pinning, List<SweepPair> pairs, List<String> readings,
-                List<List<String>> aboveBound, List<SweepProfiles> sweepProfiles) {}
+    record View(
+            List<Cell.Summary> cells,
+            List<String> verdict,
+            String pinning,
+            List<SweepPair> pairs,
+            List<String> readings,
+            List<List<String>> aboveBound,
+            List<SweepProfiles> sweepProfiles) {}
 
     private HtmlReport() {}
 
@@ -40,19 +53,26 @@ public final class HtmlReport {
 
     public static String render(Results results) {
         String template = resource(TEMPLATE);
-        return template
-                .replace("/*ECHARTS*/", scriptSafe(echarts()))
+        return template.replace("/*ECHARTS*/", scriptSafe(echarts()))
                 .replace("/*RESULTS*/null", scriptSafe(ResultsJson.toCompactJson(results)))
                 .replace("/*VIEW*/null", scriptSafe(ResultsJson.toCompactJson(view(results))));
     }
 
     static View view(Results results) {
         List<Cell> cells = Cell.of(results.runs());
-        List<SweepPair> pairs = SweepPair.of(results);
-        return new View(cells.stream().map(Cell::summary).toList(), Verdict.lines(results), ConsoleTable.pinning(results.environment()),
-                pairs, pairs.stream().map(SweepPair::reading).toList(),
-                pairs.stream().map(p -> AboveBound.sweepPoints(cells, p).stream().map(point -> "ARTEFACT: " + point + SweepTable.ARTEFACT)
-                        .toList()).toList(), SweepProfiles.of(pairs, results.profiles()));
+        List<SweepPair> pairs = SweepPairs.of(results);
+        return new View(
+                cells.stream().map(Cell::summary).toList(),
+                Verdict.lines(results),
+                ConsoleTable.pinning(results.environment()),
+                pairs,
+                pairs.stream().map(SweepPair::reading).toList(),
+                pairs.stream()
+                        .map(p -> AboveBound.sweepPoints(cells, p).stream()
+                                .map(point -> "ARTEFACT: " + point + SweepTable.ARTEFACT)
+                                .toList())
+                        .toList(),
+                SweepProfiles.of(pairs, results.profiles()));
     }
 
     /** The webjar's echarts.min.js, read from the classpath. */

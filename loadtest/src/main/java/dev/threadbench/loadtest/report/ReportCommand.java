@@ -1,8 +1,11 @@
 package dev.threadbench.loadtest.report;
 
+import dev.threadbench.loadtest.analysis.Baselines;
+import dev.threadbench.loadtest.analysis.SweepPairs;
+import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.cli.Console;
 import dev.threadbench.loadtest.cli.ExitCodes;
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.model.Results;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -14,31 +17,44 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code report FILE.json}: the HTML report (and the terminal table) again from saved results. */
-@Command(name = "report", mixinStandardHelpOptions = true,
-        description = "Rebuild report.html from a results.json written by compare; with --baseline judge it against another;"
-                + " with --history follow the runs kept under DIR/history.")
+@Command(
+        name = "report",
+        mixinStandardHelpOptions = true,
+        description =
+                "Rebuild report.html from a results.json written by compare; with --baseline judge it against another;"
+                        + " with --history follow the runs kept under DIR/history.")
 public final class ReportCommand implements Callable<Integer> {
 
     @ParentCommand
     private Console console;
 
-    @Parameters(paramLabel = "FILE.json", description = "results.json from loadtest compare (with --history: the results"
-            + " directory or its history directory)")
+    @Parameters(
+            paramLabel = "FILE.json",
+            description = "results.json from loadtest compare (with --history: the results"
+                    + " directory or its history directory)")
     private Path resultsFile;
 
-    @Option(names = "--history", description = "the runs kept under FILE's history/ (compare keeps each one there): each cell's"
-            + " req/s and server CPU per request and each pair's breaking point over the runs of the newest run's machine and"
-            + " pinning, with change points, in the terminal and in history.html")
+    @Option(
+            names = "--history",
+            description = "the runs kept under FILE's history/ (compare keeps each one there): each cell's"
+                    + " req/s and server CPU per request and each pair's breaking point over the runs of the newest"
+                    + " run's machine and"
+                    + " pinning, with change points, in the terminal and in history.html")
     private boolean history;
 
     @Mixin
     private BaselineOptions baselineOptions;
 
-    @Option(names = "--html", paramLabel = "FILE", description = "where to write the page (default: report.html beside FILE.json)")
+    @Option(
+            names = "--html",
+            paramLabel = "FILE",
+            description = "where to write the page (default: report.html beside FILE.json)")
     private Path html;
 
-    @Option(names = "--markdown", description = "print only the sweep's pairs as a Markdown table (breaking points,"
-            + " their interval and limit), for the README and docs/sweep.md")
+    @Option(
+            names = "--markdown",
+            description = "print only the sweep's pairs as a Markdown table (breaking points,"
+                    + " their interval and limit), for the README and docs/sweep.md")
     private boolean markdown;
 
     @Override
@@ -51,21 +67,25 @@ public final class ReportCommand implements Callable<Integer> {
             List<Results> runs = History.ofNewestMachine(History.read(resultsFile));
             List<History.Series> series = History.series(runs);
             History.lines(runs, series).forEach(console.out()::println);
-            Path page = html != null ? html : (Files.isDirectory(resultsFile) ? resultsFile : resultsFile.toAbsolutePath().getParent())
-                    .resolve("history.html");
+            Path page = html != null
+                    ? html
+                    : (Files.isDirectory(resultsFile)
+                                    ? resultsFile
+                                    : resultsFile.toAbsolutePath().getParent())
+                            .resolve("history.html");
             HistoryPage.write(runs, series, page);
             console.out().println("report: " + page);
             return ExitCodes.OK;
         }
         Results results = baseline.judge(ResultsJson.read(resultsFile));
         if (markdown) {
-            console.out().print(SweepTable.markdown(SweepPair.of(results)));
+            console.out().print(SweepTable.markdown(SweepPairs.of(results)));
             return ExitCodes.OK;
         }
         Path page = html != null ? html : resultsFile.toAbsolutePath().resolveSibling("report.html");
         HtmlReport.write(results, page);
         console.out().print(ConsoleTable.render(results));
-        BaselineJudgement.versions(results).forEach(versions -> versions.lines().forEach(console.out()::println));
+        Baselines.versions(results).forEach(versions -> versions.lines().forEach(console.out()::println));
         console.out().println("report: " + page);
         return baseline.report(results, page.toAbsolutePath().getParent(), ExitCodes.OK, console.out(), console.err());
     }

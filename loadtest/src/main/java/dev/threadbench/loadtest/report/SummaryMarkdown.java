@@ -1,14 +1,19 @@
 package dev.threadbench.loadtest.report;
 
+import dev.threadbench.loadtest.analysis.Cell;
+import dev.threadbench.loadtest.analysis.Gate;
+import dev.threadbench.loadtest.model.BaselineJudgement;
+import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.Spread;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 
 /**
- * summary.md: the run in a short Markdown table fit for a pull-request comment: one row per cell with its requests/s, share of
- * the bound, p99, server CPU per request and failed requests (medians of the rounds), and with a baseline each figure's
- * change and verdict; then the limits breached.
+ * summary.md: the run in a short Markdown table fit for a pull-request comment: one row per cell with its requests/s,
+ * share of the bound, p99, server CPU per request and failed requests (medians of the rounds), and with a baseline each
+ * figure's change and verdict; then the limits breached.
  */
 public final class SummaryMarkdown {
 
@@ -17,34 +22,65 @@ public final class SummaryMarkdown {
     public static String render(Results results, Gate.Check gates) {
         StringBuilder md = new StringBuilder();
         BaselineJudgement baseline = results.baseline();
-        md.append("### loadtest compare").append(results.environment() == null ? "" : ", " + results.environment().date()).append("\n\n");
+        md.append("### loadtest compare")
+                .append(
+                        results.environment() == null
+                                ? ""
+                                : ", " + results.environment().date())
+                .append("\n\n");
         if (baseline == null) {
             md.append("| cell | rounds | req/s | of bound | p99 ms | srv us/req | failed |\n");
             md.append("|---|---:|---:|---:|---:|---:|---:|\n");
             for (Cell cell : Cell.of(results.runs())) {
-                md.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s | %,d |%n", label(cell), cell.rounds(),
-                        median(cell.requestsPerSecond(), "%,.0f"), median(cell.spread(Results.Run::ratioToBound), "%.3f"),
-                        median(cell.spread(r -> r.latencyMs().p99()), "%,.0f"), median(cell.serverCpuMicrosPerRequest(), "%.1f"),
+                md.append(String.format(
+                        Locale.ROOT,
+                        "| %s | %d | %s | %s | %s | %s | %,d |%n",
+                        label(cell),
+                        cell.rounds(),
+                        median(cell.requestsPerSecond(), "%,.0f"),
+                        median(cell.spread(run -> run.load().ratioToBound()), "%.3f"),
+                        median(cell.spread(r -> r.latency().latencyMs().p99()), "%,.0f"),
+                        median(cell.serverCpuMicrosPerRequest(), "%.1f"),
                         cell.failed()));
             }
         } else {
-            md.append("Against the baseline of ").append(baseline.baselineDate()).append(" (").append(baseline.method()).append(").\n\n");
+            md.append("Against the baseline of ")
+                    .append(baseline.baselineDate())
+                    .append(" (")
+                    .append(baseline.method())
+                    .append(").\n\n");
             md.append("| cell | rounds | req/s | p99 ms | srv us/req | failed |\n");
             md.append("|---|---:|---|---|---|---:|\n");
             List<Cell> cells = Cell.of(results.runs());
             for (BaselineJudgement.CellDelta delta : baseline.cells()) {
-                long failed = cells.stream().filter(c -> c.server().equals(delta.server()) && c.concurrency() == delta.concurrency()
-                        && Objects.equals(c.strategy(), delta.strategy()) && Objects.equals(c.targetRate(), delta.targetRate())
-                        && Objects.equals(c.engine(), delta.engine())).mapToLong(Cell::failed).sum();
-                md.append(String.format(Locale.ROOT, "| %s | %d vs %d | %s | %s | %s | %,d |%n", delta.label(), delta.rounds(),
-                        delta.baselineRounds(), cellOf(delta.figure("req/s"), "%,.0f"), cellOf(delta.figure("p99 ms"), "%,.0f"),
-                        cellOf(delta.figure("srv us/req"), "%.1f"), failed));
+                long failed = cells.stream()
+                        .filter(c -> c.server().equals(delta.server())
+                                && c.concurrency() == delta.concurrency()
+                                && Objects.equals(c.strategy(), delta.strategy())
+                                && Objects.equals(c.targetRate(), delta.targetRate())
+                                && Objects.equals(c.engine(), delta.engine()))
+                        .mapToLong(Cell::failed)
+                        .sum();
+                md.append(String.format(
+                        Locale.ROOT,
+                        "| %s | %d vs %d | %s | %s | %s | %,d |%n",
+                        delta.label(),
+                        delta.rounds(),
+                        delta.baselineRounds(),
+                        cellOf(delta.figure("req/s"), "%,.0f"),
+                        cellOf(delta.figure("p99 ms"), "%,.0f"),
+                        cellOf(delta.figure("srv us/req"), "%.1f"),
+                        failed));
             }
             if (!baseline.onlyInThisRun().isEmpty()) {
-                md.append("\nNot in the baseline: ").append(String.join("; ", baseline.onlyInThisRun())).append(".\n");
+                md.append("\nNot in the baseline: ")
+                        .append(String.join("; ", baseline.onlyInThisRun()))
+                        .append(".\n");
             }
             if (!baseline.environment().isEmpty()) {
-                md.append("\nEnvironment differs: ").append(String.join("; ", baseline.environment())).append(".\n");
+                md.append("\nEnvironment differs: ")
+                        .append(String.join("; ", baseline.environment()))
+                        .append(".\n");
             }
         }
         if (gates != null) {
@@ -78,7 +114,8 @@ public final class SummaryMarkdown {
     }
 
     private static String label(Cell cell) {
-        return "C=" + cell.concurrency() + (cell.targetRate() == null ? "" : String.format(Locale.ROOT, " @%,.0f/s", cell.targetRate()))
-                + " " + cell.label();
+        return "C=" + cell.concurrency()
+                + (cell.targetRate() == null ? "" : String.format(Locale.ROOT, " @%,.0f/s", cell.targetRate())) + " "
+                + cell.label();
     }
 }

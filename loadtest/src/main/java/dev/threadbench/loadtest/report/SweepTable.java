@@ -1,19 +1,38 @@
 package dev.threadbench.loadtest.report;
 
+import dev.threadbench.loadtest.analysis.AboveBound;
+import dev.threadbench.loadtest.analysis.Cell;
+import dev.threadbench.loadtest.analysis.ReadableNumber;
+import dev.threadbench.loadtest.analysis.SweepPairs;
+import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.Spread;
+import dev.threadbench.loadtest.model.SweepPair;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
-/** The sweep's summary in the terminal: one row per server x strategy ({@link SweepPair}); empty for a plain compare. */
+/**
+ * The sweep's summary in the terminal: one row per server x strategy ({@link SweepPair}); empty for a plain compare.
+ */
 public final class SweepTable {
 
-    private static final String[] HEADER = {"server", "strategy", "heap MB/1k conn", "RSS MB/1k conn", "CPU us/req", "at C",
-            "user / sys", "breaking point", "limit"};
+    private static final String[] HEADER = {
+        "server",
+        "strategy",
+        "heap MB/1k conn",
+        "RSS MB/1k conn",
+        "CPU us/req",
+        "at C",
+        "user / sys",
+        "breaking point",
+        "limit"
+    };
 
     /** What follows a sweep point read above the bound, in the console and the report. */
-    static final String ARTEFACT = ", more than C closed-loop clients can get: a measurement artefact, not a result (its runs'"
-            + " notes give the cause)";
+    static final String ARTEFACT =
+            ", more than C closed-loop clients can get: a measurement artefact, not a result (its runs'"
+                    + " notes give the cause)";
 
     private SweepTable() {}
 
@@ -24,34 +43,67 @@ public final class SweepTable {
         List<String[]> rows = new ArrayList<>();
         rows.add(HEADER);
         for (SweepPair p : pairs) {
-            rows.add(new String[] {p.server(), String.valueOf(p.strategy()), number(p.heapMbPer1000(), "%+.1f"),
-                    number(p.rssMbPer1000(), "%+.1f"), Spread.format(p.cpuMicrosPerRequest(), "%.1f"),
-                    String.format(Locale.ROOT, "%,d", p.cpuConcurrency()),
-                    p.cpuUserMicrosPerRequest() == null || p.cpuSystemMicrosPerRequest() == null ? "n/a"
-                            : String.format(Locale.ROOT, "%.1f / %.1f", p.cpuUserMicrosPerRequest().median(),
-                            p.cpuSystemMicrosPerRequest().median()),
-                    p.reading(), p.limit().id()});
+            rows.add(new String[] {
+                p.server(),
+                String.valueOf(p.strategy()),
+                number(p.heapMbPer1000(), "%+.1f"),
+                number(p.rssMbPer1000(), "%+.1f"),
+                Spread.format(p.cpuMicrosPerRequest(), "%.1f"),
+                String.format(Locale.ROOT, "%,d", p.cpuConcurrency()),
+                p.cpuUserMicrosPerRequest() == null || p.cpuSystemMicrosPerRequest() == null
+                        ? "n/a"
+                        : String.format(
+                                Locale.ROOT,
+                                "%.1f / %.1f",
+                                p.cpuUserMicrosPerRequest().median(),
+                                p.cpuSystemMicrosPerRequest().median()),
+                p.reading(),
+                p.limit().id()
+            });
         }
-        StringBuilder text = new StringBuilder("\nsweep: memory per 1,000 connections (least-squares slope over the concurrencies),"
-                + " CPU per request, breaking point:\n").append(TextGrid.render(rows, Set.of(0, 1, 7, 8)))
-                .append(String.format(Locale.ROOT, "breaking point: between the largest concurrency still held (%s) and the"
-                        + " first above it not held%s; a number only where the evidence shows the server stopped it and its ends,"
-                        + " measured again, agree.%n", SweepPair.HOLDS_RULE, narrowed(pairs, resolution)))
-                .append("limit: what the first not held shows in most rounds: server (its CPUs full, the generator's not, or its"
-                        + " worker pool held by delayed requests), generator (its CPUs full, the server's not), machine (accept-queue"
-                        + " drops, or not run), unexplained (none of these: the evidence follows), or none (held at the largest"
+        StringBuilder text = new StringBuilder(
+                        "\nsweep: memory per 1,000 connections (least-squares slope over the concurrencies),"
+                                + " CPU per request, breaking point:\n")
+                .append(TextGrid.render(rows, Set.of(0, 1, 7, 8)))
+                .append(String.format(
+                        Locale.ROOT,
+                        "breaking point: between the largest concurrency still held (%s) and the"
+                                + " first above it not held%s; a number only where the evidence shows the server"
+                                + " stopped it and its ends,"
+                                + " measured again, agree.%n",
+                        SweepPairs.HOLDS_RULE,
+                        narrowed(pairs, resolution)))
+                .append("limit: what the first not held shows in most rounds: server (its CPUs full, the generator's"
+                        + " not, or its"
+                        + " worker pool held by delayed requests), generator (its CPUs full, the server's"
+                        + " not), machine (accept-queue"
+                        + " drops, or not run), unexplained (none of these: the evidence follows), or none"
+                        + " (held at the largest"
                         + " swept).\n");
         for (SweepPair p : pairs) {
-            text.append("  ").append(p.label()).append(": ").append(p.limitDetail())
-                    .append(p.shortBelow() == null ? "" : "; short of the bound or failures below it, at " + p.shortBelow())
+            text.append("  ")
+                    .append(p.label())
+                    .append(": ")
+                    .append(p.limitDetail())
+                    .append(
+                            p.shortBelow() == null
+                                    ? ""
+                                    : "; short of the bound or failures below it, at " + p.shortBelow())
                     .append('\n');
             if (p.ends() != null) {
-                text.append("    ").append(p.nonMonotone() ? "NON-MONOTONE, measured again: " : "ends measured again: ")
-                        .append(p.ends().describe()).append('\n');
+                text.append("    ")
+                        .append(p.nonMonotone() ? "NON-MONOTONE, measured again: " : "ends measured again: ")
+                        .append(p.ends().describe())
+                        .append('\n');
             }
         }
-        AboveBound.sweepPoints(cells, null).forEach(point -> text.append("  ARTEFACT: ").append(point).append(ARTEFACT).append('\n'));
-        skipped.forEach(s -> text.append(String.format(Locale.ROOT, "not run: C=%,d: %s%n", s.concurrency(), s.reason())));
+        AboveBound.sweepPoints(cells, null)
+                .forEach(point -> text.append("  ARTEFACT: ")
+                        .append(point)
+                        .append(ARTEFACT)
+                        .append('\n'));
+        skipped.forEach(
+                s -> text.append(String.format(Locale.ROOT, "not run: C=%,d: %s%n", s.concurrency(), s.reason())));
         return text.toString();
     }
 
@@ -68,15 +120,27 @@ public final class SweepTable {
                 + "| --- | --- | --- | --- | --- | --- | --- | --- |\n");
         for (SweepPair p : pairs) {
             String reading = p.reading();
-            text.append(String.format(Locale.ROOT, "| %s, %s | %s | %s | %s | %s | %s | %s | %s (%,d) |%n", p.server(), p.strategy(),
-                    p.breakingPoint() != null ? String.format(Locale.ROOT, "%,d", p.breakingPoint())
+            text.append(String.format(
+                    Locale.ROOT,
+                    "| %s, %s | %s | %s | %s | %s | %s | %s | %s (%,d) |%n",
+                    p.server(),
+                    p.strategy(),
+                    p.breakingPoint() != null
+                            ? String.format(Locale.ROOT, "%,d", p.breakingPoint())
                             : reading.replaceFirst(" \\(.*", ""),
                     p.heldAt() == null ? "-" : String.format(Locale.ROOT, "%,d", p.heldAt()),
                     p.notHeldAt() == null ? "-" : String.format(Locale.ROOT, "%,d", p.notHeldAt()),
-                    p.limitDetail() + (p.shortBelow() == null ? "" : "; short of the bound or failures below, at " + p.shortBelow()),
-                    p.ends() == null ? "-" : (p.nonMonotone() ? "disagree (non-monotone): " : "agree: ") + p.ends().describe(),
-                    number(p.rssMbPer1000(), "%+.1f"), Spread.format(p.cpuMicrosPerRequest(), "%.1f")
-                            .replace('-', '–'), p.cpuConcurrency()));
+                    p.limitDetail()
+                            + (p.shortBelow() == null
+                                    ? ""
+                                    : "; short of the bound or failures below, at " + p.shortBelow()),
+                    p.ends() == null
+                            ? "-"
+                            : (p.nonMonotone() ? "disagree (non-monotone): " : "agree: ")
+                                    + p.ends().describe(),
+                    number(p.rssMbPer1000(), "%+.1f"),
+                    Spread.format(p.cpuMicrosPerRequest(), "%.1f").replace('-', '–'),
+                    p.cpuConcurrency()));
         }
         return text.toString();
     }
@@ -89,12 +153,17 @@ public final class SweepTable {
         if (resolution == null) {
             return "";
         }
-        List<String> wide = pairs.stream().filter(p -> p.interval() != null && p.interval() > resolution + 1e-9
+        List<String> wide = pairs.stream()
+                .filter(p -> p.interval() != null
+                        && p.interval() > resolution + 1e-9
                         && ReadableNumber.between(p.heldAt(), p.notHeldAt()) != null)
-                .map(p -> String.format(Locale.ROOT, "%s %.0f %%", p.label(), 100 * p.interval())).toList();
+                .map(p -> String.format(Locale.ROOT, "%s %.0f %%", p.label(), 100 * p.interval()))
+                .toList();
         String within = ReadableNumber.percent(resolution);
-        return wide.isEmpty() ? String.format(Locale.ROOT, ", narrowed in to within %s %% of it", within)
-                : String.format(Locale.ROOT, ", narrowed in to within %s %% of it except %s", within, String.join(", ", wide));
+        return wide.isEmpty()
+                ? String.format(Locale.ROOT, ", narrowed in to within %s %% of it", within)
+                : String.format(
+                        Locale.ROOT, ", narrowed in to within %s %% of it except %s", within, String.join(", ", wide));
     }
 
     private static String number(Double value, String format) {

@@ -20,12 +20,14 @@ final class TextGrid {
             String[] row = rows.get(r);
             StringBuilder line = new StringBuilder();
             for (int i = 0; i < row.length; i++) {
-                String cell = String.format(leftAligned.contains(i) ? "%-" + widths[i] + "s" : "%" + widths[i] + "s", row[i]);
+                String cell =
+                        String.format(leftAligned.contains(i) ? "%-" + widths[i] + "s" : "%" + widths[i] + "s", row[i]);
                 line.append(i == 0 ? "" : "  ").append(cell);
             }
             text.append(line.toString().stripTrailing()).append('\n');
             if (r == 0) {
-                text.append("-".repeat(line.toString().stripTrailing().length())).append('\n');
+                text.append("-".repeat(line.toString().stripTrailing().length()))
+                        .append('\n');
             }
         }
         return text.toString();

@@ -19,12 +19,23 @@ final class AnswerParser {
         }
     }
 
-    private enum State { STATUS, HEADERS, BODY, CHUNK_SIZE, CHUNK_DATA, CHUNK_END, TRAILERS, UNTIL_CLOSE, DONE }
+    private enum State {
+        STATUS,
+        HEADERS,
+        BODY,
+        CHUNK_SIZE,
+        CHUNK_DATA,
+        CHUNK_END,
+        TRAILERS,
+        UNTIL_CLOSE,
+        DONE
+    }
 
     private static final int MAX_LINE = 16 * 1024;
 
     /** Grown as long lines need, up to MAX_LINE: 10,000 connections each holding 16 kB would be 160 MB. */
     private byte[] line = new byte[256];
+
     private int lineLength;
     private State state = State.DONE;
     private boolean head;

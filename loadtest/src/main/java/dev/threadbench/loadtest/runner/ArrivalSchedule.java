@@ -1,9 +1,10 @@
 package dev.threadbench.loadtest.runner;
 
 /**
- * When each request of an open-model load is meant to be sent: the k-th at {@code start + (offset + k x stride) / rate},
- * computed from k rather than by adding intervals, so a long run does not drift. A share of a total rate: with
- * {@code stride} groups each taking its own {@code offset}, the groups' requests interleave into one even schedule.
+ * When each request of an open-model load is meant to be sent: the k-th at
+ * {@code start + (offset + k x stride) / rate}, computed from k rather than by adding intervals, so a long run does not
+ * drift. A share of a total rate: with {@code stride} groups each taking its own {@code offset}, the groups' requests
+ * interleave into one even schedule.
  *
  * <p>Pure: the caller passes the time ({@code now}, System.nanoTime() in the runner, any number in tests), so
  * nothing here reads a clock or sleeps. No burst beyond the schedule: request k is never due before its intended

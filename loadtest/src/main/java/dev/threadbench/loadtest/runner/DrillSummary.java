@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.runner;
 
+import dev.threadbench.loadtest.model.LatencySummary;
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.StringJoiner;
@@ -36,17 +37,37 @@ public final class DrillSummary {
         line(out, "Failures by cause", causes.toString());
         line(out, "Connections opened", String.valueOf(result.connectionsOpened()));
         line(out, "Event loops used", result.eventLoops() + " (" + result.transport() + ")");
-        line(out, "Client CPU", String.format(Locale.ROOT, "%.1f s (%.2f cores)", result.clientCpuSeconds(),
-                result.durationSeconds() > 0 ? result.clientCpuSeconds() / result.durationSeconds() : 0));
+        line(
+                out,
+                "Client CPU",
+                String.format(
+                        Locale.ROOT,
+                        "%.1f s (%.2f cores)",
+                        result.generatorCpuSeconds(),
+                        result.durationSeconds() > 0 ? result.generatorCpuSeconds() / result.durationSeconds() : 0));
         if (result.firstOtherFailure() != null) {
             line(out, "First other failure", result.firstOtherFailure());
         }
         LoadResult.Open open = result.open();
         if (open != null) {
-            line(out, "Achieved rate", String.format(Locale.ROOT, "%.1f req/s sent (target %.1f); requests per second above:"
-                    + " answered", result.achievedRate(), open.targetRate()));
-            line(out, "Behind schedule", String.format(Locale.ROOT, "%d sent > %d ms late (latest %.1f ms), %d never sent",
-                    open.late(), LoadResult.Open.LATE_MILLIS, open.maxLateMs(), open.unsent()));
+            line(
+                    out,
+                    "Achieved rate",
+                    String.format(
+                            Locale.ROOT,
+                            "%.1f req/s sent (target %.1f); requests per second above:" + " answered",
+                            result.achievedRate(),
+                            open.targetRate()));
+            line(
+                    out,
+                    "Behind schedule",
+                    String.format(
+                            Locale.ROOT,
+                            "%d sent > %d ms late (latest %.1f ms), %d never sent",
+                            open.late(),
+                            LoadResult.Open.LATE_MILLIS,
+                            open.maxLateMs(),
+                            open.unsent()));
         }
     }
 

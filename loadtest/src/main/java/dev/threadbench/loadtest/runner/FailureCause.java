@@ -42,13 +42,18 @@ public enum FailureCause {
                 return TIMEOUT;
             }
             if (t instanceof ConnectException) {
-                return String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT).contains("timed out") ? TIMEOUT : REFUSED;
+                return String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT).contains("timed out")
+                        ? TIMEOUT
+                        : REFUSED;
             }
         }
         String message = String.valueOf(failure.getMessage()).toLowerCase(Locale.ROOT);
-        boolean broken = failure instanceof SocketException || failure instanceof ClosedChannelException
+        boolean broken = failure instanceof SocketException
+                || failure instanceof ClosedChannelException
                 || failure.getClass().getSimpleName().equals("HttpClosedException")
-                || message.contains("reset") || message.contains("closed") || message.contains("broken pipe");
+                || message.contains("reset")
+                || message.contains("closed")
+                || message.contains("broken pipe");
         if (broken) {
             return answerStarted ? SHORT_BODY : RESET;
         }

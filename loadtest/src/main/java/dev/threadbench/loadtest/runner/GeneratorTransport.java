@@ -1,6 +1,6 @@
 package dev.threadbench.loadtest.runner;
 
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.UsageException;
 import io.vertx.core.transport.Transport;
 import java.util.Arrays;
 import java.util.Locale;
@@ -34,9 +34,12 @@ public enum GeneratorTransport {
     /** {@code --transport}'s value. */
     public static GeneratorTransport parse(String name) {
         String wanted = name.trim().toLowerCase(Locale.ROOT).replace('-', '_');
-        return Arrays.stream(values()).filter(t -> t.key.equals(wanted)).findFirst().orElseThrow(() -> new UsageException(
-                "--transport: unknown transport '" + name + "' (expected " + Arrays.stream(values()).map(GeneratorTransport::key)
-                        .collect(Collectors.joining(", ")) + ")"));
+        return Arrays.stream(values())
+                .filter(t -> t.key.equals(wanted))
+                .findFirst()
+                .orElseThrow(() -> new UsageException("--transport: unknown transport '" + name + "' (expected "
+                        + Arrays.stream(values()).map(GeneratorTransport::key).collect(Collectors.joining(", "))
+                        + ")"));
     }
 
     /**
@@ -50,8 +53,8 @@ public enum GeneratorTransport {
         }
         GeneratorTransport fallback = this != EPOLL && EPOLL.vertx.available() ? EPOLL : NIO;
         Throwable cause = vertx.unavailabilityCause();
-        why.accept(key + " cannot start here (" + (cause == null ? "unavailable" : rootMessage(cause)) + "): running on "
-                + fallback.key);
+        why.accept(key + " cannot start here (" + (cause == null ? "unavailable" : rootMessage(cause))
+                + "): running on " + fallback.key);
         return new Started(fallback, fallback.vertx);
     }
 

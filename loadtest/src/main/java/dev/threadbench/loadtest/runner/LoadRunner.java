@@ -19,10 +19,10 @@ import java.util.concurrent.TimeUnit;
  * The embedded load generator: closed-loop slots, each on its own connection, or, given a rate, the open
  * model: plan runs started on a schedule ({@link ArrivalSchedule}) on whichever slot is free.
  *
- * <p>The slots are split over {@code eventLoops} groups ({@link SlotGroup}); each group lives on one
- * event loop (Vert.x's, on the transport the spec asks for), and each slot holds its own keep-alive connection (no pool, no
- * pipelining), so a slot's connection, callbacks and counters all stay on one thread. The
- * {@link MeasuredWindow} says which requests count and marks its edges.
+ * <p>The slots are split over {@code eventLoops} groups ({@link SlotGroup}); each group lives on one event loop
+ * (Vert.x's, on the transport the spec asks for), and each slot holds its own keep-alive connection (no pool, no
+ * pipelining), so a slot's connection, callbacks and counters all stay on one thread. The {@link MeasuredWindow} says
+ * which requests count and marks its edges.
  */
 public final class LoadRunner {
 
@@ -65,21 +65,27 @@ public final class LoadRunner {
                 System.err.println(why);
             }
         });
-        Vertx vertx = Vertx.builder().with(new VertxOptions()
-                .setEventLoopPoolSize(spec.eventLoops())
-                .setBlockedThreadCheckInterval(1).setBlockedThreadCheckIntervalUnit(TimeUnit.HOURS))
-                .withTransport(transport.vertx()).build();
+        Vertx vertx = Vertx.builder()
+                .with(new VertxOptions()
+                        .setEventLoopPoolSize(spec.eventLoops())
+                        .setBlockedThreadCheckInterval(1)
+                        .setBlockedThreadCheckIntervalUnit(TimeUnit.HOURS))
+                .withTransport(transport.vertx())
+                .build();
         List<StepExchange> steps = spec.steps().stream().map(StepExchange::of).toList();
         try {
             List<Context> contexts = eventLoopContexts(vertx, spec.eventLoops());
-            ChannelFactory<? extends Channel> channels = ((VertxInternal) vertx).transport().channelFactory(false);
+            ChannelFactory<? extends Channel> channels =
+                    ((VertxInternal) vertx).transport().channelFactory(false);
             List<SlotGroup> groups = new ArrayList<>();
             try (MeasuredWindow window = new MeasuredWindow(spec.runShape(), spec.rampup(), phases)) {
                 int firstSlot = 0;
                 for (int g = 0; g < spec.eventLoops(); g++) {
-                    int slots = spec.concurrency() / spec.eventLoops() + (g < spec.concurrency() % spec.eventLoops() ? 1 : 0);
+                    int slots = spec.concurrency() / spec.eventLoops()
+                            + (g < spec.concurrency() % spec.eventLoops() ? 1 : 0);
                     if (slots > 0) {
-                        groups.add(new SlotGroup(vertx, contexts.get(g), channels, slots, firstSlot, spec, steps, window));
+                        groups.add(
+                                new SlotGroup(vertx, contexts.get(g), channels, slots, firstSlot, spec, steps, window));
                         firstSlot += slots;
                     }
                 }
@@ -89,8 +95,13 @@ public final class LoadRunner {
                 try (Progress progress = new Progress(progressSink, () -> snapshot(window, groups))) {
                     if (spec.open()) {
                         for (int g = 0; g < groups.size(); g++) {
-                            groups.get(g).startOpen(new ArrivalSchedule(window.startNanos(), spec.rate(), g, groups.size(),
-                                    window.measureEndNanos()));
+                            groups.get(g)
+                                    .startOpen(new ArrivalSchedule(
+                                            window.startNanos(),
+                                            spec.rate(),
+                                            g,
+                                            groups.size(),
+                                            window.measureEndNanos()));
                         }
                     } else {
                         long rampupNanos = spec.rampup().toNanos();
@@ -101,8 +112,8 @@ public final class LoadRunner {
                             }
                         }
                     }
-                    CompletableFuture<Void> allDone = CompletableFuture.allOf(groups.stream().map(SlotGroup::done)
-                            .toArray(CompletableFuture[]::new));
+                    CompletableFuture<Void> allDone = CompletableFuture.allOf(
+                            groups.stream().map(SlotGroup::done).toArray(CompletableFuture[]::new));
                     try {
                         awaitUnlessAborted(allDone);
                     } catch (Aborted e) {
@@ -115,17 +126,38 @@ public final class LoadRunner {
                     }
                     window.finish(System.nanoTime());
                 }
-                return new LoadResult(total.measuredRequests, total.measuredSuccesses, total.failures(), window.seconds(),
-                        total.latencyMicros, total.sent, total.answered, total.connectionsOpened, window.cpuSeconds(),
+                return new LoadResult(
+                        total.measuredRequests,
+                        total.measuredSuccesses,
+                        total.failures(),
+                        window.seconds(),
+                        total.latencyMicros,
+                        total.sent,
+                        total.answered,
+                        total.connectionsOpened,
+                        window.cpuSeconds(),
                         (int) groups.stream().map(SlotGroup::thread).distinct().count(),
-                        transport.transport().key(), total.firstOtherFailure,
-                        spec.open() ? new LoadResult.Open(spec.rate(), spec.concurrency(), total.sentInWindow,
-                                total.completedInWindow, total.late, total.unsent, total.maxLateNanos / 1e6) : null,
+                        transport.transport().key(),
+                        total.firstOtherFailure,
+                        spec.open()
+                                ? new LoadResult.Open(
+                                        spec.rate(),
+                                        spec.concurrency(),
+                                        total.sentInWindow,
+                                        total.completedInWindow,
+                                        total.late,
+                                        total.unsent,
+                                        total.maxLateNanos / 1e6)
+                                : null,
                         SecondSeries.of(window.measureStartSecond(), window.measureEndSecond(), seconds));
             }
         } finally {
-            CompletableFuture<Void> closed = vertx.close().toCompletionStage().toCompletableFuture().orTimeout(10, TimeUnit.SECONDS)
-                    .exceptionally(e -> null).thenRun(() -> steps.forEach(StepExchange::release));
+            CompletableFuture<Void> closed = vertx.close()
+                    .toCompletionStage()
+                    .toCompletableFuture()
+                    .orTimeout(10, TimeUnit.SECONDS)
+                    .exceptionally(e -> null)
+                    .thenRun(() -> steps.forEach(StepExchange::release));
             if (!aborted.isDone()) {
                 closed.join();
             } // aborted: its connections are closed already; the caller (an agent) is free for the next run at once
@@ -157,10 +189,15 @@ public final class LoadRunner {
      */
     private static List<Context> eventLoopContexts(Vertx vertx, int count) {
         List<Context> contexts = Collections.synchronizedList(new ArrayList<>());
-        vertx.deployVerticle(() -> context -> {
-            contexts.add(context);
-            return Future.succeededFuture();
-        }, new DeploymentOptions().setInstances(count)).toCompletionStage().toCompletableFuture().join();
+        vertx.deployVerticle(
+                        () -> context -> {
+                            contexts.add(context);
+                            return Future.succeededFuture();
+                        },
+                        new DeploymentOptions().setInstances(count))
+                .toCompletionStage()
+                .toCompletableFuture()
+                .join();
         return List.copyOf(contexts);
     }
 
@@ -168,6 +205,7 @@ public final class LoadRunner {
         long now = System.nanoTime();
         long completed = groups.stream().mapToLong(g -> g.completed.sum()).sum();
         long failed = groups.stream().mapToLong(g -> g.failed.sum()).sum();
-        return new Progress.Snapshot(now, completed, failed, window.secondsLeft(now), window.ticketsLeft(), window.phase(now));
+        return new Progress.Snapshot(
+                now, completed, failed, window.secondsLeft(now), window.ticketsLeft(), window.phase(now));
     }
 }

@@ -9,9 +9,10 @@ public sealed interface LoadShape {
     Duration warmup();
 
     /**
-     * Measure for a fixed time: the requests that complete inside the window count. With a {@code warmupStep}, the warm-up
-     * is {@code warmup} at most: it ends at the first whole step from the load's start, past the ramp-up and one step more,
-     * at which {@link LoadRunner.Phases#warmedUp} says so (compare's auto warm-up: a step is one delay period).
+     * Measure for a fixed time: the requests that complete inside the window count. With a {@code warmupStep}, the
+     * warm-up is {@code warmup} at most: it ends at the first whole step from the load's start, past the ramp-up and
+     * one step more, at which {@link LoadRunner.Phases#warmedUp} says so (compare's auto warm-up: a step is one delay
+     * period).
      */
     record Timed(Duration warmup, Duration duration, Duration warmupStep) implements LoadShape {
 

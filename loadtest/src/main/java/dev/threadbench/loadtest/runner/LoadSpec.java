@@ -10,14 +10,23 @@ import java.util.List;
  * keep-alive connection and one request at a time, slot i starting at i x rampup / concurrency.
  *
  * @param rate            null: closed loop (each slot sends its next plan run when the last is answered); else the open
- *                        model: plan runs start at this many per second in all, each on a free slot, whatever the answers
- * @param transport       the event loops' I/O: epoll, io_uring or nio (one that cannot start falls back, see {@link GeneratorTransport})
+ *                        model: plan runs start at this many per second in all, each on a free slot, whatever the
+ *                        answers
+ * @param transport       the event loops' I/O: epoll, io_uring or nio (one that cannot start falls back, see
+ *                        {@link GeneratorTransport})
  * @param sourceAddresses local addresses the connections bind to, round-robin over the slots; empty: the system's
  *                        choice (see {@link SourceAddresses#forLoad} for the choice made on loopback)
  */
-public record LoadSpec(List<Plan.Step> steps, int concurrency, Duration rampup, Duration timeout,
-                       LoadShape shape, int eventLoops, Double rate, GeneratorTransport transport,
-                       List<InetAddress> sourceAddresses) {
+public record LoadSpec(
+        List<Plan.Step> steps,
+        int concurrency,
+        Duration rampup,
+        Duration timeout,
+        LoadShape shape,
+        int eventLoops,
+        Double rate,
+        GeneratorTransport transport,
+        List<InetAddress> sourceAddresses) {
 
     public LoadSpec {
         steps = List.copyOf(steps);
@@ -31,8 +40,14 @@ public record LoadSpec(List<Plan.Step> steps, int concurrency, Duration rampup, 
     }
 
     /** On the default transport, from the system's choice of local address. */
-    public LoadSpec(List<Plan.Step> steps, int concurrency, Duration rampup, Duration timeout, LoadShape shape, int eventLoops,
-                    Double rate) {
+    public LoadSpec(
+            List<Plan.Step> steps,
+            int concurrency,
+            Duration rampup,
+            Duration timeout,
+            LoadShape shape,
+            int eventLoops,
+            Double rate) {
         this(steps, concurrency, rampup, timeout, shape, eventLoops, rate, GeneratorTransport.DEFAULT, List.of());
     }
 
@@ -42,7 +57,13 @@ public record LoadSpec(List<Plan.Step> steps, int concurrency, Duration rampup, 
     }
 
     /** A closed-loop load. */
-    public LoadSpec(List<Plan.Step> steps, int concurrency, Duration rampup, Duration timeout, LoadShape shape, int eventLoops) {
+    public LoadSpec(
+            List<Plan.Step> steps,
+            int concurrency,
+            Duration rampup,
+            Duration timeout,
+            LoadShape shape,
+            int eventLoops) {
         this(steps, concurrency, rampup, timeout, shape, eventLoops, null);
     }
 
@@ -56,7 +77,8 @@ public record LoadSpec(List<Plan.Step> steps, int concurrency, Duration rampup, 
      */
     LoadShape runShape() {
         if (rate != null && shape instanceof LoadShape.Counted counted) {
-            return new LoadShape.Timed(counted.warmup(), Duration.ofNanos(Math.round(counted.iterations() * 1e9 / rate)));
+            return new LoadShape.Timed(
+                    counted.warmup(), Duration.ofNanos(Math.round(counted.iterations() * 1e9 / rate)));
         }
         return shape;
     }

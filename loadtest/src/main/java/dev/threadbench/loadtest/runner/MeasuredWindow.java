@@ -19,7 +19,11 @@ import java.util.concurrent.atomic.AtomicLong;
 final class MeasuredWindow implements AutoCloseable {
 
     /** A plan run's permission to go on: unmeasured, measured, or measured if it completes inside the window. */
-    enum Ticket { WARMUP, MEASURED, BY_COMPLETION }
+    enum Ticket {
+        WARMUP,
+        MEASURED,
+        BY_COMPLETION
+    }
 
     private final LoadShape shape;
     private final Duration rampup;
@@ -33,8 +37,12 @@ final class MeasuredWindow implements AutoCloseable {
     });
     /** Appended on the timer thread too (a warm-up of steps schedules the end once it has ended). */
     private final List<Future<?>> edges = new CopyOnWriteArrayList<>();
-    /** Set by {@link #open}, before any slot starts; a warm-up of steps sets the window's edges later, on the timer thread. */
+    /**
+     * Set by {@link #open}, before any slot starts; a warm-up of steps sets the window's edges later, on the timer
+     * thread.
+     */
     private long startNanos;
+
     private volatile long measureStartNanos;
     private volatile long measureEndNanos;
     private long countedEndNanos;
@@ -45,18 +53,23 @@ final class MeasuredWindow implements AutoCloseable {
         this.phases = phases;
     }
 
-    /** The load starts now: the edges are scheduled, or, with nothing unmeasured before it, measuring starts at once. */
+    /**
+     * The load starts now: the edges are scheduled, or, with nothing unmeasured before it, measuring starts at once.
+     */
     void open() {
         startNanos = System.nanoTime();
         long unmeasuredNanos = rampup.toNanos() + shape.warmup().toNanos();
         switch (shape) {
-            case LoadShape.Timed timed when timed.warmupStep() != null -> {
+            case LoadShape.Timed timed
+            when timed.warmupStep() != null -> {
                 measureStartNanos = Long.MAX_VALUE;
                 measureEndNanos = Long.MAX_VALUE;
                 long step = timed.warmupStep().toNanos();
                 long first = wholeSteps(rampup.toNanos() + step, step);
                 long cap = Math.max(first, wholeSteps(unmeasuredNanos, step));
-                edges.add(at(startNanos + first, () -> warmUpStep(startNanos + first, step, startNanos + cap, timed.duration())));
+                edges.add(at(
+                        startNanos + first,
+                        () -> warmUpStep(startNanos + first, step, startNanos + cap, timed.duration())));
                 return;
             }
             case LoadShape.Timed timed -> {
@@ -85,8 +98,8 @@ final class MeasuredWindow implements AutoCloseable {
     }
 
     /**
-     * At a whole step of the warm-up, {@code at}: measuring starts there when the caller says the warm-up may end or the
-     * cap is reached; otherwise the next step is asked.
+     * At a whole step of the warm-up, {@code at}: measuring starts there when the caller says the warm-up may end or
+     * the cap is reached; otherwise the next step is asked.
      */
     private void warmUpStep(long at, long step, long capAt, Duration duration) {
         if (phases.warmedUp() || at >= capAt) { // asked at the cap too: the caller says what it read there
@@ -161,7 +174,8 @@ final class MeasuredWindow implements AutoCloseable {
 
     /** Until a timed window ends; NaN for a counted one, and while a warm-up of steps has not ended. */
     double secondsLeft(long now) {
-        return shape instanceof LoadShape.Timed && measureEndNanos != Long.MAX_VALUE ? Math.max(0, (measureEndNanos - now) / 1e9)
+        return shape instanceof LoadShape.Timed && measureEndNanos != Long.MAX_VALUE
+                ? Math.max(0, (measureEndNanos - now) / 1e9)
                 : Double.NaN;
     }
 

@@ -27,7 +27,13 @@ final class OpenArrivals {
     private int busy;
     private boolean timerSet;
 
-    OpenArrivals(SlotGroup group, ArrivalSchedule schedule, int slots, Context context, MeasuredWindow window, Tally tally,
+    OpenArrivals(
+            SlotGroup group,
+            ArrivalSchedule schedule,
+            int slots,
+            Context context,
+            MeasuredWindow window,
+            Tally tally,
             long timeoutNanos) {
         this.group = group;
         this.schedule = schedule;
@@ -84,11 +90,15 @@ final class OpenArrivals {
         } else if (!free.isEmpty() && !timerSet) {
             timerSet = true;
             // Netty's own timer, to the nanosecond (a timerfd with epoll): Vert.x timers round up to whole
-            // milliseconds, which would add half a millisecond on average to every latency counted from its intended time
-            eventLoop.schedule(() -> context.runOnContext(v -> {
-                timerSet = false;
-                dispatch();
-            }), schedule.peek() - now, TimeUnit.NANOSECONDS);
+            // milliseconds, which would add half a millisecond on average to every latency counted from its intended
+            // time
+            eventLoop.schedule(
+                    () -> context.runOnContext(v -> {
+                        timerSet = false;
+                        dispatch();
+                    }),
+                    schedule.peek() - now,
+                    TimeUnit.NANOSECONDS);
         }
     }
 

@@ -12,11 +12,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * The live progress of a load (requests done, requests/s, failures, time left), taken once a second on
- * a timer thread of its own. The rate is over the last {@link #RATE_SECONDS} seconds (fewer at the start, the
- * line says how many): one second's count catches a part of a delayed wave and reads above the bound (5,792
- * req/s for a 4,997 window at 1,000 connections); 10 s is whole periods of the default 2 s delay. On a terminal the line is rewritten in place with \r; else
- * (CI, a pipe) a plain line is printed every {@link #PLAIN_EVERY_SECONDS} seconds.
+ * The live progress of a load (requests done, requests/s, failures, time left), taken once a second on a timer thread
+ * of its own. The rate is over the last {@link #RATE_SECONDS} seconds (fewer at the start, the line says how many): one
+ * second's count catches a part of a delayed wave and reads above the bound (5,792 req/s for a 4,997 window at 1,000
+ * connections); 10 s is whole periods of the default 2 s delay. On a terminal the line is rewritten in place with \r;
+ * else (CI, a pipe) a plain line is printed every {@link #PLAIN_EVERY_SECONDS} seconds.
  */
 public final class Progress implements AutoCloseable {
 
@@ -24,7 +24,8 @@ public final class Progress implements AutoCloseable {
     static final int RATE_SECONDS = 10;
 
     /** What the runner reports, taken once a second. */
-    public record Snapshot(long nanos, long completed, long failed, double secondsLeft, long ticketsLeft, String phase) {}
+    public record Snapshot(
+            long nanos, long completed, long failed, double secondsLeft, long ticketsLeft, String phase) {}
 
     /** Where progress goes. */
     public interface Sink {
@@ -76,7 +77,8 @@ public final class Progress implements AutoCloseable {
                 return false;
             }
             try {
-                String target = Files.readSymbolicLink(Path.of("/proc/self/fd/2")).toString();
+                String target =
+                        Files.readSymbolicLink(Path.of("/proc/self/fd/2")).toString();
                 return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
             } catch (IOException | UnsupportedOperationException e) {
                 return false;
@@ -104,7 +106,8 @@ public final class Progress implements AutoCloseable {
     private void tick() {
         Snapshot now = source.get();
         double perSecond = rate.add(now);
-        double left = !Double.isNaN(now.secondsLeft()) ? now.secondsLeft()
+        double left = !Double.isNaN(now.secondsLeft())
+                ? now.secondsLeft()
                 : perSecond > 0 ? now.ticketsLeft() / perSecond : Double.NaN;
         sink.update(line(now, perSecond, (int) Math.round(rate.seconds()), left));
     }
@@ -131,8 +134,15 @@ public final class Progress implements AutoCloseable {
 
     static String line(Snapshot snapshot, double rate, int rateSeconds, double secondsLeft) {
         String left = Double.isNaN(secondsLeft) ? "?" : String.format(Locale.ROOT, "%.0f s", Math.ceil(secondsLeft));
-        return String.format(Locale.ROOT, "%-9s %,12d requests  %,9.0f req/s over the last %2d s  %,d failed  %s left",
-                snapshot.phase(), snapshot.completed(), rate, rateSeconds, snapshot.failed(), left);
+        return String.format(
+                Locale.ROOT,
+                "%-9s %,12d requests  %,9.0f req/s over the last %2d s  %,d failed  %s left",
+                snapshot.phase(),
+                snapshot.completed(),
+                rate,
+                rateSeconds,
+                snapshot.failed(),
+                left);
     }
 
     @Override

@@ -14,14 +14,18 @@ import org.HdrHistogram.Histogram;
  */
 final class SecondBuckets {
 
-    /** Two significant digits: each second's percentiles within 1 %, a twelfth of the size of the run's own histogram. */
+    /**
+     * Two significant digits: each second's percentiles within 1 %, a twelfth of the size of the run's own histogram.
+     */
     static final int DIGITS = 2;
+
     private static final long SECOND = 1_000_000_000L;
 
     private final Histogram current = newHistogram();
     private final ByteBuffer buffer = ByteBuffer.allocate(current.getNeededByteBufferCapacity());
     /** Index: the second since the load's start; null for a second without a completed request. */
     private final List<byte[]> seconds = new ArrayList<>();
+
     private long[] failed = new long[128];
     private int currentSecond;
     private boolean finished;
@@ -30,7 +34,10 @@ final class SecondBuckets {
         return new Histogram(1, Tally.HIGHEST_MICROS, DIGITS);
     }
 
-    /** A request completed {@code sinceStartNanos} after the load's start, after {@code micros}; {@code failure}: it failed. */
+    /**
+     * A request completed {@code sinceStartNanos} after the load's start, after {@code micros}; {@code failure}: it
+     * failed.
+     */
     void record(long sinceStartNanos, long micros, boolean failure) {
         int second = (int) Math.min(Integer.MAX_VALUE - 1, Math.max(0, sinceStartNanos / SECOND));
         if (second > currentSecond) {

@@ -16,13 +16,15 @@ import org.HdrHistogram.Histogram;
  * @param measureStartSecond the measured window's start, in seconds since the load's start
  * @param measureEndSecond   its end (a counted window's: when its last request was answered)
  */
-public record SecondSeries(double measureStartSecond, double measureEndSecond, List<String> histograms, List<Long> failed) {
+public record SecondSeries(
+        double measureStartSecond, double measureEndSecond, List<String> histograms, List<Long> failed) {
 
     /** One second: requests completed in it (answered or failed), and their latency in ms; null figures for none. */
     public record Second(int second, long requests, long failed, Double p50Ms, Double p99Ms, Double maxMs) {}
 
     public SecondSeries {
-        histograms = histograms == null ? List.of() : java.util.Collections.unmodifiableList(new ArrayList<>(histograms));
+        histograms =
+                histograms == null ? List.of() : java.util.Collections.unmodifiableList(new ArrayList<>(histograms));
         failed = failed == null ? List.of() : List.copyOf(failed);
     }
 
@@ -67,7 +69,9 @@ public record SecondSeries(double measureStartSecond, double measureEndSecond, L
             long failedHere = 0;
             for (SecondSeries part : parts) {
                 if (s < part.histograms().size() && part.histograms().get(s) != null) {
-                    sum = add(sum, decode(Base64.getDecoder().decode(part.histograms().get(s))));
+                    sum = add(
+                            sum,
+                            decode(Base64.getDecoder().decode(part.histograms().get(s))));
                 }
                 if (s < part.failed().size()) {
                     failedHere += part.failed().get(s);
@@ -76,7 +80,8 @@ public record SecondSeries(double measureStartSecond, double measureEndSecond, L
             histograms.add(sum == null ? null : encode(sum));
             failed.add(failedHere);
         }
-        return new SecondSeries(parts.getFirst().measureStartSecond(), parts.getFirst().measureEndSecond(), histograms, failed);
+        return new SecondSeries(
+                parts.getFirst().measureStartSecond(), parts.getFirst().measureEndSecond(), histograms, failed);
     }
 
     /** Each second's figures, from its histogram. */
@@ -90,7 +95,12 @@ public record SecondSeries(double measureStartSecond, double measureEndSecond, L
                 continue;
             }
             Histogram h = decode(Base64.getDecoder().decode(encoded));
-            out.add(new Second(s, h.getTotalCount(), failedHere, ms(h.getValueAtPercentile(50)), ms(h.getValueAtPercentile(99)),
+            out.add(new Second(
+                    s,
+                    h.getTotalCount(),
+                    failedHere,
+                    ms(h.getValueAtPercentile(50)),
+                    ms(h.getValueAtPercentile(99)),
                     ms(h.getMaxValue())));
         }
         return out;

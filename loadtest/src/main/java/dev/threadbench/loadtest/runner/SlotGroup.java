@@ -49,9 +49,11 @@ final class SlotGroup {
     private final List<InetAddress> sources;
     /** This group's first slot's index among all the runner's slots: the round-robin over sources spans the groups. */
     private final int firstSlotIndex;
+
     private final List<Slot> created = new ArrayList<>();
     /** Set by {@link #stop}: the run was aborted. */
     private boolean stopped;
+
     private final Tally tally = new Tally();
     private final CompletableFuture<Tally> done = new CompletableFuture<>();
     private final long timeoutNanos;
@@ -61,11 +63,19 @@ final class SlotGroup {
     private OpenArrivals open;
     /** The event loop thread the group ran on, to prove the groups were spread over the loops. */
     private volatile String thread;
+
     final LongAdder completed = new LongAdder();
     final LongAdder failed = new LongAdder();
 
-    SlotGroup(Vertx vertx, Context context, ChannelFactory<? extends Channel> channels, int slots, int firstSlotIndex,
-              LoadSpec spec, List<StepExchange> steps, MeasuredWindow window) {
+    SlotGroup(
+            Vertx vertx,
+            Context context,
+            ChannelFactory<? extends Channel> channels,
+            int slots,
+            int firstSlotIndex,
+            LoadSpec spec,
+            List<StepExchange> steps,
+            MeasuredWindow window) {
         this.vertx = vertx;
         this.context = context;
         this.eventLoop = ((ContextInternal) context).nettyEventLoop();
@@ -76,12 +86,15 @@ final class SlotGroup {
         this.steps = steps;
         this.sources = spec.sourceAddresses();
         this.timeoutNanos = spec.timeout().toNanos();
-        this.bootstrap = new Bootstrap().group(eventLoop).channelFactory(channels)
+        this.bootstrap = new Bootstrap()
+                .group(eventLoop)
+                .channelFactory(channels)
                 .option(ChannelOption.TCP_NODELAY, true)
                 // a close resets the connection: no TIME_WAIT holds the port for a minute, which the next run's
                 // connect() would have to search past (a sweep's points follow each other within seconds)
                 .option(ChannelOption.SO_LINGER, 0)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, spec.timeout().toMillis()))
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int)
+                        Math.min(Integer.MAX_VALUE, spec.timeout().toMillis()))
                 .handler(new ChannelInitializer<>() {
                     @Override
                     protected void initChannel(Channel channel) {
@@ -129,7 +142,8 @@ final class SlotGroup {
         if (thread == null) {
             thread = Thread.currentThread().getName();
             // a tenth of the timeout: an exchange fails between 1 and 1.1 timeouts after its last byte
-            long period = Math.max(TimeUnit.MILLISECONDS.toNanos(10), Math.min(TimeUnit.SECONDS.toNanos(1), timeoutNanos / 10));
+            long period = Math.max(
+                    TimeUnit.MILLISECONDS.toNanos(10), Math.min(TimeUnit.SECONDS.toNanos(1), timeoutNanos / 10));
             timeoutSweep = eventLoop.scheduleAtFixedRate(this::failTimedOut, period, period, TimeUnit.NANOSECONDS);
         }
     }
@@ -170,11 +184,13 @@ final class SlotGroup {
     static final class Slot {
         /** The local address to bind to; null: the system's choice. */
         final InetSocketAddress source;
+
         final AnswerParser answer = new AnswerParser();
         Channel channel;
         InetSocketAddress connectedTo;
         /** The exchange under way: set while a request waits for its answer ({@code exchanging}). */
         boolean exchanging;
+
         int step;
         Ticket ticket;
         long start;
@@ -231,7 +247,8 @@ final class SlotGroup {
 
     private void connect(Slot slot, StepExchange exchange) {
         slot.closeConnection();
-        ChannelFuture connecting = slot.source == null ? bootstrap.connect(exchange.remote())
+        ChannelFuture connecting = slot.source == null
+                ? bootstrap.connect(exchange.remote())
                 : bootstrap.connect(exchange.remote(), slot.source);
         Channel channel = connecting.channel();
         slot.channel = channel;
@@ -334,7 +351,10 @@ final class SlotGroup {
     private void failTimedOut() {
         long now = System.nanoTime();
         for (Slot slot : created) {
-            if (slot.exchanging && now - slot.lastActivity >= timeoutNanos && slot.channel != null && slot.channel.isActive()) {
+            if (slot.exchanging
+                    && now - slot.lastActivity >= timeoutNanos
+                    && slot.channel != null
+                    && slot.channel.isActive()) {
                 finish(slot, FailureCause.TIMEOUT, null, now);
             }
         }

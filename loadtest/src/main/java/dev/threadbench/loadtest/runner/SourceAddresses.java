@@ -1,6 +1,6 @@
 package dev.threadbench.loadtest.runner;
 
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.UsageException;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -29,10 +29,7 @@ public final class SourceAddresses {
     /**
      * The share of an address's ephemeral ports the runner fills when it chooses the addresses itself: a quarter.
      * Linux's connect() looks for a free port among the even ones first and scans all of them before it tries an odd
-     * one, so past half the range every connect() walks thousands of ports. Measured 2026-12-02 (2 cores AMD EPYC,
-     * Linux 6.18): 19,000 connections from one address spent half of the generator's core in connect() for 8 s, far
-     * past the 2 s ramp-up, and the run read 7-9 % of the bound, generator-bound; from four addresses, 23-29 %,
-     * server-bound.
+     * one, so past half the range every connect() walks thousands of ports (the measurement: docs/generator.md).
      */
     static final int PORT_SHARE = 4;
     /** Addresses in one range at most: more is surely a typo. */
@@ -62,7 +59,8 @@ public final class SourceAddresses {
                 throw new UsageException("--source-addresses: the range " + item + " ends before it starts");
             }
             if (to - from + 1 > MAX_ADDRESSES) {
-                throw new UsageException("--source-addresses: the range " + item + " holds more than " + MAX_ADDRESSES + " addresses");
+                throw new UsageException(
+                        "--source-addresses: the range " + item + " holds more than " + MAX_ADDRESSES + " addresses");
             }
             for (long a = from; a <= to; a++) {
                 addresses.add(fromLong(a));
@@ -76,32 +74,42 @@ public final class SourceAddresses {
         return sources.isEmpty() ? null : new InetSocketAddress(sources.get(slot % sources.size()), 0);
     }
 
-    /** Source addresses needed to open {@code connections} to one server port, with {@code ports} ephemeral ports each. */
+    /**
+     * Source addresses needed to open {@code connections} to one server port, with {@code ports} ephemeral ports each.
+     */
     public static int needed(int connections, int ports) {
         return ports <= 0 ? 1 : Math.max(1, (connections + ports - 1) / ports);
     }
 
-    /** Source addresses that keep {@code connections} to one server port within a {@link #PORT_SHARE} of their ports. */
+    /**
+     * Source addresses that keep {@code connections} to one server port within a {@link #PORT_SHARE} of their ports.
+     */
     static int comfortable(int connections, int ports) {
         return ports <= 0 ? 1 : needed(connections, Math.max(1, ports / PORT_SHARE));
     }
 
     /**
-     * The addresses a load binds to: those given; else, when {@code target} is on (IPv4) loopback and {@code connections}
-     * fill more than a {@link #PORT_SHARE} of one address's ephemeral ports, 127.0.0.2 onwards, said in one line to
-     * {@code note}; else none (said too when connect() will slow down for it).
+     * The addresses a load binds to: those given; else, when {@code target} is on (IPv4) loopback and
+     * {@code connections} fill more than a {@link #PORT_SHARE} of one address's ephemeral ports, 127.0.0.2 onwards,
+     * said in one line to {@code note}; else none (said too when connect() will slow down for it).
      */
-    public static List<InetAddress> forLoad(List<InetAddress> given, String targetHost, int connections, int ports,
-                                            Consumer<String> note) {
+    public static List<InetAddress> forLoad(
+            List<InetAddress> given, String targetHost, int connections, int ports, Consumer<String> note) {
         int comfortable = comfortable(connections, ports);
         if (!given.isEmpty() || comfortable == 1) {
             return given;
         }
         if (!ipv4Loopback(targetHost)) {
             if (needed(connections, ports) == 1) {
-                note.accept(String.format(Locale.ROOT, "source addresses: %,d connections from one address fill more than a"
-                        + " quarter of its %,d ephemeral ports, and connect() slows down past half: give --source-addresses"
-                        + " (%d addresses)", connections, ports, comfortable));
+                note.accept(String.format(
+                        Locale.ROOT,
+                        "source addresses: %,d connections from one address fill more than a"
+                                + " quarter of its %,d ephemeral ports, and connect() slows down past half: give"
+                                + " --source-addresses"
+                                + " (%d addresses)",
+                        connections,
+                        ports,
+                        comfortable));
             }
             return given;
         }
@@ -109,13 +117,21 @@ public final class SourceAddresses {
         for (int i = 0; i < comfortable; i++) {
             chosen.add(fromLong(toLong(address("127.0.0.2")) + i));
         }
-        note.accept(String.format(Locale.ROOT, "source addresses: %,d connections would fill more than a quarter of one"
-                + " address's %,d ephemeral ports; binding them round-robin to %s-%s", connections, ports,
-                chosen.getFirst().getHostAddress(), chosen.getLast().getHostAddress()));
+        note.accept(String.format(
+                Locale.ROOT,
+                "source addresses: %,d connections would fill more than a quarter of one"
+                        + " address's %,d ephemeral ports; binding them round-robin to %s-%s",
+                connections,
+                ports,
+                chosen.getFirst().getHostAddress(),
+                chosen.getLast().getHostAddress()));
         return chosen;
     }
 
-    /** Whether {@code host} names an IPv4 loopback address (127.0.0.0/8): the runner may choose its source addresses there. */
+    /**
+     * Whether {@code host} names an IPv4 loopback address (127.0.0.0/8): the runner may choose its source addresses
+     * there.
+     */
     public static boolean ipv4Loopback(String host) {
         try {
             InetAddress address = InetAddress.getByName(host);

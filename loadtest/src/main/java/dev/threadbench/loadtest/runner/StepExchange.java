@@ -21,7 +21,9 @@ record StepExchange(InetSocketAddress remote, ByteBuf request, boolean head) {
     static StepExchange of(Plan.Step step) {
         String host = step.url().getHost();
         int port = step.url().getPort() > 0 ? step.url().getPort() : 80;
-        String path = step.url().getRawPath() == null || step.url().getRawPath().isEmpty() ? "/" : step.url().getRawPath();
+        String path = step.url().getRawPath() == null || step.url().getRawPath().isEmpty()
+                ? "/"
+                : step.url().getRawPath();
         if (step.url().getRawQuery() != null) {
             path += "?" + step.url().getRawQuery();
         }
@@ -35,14 +37,18 @@ record StepExchange(InetSocketAddress remote, ByteBuf request, boolean head) {
             head.append(header.getKey()).append(": ").append(header.getValue()).append("\r\n");
         }
         if (!hostGiven) {
-            head.append("host: ").append(host.contains(":") ? "[" + host + "]" : host).append(port == 80 ? "" : ":" + port).append("\r\n");
+            head.append("host: ")
+                    .append(host.contains(":") ? "[" + host + "]" : host)
+                    .append(port == 80 ? "" : ":" + port)
+                    .append("\r\n");
         }
         if (!lengthGiven && WITH_BODY.contains(method)) {
             head.append("content-length: 0\r\n");
         }
         head.append("\r\n");
         byte[] bytes = head.toString().getBytes(StandardCharsets.ISO_8859_1);
-        ByteBuf request = Unpooled.unreleasableBuffer(Unpooled.directBuffer(bytes.length).writeBytes(bytes));
+        ByteBuf request =
+                Unpooled.unreleasableBuffer(Unpooled.directBuffer(bytes.length).writeBytes(bytes));
         InetSocketAddress remote = new InetSocketAddress(host, port);
         return new StepExchange(remote, request, method.equals("HEAD"));
     }

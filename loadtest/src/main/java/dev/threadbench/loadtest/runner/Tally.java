@@ -14,18 +14,23 @@ final class Tally {
     static final long HIGHEST_MICROS = 3_600_000_000L;
 
     final Histogram latencyMicros = newHistogram();
-    /** Every completed request by the second it completed in, measured or not: not merged, see {@link SecondSeries#of}. */
+    /**
+     * Every completed request by the second it completed in, measured or not: not merged, see {@link SecondSeries#of}.
+     */
     final SecondBuckets seconds = new SecondBuckets();
+
     long measuredRequests;
     long measuredSuccesses;
     final long[] measuredFailures = new long[FailureCause.values().length];
     /** Whole run, warm-up and drain included: for reconciling with the server's own count. */
     long sent;
+
     long answered;
     long connectionsOpened;
     String firstOtherFailure;
     /** Open model only: see {@link LoadResult.Open}. */
     long sentInWindow;
+
     long completedInWindow;
     long late;
     long unsent;

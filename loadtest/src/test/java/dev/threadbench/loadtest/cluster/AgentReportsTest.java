@@ -3,9 +3,9 @@ package dev.threadbench.loadtest.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.threadbench.loadtest.cluster.messages.AgentReport;
-import dev.threadbench.loadtest.report.Results;
+import dev.threadbench.loadtest.model.LatencySummary;
+import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.runner.FailureCause;
-import dev.threadbench.loadtest.runner.LatencySummary;
 import dev.threadbench.loadtest.runner.LoadResult;
 import dev.threadbench.loadtest.runner.SecondSeries;
 import java.nio.ByteBuffer;
@@ -23,13 +23,33 @@ class AgentReportsTest {
         return new Histogram(1, 3_600_000_000L, 3);
     }
 
-    private static AgentReport report(String name, Histogram latency, long requests, Map<String, Long> failures, double cpu) {
+    private static AgentReport report(
+            String name, Histogram latency, long requests, Map<String, Long> failures, double cpu) {
         ByteBuffer buffer = ByteBuffer.allocate(latency.getNeededByteBufferCapacity());
         int length = latency.encodeIntoCompressedByteBuffer(buffer);
         long failed = failures.values().stream().mapToLong(Long::longValue).sum();
-        return new AgentReport("run", name + "-node", name, "198.18.0.3", 100, requests, requests - failed, failures, 10.0,
-                Base64.getEncoder().encodeToString(Arrays.copyOf(buffer.array(), length)), requests + 50, requests + 40, 100, cpu, 2,
-                "epoll", null, null, 0.4, null, null);
+        return new AgentReport(
+                "run",
+                name + "-node",
+                name,
+                "198.18.0.3",
+                100,
+                requests,
+                requests - failed,
+                failures,
+                10.0,
+                Base64.getEncoder().encodeToString(Arrays.copyOf(buffer.array(), length)),
+                requests + 50,
+                requests + 40,
+                100,
+                cpu,
+                2,
+                "epoll",
+                null,
+                null,
+                0.4,
+                null,
+                null);
     }
 
     @Test
@@ -49,7 +69,8 @@ class AgentReportsTest {
             slow.recordValue(micros);
             all.recordValue(micros);
         }
-        LoadResult merged = AgentReports.merge(List.of(report("a1", fast, 90_000, Map.of(), 3.0),
+        LoadResult merged = AgentReports.merge(List.of(
+                report("a1", fast, 90_000, Map.of(), 3.0),
                 report("a2", slow, 10_000, Map.of("TIMEOUT", 3L, "RESET", 1L), 1.0)));
 
         LatencySummary expected = LatencySummary.of(all);
@@ -67,7 +88,8 @@ class AgentReportsTest {
     void countsAndFailuresByCauseAreSummedAndEachAgentKeepsItsOwnGeneratorCpu() {
         Histogram one = histogram();
         one.recordValue(1000);
-        List<AgentReport> reports = List.of(report("a1", one, 1000, Map.of("TIMEOUT", 2L), 3.0),
+        List<AgentReport> reports = List.of(
+                report("a1", one, 1000, Map.of("TIMEOUT", 2L), 3.0),
                 report("a2", one, 500, Map.of("TIMEOUT", 1L, "NON_2XX", 4L), 1.0));
 
         LoadResult merged = AgentReports.merge(reports);
@@ -78,11 +100,12 @@ class AgentReportsTest {
         assertEquals(0, merged.failures().get(FailureCause.RESET));
         assertEquals(1580, merged.answered());
         assertEquals(1600, merged.sent());
-        assertEquals(4.0, merged.clientCpuSeconds(), 1e-9);
+        assertEquals(4.0, merged.generatorCpuSeconds(), 1e-9);
         assertEquals(150.0, merged.requestsPerSecond(), 1e-9);
 
         List<Results.AgentRun> agents = AgentReports.perAgent(reports);
-        assertEquals(List.of("a1", "a2"), agents.stream().map(Results.AgentRun::name).toList());
+        assertEquals(
+                List.of("a1", "a2"), agents.stream().map(Results.AgentRun::name).toList());
         assertEquals(0.15, agents.get(0).generatorCpuShare(), 1e-9, "3 s of CPU over 10 s on 2 CPUs");
         assertEquals(0.05, agents.get(1).generatorCpuShare(), 1e-9);
         assertEquals(5, agents.get(1).failed());
@@ -96,9 +119,28 @@ class AgentReportsTest {
     }
 
     private static AgentReport withSeconds(AgentReport r, SecondSeries seconds) {
-        return new AgentReport(r.runId(), r.agentNode(), r.agent(), r.host(), r.connections(), r.requests(), r.successes(),
-                r.failures(), r.durationSeconds(), r.histogram(), r.sent(), r.answered(), r.connectionsOpened(), r.clientCpuSeconds(),
-                r.cpus(), r.transport(), r.firstOtherFailure(), r.open(), r.startLateMs(), r.error(), seconds);
+        return new AgentReport(
+                r.runId(),
+                r.agentNode(),
+                r.agent(),
+                r.host(),
+                r.connections(),
+                r.requests(),
+                r.successes(),
+                r.failures(),
+                r.durationSeconds(),
+                r.histogram(),
+                r.sent(),
+                r.answered(),
+                r.connectionsOpened(),
+                r.generatorCpuSeconds(),
+                r.cpus(),
+                r.transport(),
+                r.firstOtherFailure(),
+                r.open(),
+                r.startLateMs(),
+                r.error(),
+                seconds);
     }
 
     @Test
@@ -113,33 +155,19 @@ class AgentReportsTest {
         }
         Histogram one = histogram();
         one.recordValue(1000);
-        AgentReport a1 = withSeconds(report("a1", one, 90, Map.of(), 1.0),
+        AgentReport a1 = withSeconds(
+                report("a1", one, 90, Map.of(), 1.0),
                 new SecondSeries(2.0, 18.0, Arrays.asList(encoded(fast), null), List.of(0L, 0L)));
-        AgentReport a2 = withSeconds(report("a2", one, 10, Map.of(), 1.0),
+        AgentReport a2 = withSeconds(
+                report("a2", one, 10, Map.of(), 1.0),
                 new SecondSeries(2.0, 18.0, Arrays.asList(encoded(slow), encoded(slow)), List.of(0L, 3L)));
 
-        List<SecondSeries.Second> seconds = AgentReports.merge(List.of(a1, a2)).seconds().seconds();
+        List<SecondSeries.Second> seconds =
+                AgentReports.merge(List.of(a1, a2)).seconds().seconds();
         assertEquals(100, seconds.get(0).requests());
         assertEquals(0.4, seconds.get(0).p50Ms(), 0.01, "the merged median is a fast answer");
         assertEquals(2001, seconds.get(0).p99Ms(), 25, "and its p99 a delayed one, though agent a1 saw none");
         assertEquals(10, seconds.get(1).requests());
         assertEquals(3, seconds.get(1).failed());
-    }
-
-    @Test
-    void theStartSkewIsTheMostTwoAgentsStartsMayDifferAndNoneForOneAgent() {
-        Histogram empty = histogram();
-        AgentReport onTime = report("a1", empty, 0, Map.of(), 0);
-        long ms = 1_000_000;
-        // orders sent at 0 and 1 ms, accepted at 2 and 4 ms, both agents on time: a2 may start 4 ms after a1, a1 1 ms after a2
-        assertEquals(4.0, ClusterEngine.skewMs(new long[] {0, ms}, new long[] {2 * ms, 4 * ms}, List.of(onTime, onTime)), 1e-9);
-        assertEquals(0.0, ClusterEngine.skewMs(new long[] {0}, new long[] {3 * ms}, List.of(onTime)), 1e-9);
-    }
-
-    @Test
-    void connectionsAreSplitEvenlyWithTheRemainderSpread() {
-        assertEquals(List.of(334, 333, 333), ClusterEngine.split(1000, 3));
-        assertEquals(List.of(1000, 1000), ClusterEngine.split(2000, 2));
-        assertEquals(List.of(1, 1), ClusterEngine.split(2, 2));
     }
 }

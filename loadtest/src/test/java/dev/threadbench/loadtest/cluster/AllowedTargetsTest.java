@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.plan.Plan;
 import java.net.URI;
 import java.util.List;
@@ -58,6 +58,9 @@ class AllowedTargetsTest {
             no-such-host.invalid | --allow-targets: cannot resolve no-such-host.invalid (in no-such-host.invalid)
             """)
     void badEntriesAreOneLine(String allowed, String message) {
-        assertEquals(message, assertThrows(UsageException.class, () -> AllowedTargets.parse(allowed)).getMessage());
+        assertEquals(
+                message,
+                assertThrows(UsageException.class, () -> AllowedTargets.parse(allowed))
+                        .getMessage());
     }
 }

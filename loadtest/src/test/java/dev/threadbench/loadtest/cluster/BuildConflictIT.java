@@ -4,11 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.cluster.messages.Claim;
 import dev.threadbench.loadtest.cluster.messages.ClaimAnswer;
 import dev.threadbench.loadtest.cluster.messages.ClusterMessage;
 import dev.threadbench.loadtest.cluster.messages.MessageCodec;
+import dev.threadbench.loadtest.cluster.messages.Refusal;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -29,25 +30,51 @@ class BuildConflictIT {
         ByteArrayOutputStream agentOut = new ByteArrayOutputStream();
         ByteArrayOutputStream compareOut = new ByteArrayOutputStream();
         ClusterSettings settings = ClusterSettings.insecure("127.0.0.1", port, List.of(), null);
-        try (ClusterNode agentNode = ClusterNode.join(settings, "agent", "old-agent", OLD);
-             Agent agent = new Agent(agentNode, new PrintStream(agentOut, true, StandardCharsets.UTF_8), AllowedTargets.parse("127.0.0.1"))) {
-            AgentsOptions.Request request = new AgentsOptions.Request(1, Duration.ofSeconds(3),
+        try (ClusterNode agentNode = ClusterNode.join(settings, ClusterNode.Role.AGENT, "old-agent", OLD);
+                Agent agent = new Agent(
+                        agentNode,
+                        new PrintStream(agentOut, true, StandardCharsets.UTF_8),
+                        AllowedTargets.parse("127.0.0.1"))) {
+            AgentsOptions.Request request = new AgentsOptions.Request(
+                    1,
+                    Duration.ofSeconds(3),
                     ClusterSettings.insecure("127.0.0.1", port + 10, List.of("127.0.0.1:" + port), null));
 
-            UsageException refused = assertThrows(UsageException.class, () -> ClusterEngine.connect(request,
-                    new PrintStream(compareOut, true, StandardCharsets.UTF_8), "compare", NEW).close());
-            assertEquals("--agents 1: only 0 agent(s) joined in time (none), 1 refused (see above)", refused.getMessage());
-            assertTrue(compareOut.toString(StandardCharsets.UTF_8).contains("compare: refused agent old-agent (127.0.0.1): it runs"
-                    + " build " + OLD + ", this compare runs " + NEW + ": run one build on every host"), compareOut.toString());
+            UsageException refused = assertThrows(
+                    UsageException.class,
+                    () -> ClusterEngine.connect(
+                                    request, new PrintStream(compareOut, true, StandardCharsets.UTF_8), "compare", NEW)
+                            .close());
+            assertEquals(
+                    "--agents 1: only 0 agent(s) joined in time (none), 1 refused (see above)", refused.getMessage());
+            assertTrue(
+                    compareOut
+                            .toString(StandardCharsets.UTF_8)
+                            .contains("compare: refused agent old-agent (127.0.0.1): it runs" + " build " + OLD
+                                    + ", this compare runs " + NEW + ": run one build on every host"),
+                    compareOut.toString());
 
             // and the agent, asked all the same, refuses the compare
-            try (ClusterNode compareNode = ClusterNode.join(request.cluster(), "compare", "new-compare", NEW)) {
-                ClaimAnswer answer = (ClaimAnswer) compareNode.vertx().eventBus().<ClusterMessage>request(
-                        ClusterMessage.agentAddress(agentNode.nodeId()), new Claim(NEW, compareNode.nodeId(), "new-compare", "127.0.0.1"),
-                        MessageCodec.options()).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS).body();
-                assertEquals("compare new-compare runs build " + NEW + ", agent old-agent runs " + OLD + ": run one build on every host",
-                        answer.refusal());
-                assertTrue(agentOut.toString(StandardCharsets.UTF_8).contains("agent old-agent: refused new-compare: "),
+            try (ClusterNode compareNode =
+                    ClusterNode.join(request.cluster(), ClusterNode.Role.COMPARE, "new-compare", NEW)) {
+                ClaimAnswer answer = (ClaimAnswer) compareNode
+                        .vertx()
+                        .eventBus()
+                        .<ClusterMessage>request(
+                                ClusterMessage.agentAddress(agentNode.nodeId()),
+                                new Claim(NEW, compareNode.nodeId(), "new-compare", "127.0.0.1"),
+                                MessageCodec.options())
+                        .toCompletionStage()
+                        .toCompletableFuture()
+                        .get(10, TimeUnit.SECONDS)
+                        .body();
+                assertEquals(Refusal.OTHER_BUILD, answer.refusal());
+                assertEquals(
+                        "compare new-compare runs build " + NEW + ", agent old-agent runs " + OLD
+                                + ": run one build on every host",
+                        answer.description());
+                assertTrue(
+                        agentOut.toString(StandardCharsets.UTF_8).contains("agent old-agent: refused new-compare: "),
                         agentOut.toString());
             }
         }

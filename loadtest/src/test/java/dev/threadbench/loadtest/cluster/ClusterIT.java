@@ -48,10 +48,33 @@ class ClusterIT {
             processes.agent("a1", List.of(), HOST, port, null);
             processes.agent("a2", List.of(), HOST, port + 10, HOST + ":" + port);
             Path out = dir.resolve("results");
-            List<String> args = new ArrayList<>(List.of("compare", "--agents", "2", "--server-host", HOST,
-                    "--undertow-jar", ServersIT.jar("undertow").toString(), "--vertx-jar", ServersIT.jar("vertx").toString(),
-                    "--concurrency", "40", "--rampup", "1", "--warmup", "1", "--duration", "4", "--delay-ms", "200",
-                    "--jvm-opts", "-Xmx256m", "--no-pin", "--repeat", "1", "--out", out.toString()));
+            List<String> args = new ArrayList<>(List.of(
+                    "compare",
+                    "--agents",
+                    "2",
+                    "--server-host",
+                    HOST,
+                    "--undertow-jar",
+                    ServersIT.jar("undertow").toString(),
+                    "--vertx-jar",
+                    ServersIT.jar("vertx").toString(),
+                    "--concurrency",
+                    "40",
+                    "--rampup",
+                    "1",
+                    "--warmup",
+                    "1",
+                    "--duration",
+                    "4",
+                    "--delay-ms",
+                    "200",
+                    "--jvm-opts",
+                    "-Xmx256m",
+                    "--no-pin",
+                    "--repeat",
+                    "1",
+                    "--out",
+                    out.toString()));
             args.addAll(cluster(processes, port));
             Process compare = processes.start("compare", List.of(), args);
             assertEquals(0, exit(compare, Duration.ofMinutes(3)), processes.output("compare"));
@@ -62,7 +85,9 @@ class ClusterIT {
                 assertEquals("cluster", run.get("engine").asText());
                 assertEquals("exact", run.at("/reconciliation/verdict").asText(), run.toString());
                 JsonNode agents = run.get("agents");
-                assertEquals(List.of("a1", "a2"), agents.findValuesAsText("name").stream().sorted().toList());
+                assertEquals(
+                        List.of("a1", "a2"),
+                        agents.findValuesAsText("name").stream().sorted().toList());
                 long answered = 0;
                 long requests = 0;
                 for (JsonNode agent : agents) {
@@ -71,7 +96,10 @@ class ClusterIT {
                     answered += agent.get("answered").asLong();
                     requests += agent.get("requests").asLong();
                 }
-                assertEquals(run.at("/reconciliation/serverCounted").asLong(), answered, "the agents' answers add up to /stats");
+                assertEquals(
+                        run.at("/reconciliation/serverCounted").asLong(),
+                        answered,
+                        "the agents' answers add up to /stats");
                 assertEquals(run.get("requests").asLong(), requests, "the merged count is the agents' sum");
                 assertTrue(run.at("/coordination/messages").asLong() > 0, run.toString());
                 assertEquals(40, run.get("connectionsOpened").asInt(), run.toString());
@@ -79,7 +107,10 @@ class ClusterIT {
             assertTrue(processes.output("compare").contains("merged from 2 agents"), processes.output("compare"));
 
             for (String agent : List.of("a1", "a2")) {
-                assertEquals(0, processes.terminate(agent), "SIGTERM: the agent leaves and exits 0\n" + processes.output(agent));
+                assertEquals(
+                        0,
+                        processes.terminate(agent),
+                        "SIGTERM: the agent leaves and exits 0\n" + processes.output(agent));
                 assertTrue(processes.output(agent).contains("agent " + agent + ": stopping"), processes.output(agent));
             }
         }
@@ -88,33 +119,60 @@ class ClusterIT {
     @Test
     void anAgentKilledMidRunFailsThatRunNamingItTheLoadStopsAndTheNextRunTakesTheSpareAgent() throws Exception {
         int port = ClusterProcesses.freePort();
-        try (ClusterProcesses processes = new ClusterProcesses(dir); ServerProcess server = server("vertx")) {
+        try (ClusterProcesses processes = new ClusterProcesses(dir);
+                ServerProcess server = server("vertx")) {
             processes.agent("a1", List.of(), HOST, port, null);
             processes.agent("a2", List.of(), HOST, port + 10, HOST + ":" + port);
             Path out = dir.resolve("results");
-            List<String> args = new ArrayList<>(List.of("compare", "--agents", "2", "--targets", "vertx=" + server.baseUrl(),
-                    "--concurrency", "40,40", "--rampup", "0", "--warmup", "1", "--duration", "60", "--delay-ms", "200",
-                    "--no-pin", "--repeat", "1", "--out", out.toString()));
+            List<String> args = new ArrayList<>(List.of(
+                    "compare",
+                    "--agents",
+                    "2",
+                    "--targets",
+                    "vertx=" + server.baseUrl(),
+                    "--concurrency",
+                    "40,40",
+                    "--rampup",
+                    "0",
+                    "--warmup",
+                    "1",
+                    "--duration",
+                    "60",
+                    "--delay-ms",
+                    "200",
+                    "--no-pin",
+                    "--repeat",
+                    "1",
+                    "--out",
+                    out.toString()));
             args.addAll(cluster(processes, port));
             Process compare = processes.start("compare", List.of(), args);
             processes.awaitLine("compare", compare, "compare: agent 2/2", Duration.ofSeconds(60));
             // a spare that joins now waits for the next run
             processes.agent("a3", List.of(), HOST, port + 20, HOST + ":" + port);
             awaitLoad(server);
-            assertTrue(compare.isAlive() && !processes.output("compare").contains("[1/2"), "still in the first run (60 s)");
+            assertTrue(
+                    compare.isAlive() && !processes.output("compare").contains("[1/2"),
+                    "still in the first run (60 s)");
             long killed = System.nanoTime();
             processes.kill("a1");
             long stoppedMs = loadStoppedMillis(server, killed);
-            System.out.printf("agent killed mid-run: the server's count stopped growing %d ms after the kill%n", stoppedMs);
+            System.out.printf(
+                    "agent killed mid-run: the server's count stopped growing %d ms after the kill%n", stoppedMs);
             assertTrue(stoppedMs <= 5000, "the load stopped " + stoppedMs + " ms after the agent was killed");
 
             assertEquals(1, exit(compare, Duration.ofMinutes(2)), processes.output("compare"));
-            assertTrue(processes.output("compare").contains("agent a1 (127.0.0.1) left the cluster mid-run"),
+            assertTrue(
+                    processes.output("compare").contains("agent a1 (127.0.0.1) left the cluster mid-run"),
                     processes.output("compare"));
             JsonNode runs = JSON.readTree(out.resolve("results.json").toFile()).get("runs");
             assertEquals(1, runs.size(), "the lost run is not kept, the next one is: " + processes.output("compare"));
             assertEquals("exact", runs.get(0).at("/reconciliation/verdict").asText());
-            assertEquals(List.of("a2", "a3"), runs.get(0).get("agents").findValuesAsText("name").stream().sorted().toList());
+            assertEquals(
+                    List.of("a2", "a3"),
+                    runs.get(0).get("agents").findValuesAsText("name").stream()
+                            .sorted()
+                            .toList());
 
             // run --agents drives a plan from the same agents: drill's summary, counts split and exact
             Path plan = Files.writeString(dir.resolve("plan.yml"), """
@@ -128,15 +186,31 @@ class ClusterIT {
                           url: /
                     """);
             long before = requests(server);
-            List<String> runArgs = new ArrayList<>(List.of("run", "--plan", plan.toString(), "--base", server.baseUrl(), "--agents", "2",
-                    "--cluster-port", String.valueOf(port + 40)));
+            List<String> runArgs = new ArrayList<>(List.of(
+                    "run",
+                    "--plan",
+                    plan.toString(),
+                    "--base",
+                    server.baseUrl(),
+                    "--agents",
+                    "2",
+                    "--cluster-port",
+                    String.valueOf(port + 40)));
             runArgs.addAll(cluster(processes, port + 10)); // a1, at port, is gone
             Process run = processes.start("run", List.of(), runArgs);
             assertEquals(0, exit(run, Duration.ofMinutes(2)), processes.output("run"));
-            for (String line : List.of("Total requests            4000", "Failed requests           0", "Connections opened        40")) {
+            for (String line : List.of(
+                    "Total requests            4000", "Failed requests           0", "Connections opened        40")) {
                 assertTrue(processes.output("run").contains(line), line + " in\n" + processes.output("run"));
             }
-            assertTrue(processes.output("run").lines().filter(line -> line.startsWith("Agent a")).count() == 2, processes.output("run"));
+            assertTrue(
+                    processes
+                                    .output("run")
+                                    .lines()
+                                    .filter(line -> line.startsWith("agent a"))
+                                    .count()
+                            == 2,
+                    processes.output("run"));
             assertEquals(4000, requests(server) - before, "the server counted the plan's iterations");
         }
     }
@@ -144,15 +218,33 @@ class ClusterIT {
     @Test
     void fewerAgentsThanAskedWithinTheTimeoutIsOneLineNamingWhoJoinedAndExit2() throws Exception {
         int port = ClusterProcesses.freePort();
-        try (ClusterProcesses processes = new ClusterProcesses(dir); ServerProcess server = server("vertx")) {
+        try (ClusterProcesses processes = new ClusterProcesses(dir);
+                ServerProcess server = server("vertx")) {
             processes.agent("a1", List.of(), HOST, port, null);
-            List<String> args = new ArrayList<>(List.of("compare", "--agents", "2", "--agents-timeout", "5", "--targets",
-                    "vertx=" + server.baseUrl(), "--no-pin", "--repeat", "1", "--out", dir.resolve("none").toString()));
+            List<String> args = new ArrayList<>(List.of(
+                    "compare",
+                    "--agents",
+                    "2",
+                    "--agents-timeout",
+                    "5",
+                    "--targets",
+                    "vertx=" + server.baseUrl(),
+                    "--no-pin",
+                    "--repeat",
+                    "1",
+                    "--out",
+                    dir.resolve("none").toString()));
             args.addAll(cluster(processes, port));
             Process compare = processes.start("compare", List.of(), args);
             assertEquals(2, exit(compare, Duration.ofMinutes(2)), processes.output("compare"));
-            List<String> errors = processes.output("compare").lines().filter(line -> line.startsWith("loadtest:")).toList();
-            assertEquals(List.of("loadtest: --agents 2: only 1 agent(s) joined in time (a1 (127.0.0.1))"), errors,
+            List<String> errors = processes
+                    .output("compare")
+                    .lines()
+                    .filter(line -> line.startsWith("loadtest:"))
+                    .toList();
+            assertEquals(
+                    List.of("loadtest: --agents 2: only 1 agent(s) joined in time (a1 (127.0.0.1))"),
+                    errors,
                     processes.output("compare"));
             assertEquals(0, requests(server), "no run was made");
         }
@@ -161,41 +253,73 @@ class ClusterIT {
     @Test
     void compareKilledMidRunStopsEveryAgentsLoadAndWhileItRunsASecondCompareIsRefused() throws Exception {
         int port = ClusterProcesses.freePort();
-        try (ClusterProcesses processes = new ClusterProcesses(dir); ServerProcess server = server("undertow")) {
+        try (ClusterProcesses processes = new ClusterProcesses(dir);
+                ServerProcess server = server("undertow")) {
             processes.agent("a1", List.of(), HOST, port, null);
             processes.agent("a2", List.of(), HOST, port + 10, HOST + ":" + port);
-            List<String> args = new ArrayList<>(List.of("compare", "--agents", "2", "--targets", "undertow=" + server.baseUrl(),
-                    "--concurrency", "40", "--rampup", "0", "--warmup", "1", "--duration", "60", "--delay-ms", "200",
-                    "--no-pin", "--repeat", "1", "--out", dir.resolve("first").toString()));
+            List<String> args = new ArrayList<>(List.of(
+                    "compare",
+                    "--agents",
+                    "2",
+                    "--targets",
+                    "undertow=" + server.baseUrl(),
+                    "--concurrency",
+                    "40",
+                    "--rampup",
+                    "0",
+                    "--warmup",
+                    "1",
+                    "--duration",
+                    "60",
+                    "--delay-ms",
+                    "200",
+                    "--no-pin",
+                    "--repeat",
+                    "1",
+                    "--out",
+                    dir.resolve("first").toString()));
             args.addAll(cluster(processes, port));
             Process first = processes.start("first", List.of(), args);
             awaitLoad(server);
 
             List<String> second = new ArrayList<>(args);
-            second.set(second.indexOf(dir.resolve("first").toString()), dir.resolve("second").toString());
+            second.set(
+                    second.indexOf(dir.resolve("first").toString()),
+                    dir.resolve("second").toString());
             second.addAll(List.of("--cluster-port", String.valueOf(port + 30)));
             Process refused = processes.start("second", List.of(), second);
             assertEquals(2, exit(refused, Duration.ofSeconds(90)), processes.output("second"));
-            assertTrue(processes.output("second").lines().anyMatch(line -> line.matches(
-                    "loadtest: --agents: another compare or run has this cluster \\(compare-127\\.0\\.0\\.1-\\d+ \\(127\\.0\\.0\\.1\\)\\):"
-                            + " one compare or run at a time on these agents")), processes.output("second"));
+            assertTrue(
+                    processes
+                            .output("second")
+                            .lines()
+                            .anyMatch(line -> line.matches("loadtest: --agents: another compare or run has this cluster"
+                                    + " \\(compare-127\\.0\\.0\\.1-\\d+ \\(127\\.0\\.0\\.1\\)\\):"
+                                    + " one compare or run at a time on these agents")),
+                    processes.output("second"));
 
             long killed = System.nanoTime();
             first.destroyForcibly();
             long stoppedMs = loadStoppedMillis(server, killed);
-            System.out.printf("compare killed mid-run: the server's count stopped growing %d ms after the kill%n", stoppedMs);
+            System.out.printf(
+                    "compare killed mid-run: the server's count stopped growing %d ms after the kill%n", stoppedMs);
             assertTrue(stoppedMs <= 5000, "the load stopped " + stoppedMs + " ms after compare was killed");
         }
     }
 
     private ServerProcess server(String name) {
-        return ServerProcess.start(ServerProcess.Launch.logged(name, ServersIT.jar(name), List.of("-Xmx256m"), dir.resolve(name + ".log")),
+        return ServerProcess.start(
+                ServerProcess.Launch.logged(name, ServersIT.jar(name), List.of("-Xmx256m"), dir.resolve(name + ".log")),
                 List.of("--delay-every", "10", "--delay-ms", "200"));
     }
 
     private static long requests(ServerProcess server) throws Exception {
-        HttpResponse<String> stats = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/stats"))
-                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> stats = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(server.baseUrl() + "/stats"))
+                                .timeout(Duration.ofSeconds(5))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         Matcher m = REQUESTS.matcher(stats.body());
         assertTrue(m.find(), stats.body());
         return Long.parseLong(m.group(1));
@@ -211,9 +335,10 @@ class ClusterIT {
     }
 
     /**
-     * How long after {@code sinceNanos} the server counted its last request before half a second with none. 40 closed-loop
-     * connections held at most 200 ms each send about 2,000 requests a second, so such a gap means the load stopped; it is
-     * shorter than the pause before compare's next run (the stopped agents' reports, a claim, "start in 500 ms").
+     * How long after {@code sinceNanos} the server counted its last request before half a second with none. 40
+     * closed-loop connections held at most 200 ms each send about 2,000 requests a second, so such a gap means the load
+     * stopped; it is shorter than the pause before compare's next run (the stopped agents' reports, a claim, "start in
+     * 500 ms").
      */
     private static long loadStoppedMillis(ServerProcess server, long sinceNanos) throws Exception {
         long last = requests(server);

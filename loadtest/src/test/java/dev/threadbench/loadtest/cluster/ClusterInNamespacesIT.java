@@ -16,7 +16,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -52,29 +51,55 @@ class ClusterInNamespacesIT {
     @Test
     void compareInOneHostDrivesServersInAnotherFromAgentsInTwoMore() throws Exception {
         try (NetworkHosts hosts = NetworkHosts.create("tbcluster", List.of("servers", "compare", "agent1", "agent2"));
-             ClusterProcesses processes = new ClusterProcesses(dir).allowTargets(hostsSubnet(hosts));
-             ServerProcess undertow = server(hosts, "undertow", 8080);
-             ServerProcess vertx = server(hosts, "vertx", 8081)) {
+                ClusterProcesses processes = new ClusterProcesses(dir).allowTargets(hostsSubnet(hosts));
+                ServerProcess undertow = server(hosts, "undertow", 8080);
+                ServerProcess vertx = server(hosts, "vertx", 8081)) {
             String servers = hosts.address("servers");
             String first = agents(hosts, processes, List.of());
             Path out = dir.resolve("results");
-            List<String> args = new ArrayList<>(List.of("compare", "--agents", "2", "--join", first,
-                    "--targets", "undertow=http://" + servers + ":8080,vertx=http://" + servers + ":8081",
-                    "--concurrency", "200", "--rampup", "1", "--warmup", "2", "--duration", "6", "--no-pin", "--repeat", "1", "--out", out.toString()));
+            List<String> args = new ArrayList<>(List.of(
+                    "compare",
+                    "--agents",
+                    "2",
+                    "--join",
+                    first,
+                    "--targets",
+                    "undertow=http://" + servers + ":8080,vertx=http://" + servers + ":8081",
+                    "--concurrency",
+                    "200",
+                    "--rampup",
+                    "1",
+                    "--warmup",
+                    "2",
+                    "--duration",
+                    "6",
+                    "--no-pin",
+                    "--repeat",
+                    "1",
+                    "--out",
+                    out.toString()));
             args.addAll(processes.keyArgs());
             Process compare = processes.start("compare", hosts.command("compare", List.of()), args);
             int code = exit(compare, Duration.ofMinutes(3));
             System.out.println(processes.output("compare"));
-            assertEquals(0, code, processes.output("compare") + processes.output("agent1") + processes.output("agent2"));
-            assertTrue(processes.output("compare").contains("joined the cluster at " + hosts.address("compare") + ":"),
-                    "without --cluster-host, the address that routes to the --join member\n" + processes.output("compare"));
+            assertEquals(
+                    0, code, processes.output("compare") + processes.output("agent1") + processes.output("agent2"));
+            assertTrue(
+                    processes.output("compare").contains("joined the cluster at " + hosts.address("compare") + ":"),
+                    "without --cluster-host, the address that routes to the --join member\n"
+                            + processes.output("compare"));
 
-            JsonNode runs = new ObjectMapper().readTree(out.resolve("results.json").toFile()).get("runs");
+            JsonNode runs = new ObjectMapper()
+                    .readTree(out.resolve("results.json").toFile())
+                    .get("runs");
             assertEquals(List.of("undertow", "vertx"), runs.findValuesAsText("server"));
             for (JsonNode run : runs) {
                 assertEquals("exact", run.at("/reconciliation/verdict").asText(), run.toString());
-                assertEquals(List.of(hosts.address("agent1"), hosts.address("agent2")),
-                        run.get("agents").findValuesAsText("host").stream().sorted().toList());
+                assertEquals(
+                        List.of(hosts.address("agent1"), hosts.address("agent2")),
+                        run.get("agents").findValuesAsText("host").stream()
+                                .sorted()
+                                .toList());
                 long answered = 0;
                 for (JsonNode agent : run.get("agents")) {
                     assertEquals(100, agent.get("connections").asInt());
@@ -90,114 +115,219 @@ class ClusterInNamespacesIT {
 
     @Test
     void aCompareWithoutTheKeyOrWithAnotherStartsNoLoadAndATargetOutsideTheAllowListIsRefused() throws Exception {
-        try (NetworkHosts hosts = NetworkHosts.create("tbclusterkey", List.of("servers", "compare", "agent1", "agent2"));
-             ClusterProcesses processes = new ClusterProcesses(dir);
-             ServerProcess undertow = server(hosts, "undertow", 8080);
-             ServerProcess vertx = server(hosts, "vertx", 8081)) {
+        try (NetworkHosts hosts =
+                        NetworkHosts.create("tbclusterkey", List.of("servers", "compare", "agent1", "agent2"));
+                ClusterProcesses processes = new ClusterProcesses(dir);
+                ServerProcess undertow = server(hosts, "undertow", 8080);
+                ServerProcess vertx = server(hosts, "vertx", 8081)) {
             String servers = hosts.address("servers");
             processes.allowTargets(servers + ":8080"); // undertow only
             String first = agents(hosts, processes, List.of());
             Stats stats = new Stats(hosts, processes);
             Path otherKey = dir.resolve("other.key");
             ClusterKey.generate(otherKey);
-            List<String> common = List.of("compare", "--agents", "2", "--agents-timeout", "8", "--join", first, "--concurrency", "40",
-                    "--rampup", "0", "--warmup", "0", "--duration", "3", "--no-pin", "--repeat", "1");
+            List<String> common = List.of(
+                    "compare",
+                    "--agents",
+                    "2",
+                    "--agents-timeout",
+                    "8",
+                    "--join",
+                    first,
+                    "--concurrency",
+                    "40",
+                    "--rampup",
+                    "0",
+                    "--warmup",
+                    "0",
+                    "--duration",
+                    "3",
+                    "--no-pin",
+                    "--repeat",
+                    "1");
             for (List<String> key : List.of(List.of("--insecure"), List.of("--cluster-key", otherKey.toString()))) {
                 String name = key.contains("--insecure") ? "insecure" : "otherkey";
                 List<String> args = new ArrayList<>(common);
-                args.addAll(List.of("--targets", "undertow=http://" + servers + ":8080", "--out", dir.resolve(name).toString()));
+                args.addAll(List.of(
+                        "--targets",
+                        "undertow=http://" + servers + ":8080",
+                        "--out",
+                        dir.resolve(name).toString()));
                 args.addAll(key);
                 Process compare = processes.start(name, hosts.command("compare", List.of()), args);
                 assertEquals(2, exit(compare, Duration.ofMinutes(2)), processes.output(name));
-                System.out.println(name + ": " + processes.output(name).lines().filter(line -> line.contains("refused")
-                        || line.startsWith("loadtest:")).toList());
-                assertTrue(processes.output(name).contains("loadtest: --agents 2: only 0 agent(s) joined in time (none), 2 refused (see above)"),
+                System.out.println(name + ": "
+                        + processes
+                                .output(name)
+                                .lines()
+                                .filter(line -> line.contains("refused") || line.startsWith("loadtest:"))
+                                .toList());
+                assertTrue(
+                        processes
+                                .output(name)
+                                .contains("loadtest: --agents 2: only 0 agent(s) joined in time (none), 2 refused (see"
+                                        + " above)"),
                         processes.output(name));
                 assertEquals(0, stats.requests(8080), name + ": the server counted no request");
             }
 
             List<String> args = new ArrayList<>(common);
-            args.addAll(List.of("--targets", "vertx=http://" + servers + ":8081", "--out", dir.resolve("outside").toString()));
+            args.addAll(List.of(
+                    "--targets",
+                    "vertx=http://" + servers + ":8081",
+                    "--out",
+                    dir.resolve("outside").toString()));
             args.addAll(processes.keyArgs());
             Process compare = processes.start("outside", hosts.command("compare", List.of()), args);
             assertNotEquals(0, exit(compare, Duration.ofMinutes(2)), processes.output("outside"));
             String outside = "is not in --allow-targets " + servers + ":8080";
-            System.out.println("outside: " + processes.output("outside").lines().filter(line -> line.contains(outside)).toList());
-            assertTrue(processes.output("outside").lines().anyMatch(line -> line.matches("compare: agent agent\\d \\(198\\.18\\.\\d+\\.\\d+\\) refused"
-                    + " the run: target http://" + Pattern.quote(servers) + ":8081 \\(.*\\) " + Pattern.quote(outside))), processes.output("outside"));
-            assertTrue(processes.output("agent1").contains("agent agent1: refused run ")
-                    || processes.output("agent2").contains("agent agent2: refused run "), processes.output("agent1") + processes.output("agent2"));
+            System.out.println("outside: "
+                    + processes
+                            .output("outside")
+                            .lines()
+                            .filter(line -> line.contains(outside))
+                            .toList());
+            assertTrue(
+                    processes
+                            .output("outside")
+                            .lines()
+                            .anyMatch(
+                                    line -> line.matches("compare: agent agent\\d \\(198\\.18\\.\\d+\\.\\d+\\) refused"
+                                            + " the run: target http://" + Pattern.quote(servers) + ":8081 \\(.*\\) "
+                                            + Pattern.quote(outside))),
+                    processes.output("outside"));
+            assertTrue(
+                    processes.output("agent1").contains("agent agent1: refused run ")
+                            || processes.output("agent2").contains("agent agent2: refused run "),
+                    processes.output("agent1") + processes.output("agent2"));
             assertEquals(0, stats.requests(8081), "the server outside the allow-list counted no request");
         }
     }
 
     @Test
     void anAgentsHostGoingSilentStopsTheLoadWithin5SecondsAndFailsTheRunNamingIt() throws Exception {
-        try (NetworkHosts hosts = NetworkHosts.create("tbclustersilent", List.of("servers", "compare", "agent1", "agent2"));
-             ClusterProcesses processes = new ClusterProcesses(dir).allowTargets(hostsSubnet(hosts));
-             ServerProcess undertow = server(hosts, "undertow", 8080)) {
-            List<String> fast = List.of("--failure-timeout", "3");
-            String first = agents(hosts, processes, fast);
+        try (NetworkHosts hosts =
+                        NetworkHosts.create("tbclustersilent", List.of("servers", "compare", "agent1", "agent2"));
+                ClusterProcesses processes = new ClusterProcesses(dir).allowTargets(hostsSubnet(hosts));
+                ServerProcess undertow = server(hosts, "undertow", 8080)) {
             Stats stats = new Stats(hosts, processes);
-            List<String> args = new ArrayList<>(List.of("compare", "--agents", "2", "--join", first, "--targets",
-                    "undertow=http://" + hosts.address("servers") + ":8080", "--concurrency", "200", "--rampup", "0", "--warmup", "1",
-                    "--duration", "60", "--no-pin", "--repeat", "1", "--out", dir.resolve("results").toString()));
-            args.addAll(fast);
-            args.addAll(processes.keyArgs());
-            Process compare = processes.start("compare", hosts.command("compare", List.of()), args);
-            stats.awaitLoad(8080);
+            Process compare = compareUnderLoad(hosts, processes, stats, "200", 60, dir.resolve("results"));
 
             long silent = System.currentTimeMillis();
             link(hosts, "agent2", "down");
             assertTrue(stats.grewWithin(8080, silent - 500, silent), "the load was on when agent2's host went silent");
             long stoppedMs = stats.loadStoppedMillis(8080, silent);
-            System.out.printf("agent2's host silent (its link down): the server's count stopped growing %d ms later%n", stoppedMs);
+            System.out.printf(
+                    "agent2's host silent (its link down): the server's count stopped growing %d ms later%n",
+                    stoppedMs);
             assertNotEquals(0, exit(compare, Duration.ofMinutes(2)), processes.output("compare"));
-            System.out.println(processes.output("compare").lines().filter(line -> line.contains("agent2")).toList());
-            assertTrue(stoppedMs <= 5000, "the load stopped " + stoppedMs + " ms after agent2's host went silent\n" + processes.output("compare"));
-            assertTrue(processes.output("compare").contains("agent agent2 (" + hosts.address("agent2") + ")"), processes.output("compare"));
+            System.out.println(processes
+                    .output("compare")
+                    .lines()
+                    .filter(line -> line.contains("agent2"))
+                    .toList());
+            assertTrue(
+                    stoppedMs <= 5000,
+                    "the load stopped " + stoppedMs + " ms after agent2's host went silent\n"
+                            + processes.output("compare"));
+            assertTrue(
+                    processes.output("compare").contains("agent agent2 (" + hosts.address("agent2") + ")"),
+                    processes.output("compare"));
         }
     }
 
     @Test
     void aPartitionLongerThanTheFailureTimeoutThatHealsLeavesTheNextRunWorking() throws Exception {
-        try (NetworkHosts hosts = NetworkHosts.create("tbclusterheal", List.of("servers", "compare", "agent1", "agent2"));
-             ClusterProcesses processes = new ClusterProcesses(dir).allowTargets(hostsSubnet(hosts));
-             ServerProcess undertow = server(hosts, "undertow", 8080)) {
-            List<String> fast = List.of("--failure-timeout", "3");
-            String first = agents(hosts, processes, fast);
+        try (NetworkHosts hosts =
+                        NetworkHosts.create("tbclusterheal", List.of("servers", "compare", "agent1", "agent2"));
+                ClusterProcesses processes = new ClusterProcesses(dir).allowTargets(hostsSubnet(hosts));
+                ServerProcess undertow = server(hosts, "undertow", 8080)) {
             Stats stats = new Stats(hosts, processes);
             Path out = dir.resolve("results");
-            List<String> args = new ArrayList<>(List.of("compare", "--agents", "2", "--join", first, "--targets",
-                    "undertow=http://" + hosts.address("servers") + ":8080", "--concurrency", "100,100", "--rampup", "0", "--warmup", "1",
-                    "--duration", "12", "--no-pin", "--repeat", "1", "--out", out.toString()));
-            args.addAll(fast);
-            args.addAll(processes.keyArgs());
-            Process compare = processes.start("compare", hosts.command("compare", List.of()), args);
-            stats.awaitLoad(8080);
+            Process compare = compareUnderLoad(hosts, processes, stats, "100,100", 12, out);
 
             link(hosts, "agent2", "down");
             Thread.sleep(8000); // past the failure timeout: each side counts the other gone
             link(hosts, "agent2", "up");
             long healed = System.nanoTime();
             long deadline = healed + Duration.ofSeconds(90).toNanos();
-            while (processes.output("compare").lines().filter(line -> line.startsWith("compare: agent 2/2")).count() < 2) {
-                assertTrue(System.nanoTime() < deadline && compare.isAlive(), "agent2 was not claimed again:\n" + processes.output("compare")
-                        + processes.output("agent2"));
+            while (processes
+                            .output("compare")
+                            .lines()
+                            .filter(line -> line.startsWith("compare: agent 2/2"))
+                            .count()
+                    < 2) {
+                assertTrue(
+                        System.nanoTime() < deadline && compare.isAlive(),
+                        "agent2 was not claimed again:\n" + processes.output("compare") + processes.output("agent2"));
                 Thread.sleep(100);
             }
-            System.out.printf("partition of 8 s healed: agent2 claimed again %d ms later%n", (System.nanoTime() - healed) / 1_000_000);
+            System.out.printf(
+                    "partition of 8 s healed: agent2 claimed again %d ms later%n",
+                    (System.nanoTime() - healed) / 1_000_000);
             exit(compare, Duration.ofMinutes(2));
             System.out.println(processes.output("compare"));
-            JsonNode runs = new ObjectMapper().readTree(out.resolve("results.json").toFile()).get("runs");
-            assertEquals(1, runs.size(), "the run cut by the partition is not kept; the next is: " + processes.output("compare"));
+            JsonNode runs = new ObjectMapper()
+                    .readTree(out.resolve("results.json").toFile())
+                    .get("runs");
+            assertEquals(
+                    1,
+                    runs.size(),
+                    "the run cut by the partition is not kept; the next is: " + processes.output("compare"));
             assertEquals("exact", runs.get(0).at("/reconciliation/verdict").asText(), runs.toString());
-            assertEquals(List.of("agent1", "agent2"), runs.get(0).get("agents").findValuesAsText("name").stream().sorted().toList());
+            assertEquals(
+                    List.of("agent1", "agent2"),
+                    runs.get(0).get("agents").findValuesAsText("name").stream()
+                            .sorted()
+                            .toList());
         }
     }
 
     private static String hostsSubnet(NetworkHosts hosts) {
         return hosts.subnet();
+    }
+
+    /**
+     * agent1 and agent2, then compare on them in its host loading the undertow server with {@code concurrency} for
+     * {@code durationSeconds} (no ramp-up, 1 s of warm-up, results in {@code out}), every node with the cluster key and
+     * a failure timeout of 3 s; returned once the load reaches the server.
+     */
+    private static Process compareUnderLoad(
+            NetworkHosts hosts,
+            ClusterProcesses processes,
+            Stats stats,
+            String concurrency,
+            int durationSeconds,
+            Path out)
+            throws Exception {
+        List<String> fast = List.of("--failure-timeout", "3");
+        String first = agents(hosts, processes, fast);
+        List<String> args = new ArrayList<>(List.of(
+                "compare",
+                "--agents",
+                "2",
+                "--join",
+                first,
+                "--targets",
+                "undertow=http://" + hosts.address("servers") + ":8080",
+                "--concurrency",
+                concurrency,
+                "--rampup",
+                "0",
+                "--warmup",
+                "1",
+                "--duration",
+                String.valueOf(durationSeconds),
+                "--no-pin",
+                "--repeat",
+                "1",
+                "--out",
+                out.toString()));
+        args.addAll(fast);
+        args.addAll(processes.keyArgs());
+        Process compare = processes.start("compare", hosts.command("compare", List.of()), args);
+        stats.awaitLoad(8080);
+        return compare;
     }
 
     /** agent1 and agent2 in their hosts, agent2 joining agent1; agent1's HOST:PORT, for compare's --join. */
@@ -208,18 +338,27 @@ class ClusterInNamespacesIT {
         return first;
     }
 
-    /** The host's wire, at the bridge's end: down, nothing passes either way, as a host that lost power or its network. */
+    /**
+     * The host's wire, at the bridge's end: down, nothing passes either way, as a host that lost power or its network.
+     */
     private static void link(NetworkHosts hosts, String host, String state) throws Exception {
         Process ip = new ProcessBuilder("ip", "-n", hosts.bridgeNamespace(), "link", "set", "veth-" + host, state)
-                .redirectErrorStream(true).start();
-        assertTrue(ip.waitFor(10, TimeUnit.SECONDS) && ip.exitValue() == 0, new String(ip.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+                .redirectErrorStream(true)
+                .start();
+        assertTrue(
+                ip.waitFor(10, TimeUnit.SECONDS) && ip.exitValue() == 0,
+                new String(ip.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
     }
 
-    /** The server in the servers' host, on its address; compare waits for its /health (this namespace cannot reach it). */
+    /**
+     * The server in the servers' host, on its address; compare waits for its /health (this namespace cannot reach it).
+     */
     private ServerProcess server(NetworkHosts hosts, String name, int port) {
-        ServerProcess.Launch launch = ServerProcess.Launch.logged(name, ServersIT.jar(name), List.of("-Xmx256m"),
-                dir.resolve(name + ".log")).through(hosts.command("servers", List.of()));
-        return ServerProcess.launch(launch, List.of("--host", hosts.address("servers"), "--port", String.valueOf(port)));
+        ServerProcess.Launch launch = ServerProcess.Launch.logged(
+                        name, ServersIT.jar(name), List.of("-Xmx256m"), dir.resolve(name + ".log"))
+                .through(hosts.command("servers", List.of()));
+        return ServerProcess.launch(
+                launch, List.of("--host", hosts.address("servers"), "--port", String.valueOf(port)));
     }
 
     /**
@@ -239,21 +378,42 @@ class ClusterInNamespacesIT {
         private List<long[]> changes(int port) throws Exception {
             Process watch = watches.get(port);
             if (watch == null) {
-                Path classes = Path.of(StatsWatch.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-                List<String> command = hosts.command("servers", List.of(ProcessHandle.current().info().command().orElse("java"), "-cp",
-                        classes.toString(), StatsWatch.class.getName(), "http://" + hosts.address("servers") + ":" + port + "/stats"));
-                watch = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(processes.log("stats" + port).toFile()).start();
+                Path classes = Path.of(StatsWatch.class
+                        .getProtectionDomain()
+                        .getCodeSource()
+                        .getLocation()
+                        .toURI());
+                List<String> command = hosts.command(
+                        "servers",
+                        List.of(
+                                ProcessHandle.current().info().command().orElse("java"),
+                                "-cp",
+                                classes.toString(),
+                                StatsWatch.class.getName(),
+                                "http://" + hosts.address("servers") + ":" + port + "/stats"));
+                watch = new ProcessBuilder(command)
+                        .redirectErrorStream(true)
+                        .redirectOutput(processes.log("stats" + port).toFile())
+                        .start();
                 watches.put(port, watch);
                 processes.track(watch);
             }
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             while (true) {
-                List<long[]> lines = processes.output("stats" + port).lines().filter(line -> line.matches("\\d+ \\d+"))
-                        .map(line -> java.util.Arrays.stream(line.split(" ")).mapToLong(Long::parseLong).toArray()).toList();
+                List<long[]> lines = processes
+                        .output("stats" + port)
+                        .lines()
+                        .filter(line -> line.matches("\\d+ \\d+"))
+                        .map(line -> java.util.Arrays.stream(line.split(" "))
+                                .mapToLong(Long::parseLong)
+                                .toArray())
+                        .toList();
                 if (!lines.isEmpty()) {
                     return lines;
                 }
-                assertTrue(System.nanoTime() < deadline && watch.isAlive(), "no /stats from port " + port + ": " + processes.output("stats" + port));
+                assertTrue(
+                        System.nanoTime() < deadline && watch.isAlive(),
+                        "no /stats from port " + port + ": " + processes.output("stats" + port));
                 Thread.sleep(50);
             }
         }
@@ -289,16 +449,24 @@ class ClusterInNamespacesIT {
         }
     }
 
-    /** Polls a /stats URL every 20 ms and prints {@code EPOCH_MILLIS REQUESTS} at each change: a client to run inside a host. */
+    /**
+     * Polls a /stats URL every 20 ms and prints {@code EPOCH_MILLIS REQUESTS} at each change: a client to run inside a
+     * host.
+     */
     static final class StatsWatch {
 
         public static void main(String[] args) throws Exception {
-            HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-            HttpRequest request = HttpRequest.newBuilder(URI.create(args[0])).timeout(Duration.ofSeconds(2)).build();
+            HttpClient client = HttpClient.newBuilder()
+                    .connectTimeout(Duration.ofSeconds(1))
+                    .build();
+            HttpRequest request = HttpRequest.newBuilder(URI.create(args[0]))
+                    .timeout(Duration.ofSeconds(2))
+                    .build();
             long last = -1;
             while (true) {
                 try {
-                    String body = client.send(request, HttpResponse.BodyHandlers.ofString()).body();
+                    String body = client.send(request, HttpResponse.BodyHandlers.ofString())
+                            .body();
                     Matcher m = REQUESTS.matcher(body);
                     if (m.find() && Long.parseLong(m.group(1)) != last) {
                         last = Long.parseLong(m.group(1));

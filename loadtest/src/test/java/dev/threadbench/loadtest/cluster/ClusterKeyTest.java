@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.UsageException;
 import io.vertx.core.eventbus.EventBusOptions;
 import io.vertx.core.http.ClientAuth;
 import java.nio.charset.StandardCharsets;
@@ -64,10 +64,14 @@ class ClusterKeyTest {
         UsageException exists = assertThrows(UsageException.class, () -> ClusterKey.generate(file));
         assertEquals("keygen: " + file + " exists: remove it first, or keep using it", exists.getMessage());
         assertEquals("not a key\n", Files.readString(file));
-        assertEquals("--cluster-key: " + file + " is not a cluster key (make one with `loadtest keygen FILE`)",
-                assertThrows(UsageException.class, () -> ClusterKey.read("--cluster-key", file)).getMessage());
+        assertEquals(
+                "--cluster-key: " + file + " is not a cluster key (make one with `loadtest keygen FILE`)",
+                assertThrows(UsageException.class, () -> ClusterKey.read("--cluster-key", file))
+                        .getMessage());
         Path missing = dir.resolve("missing.key");
-        assertEquals("--cluster-key: no such file: " + missing,
-                assertThrows(UsageException.class, () -> ClusterKey.read("--cluster-key", missing)).getMessage());
+        assertEquals(
+                "--cluster-key: no such file: " + missing,
+                assertThrows(UsageException.class, () -> ClusterKey.read("--cluster-key", missing))
+                        .getMessage());
     }
 }

@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Agents and compares as their own JVMs from the packaged jar, each logging to a file; all stopped at close. A cluster key
- * is made for them ({@link #key()}); agents take it and {@link #allowTargets} unless told otherwise.
+ * Agents and compares as their own JVMs from the packaged jar, each logging to a file; all stopped at close. A cluster
+ * key is made for them ({@link #keyArgs()}); agents take it and {@link #allowTargets} unless told otherwise.
  */
 final class ClusterProcesses implements AutoCloseable {
 
@@ -28,11 +28,6 @@ final class ClusterProcesses implements AutoCloseable {
         this.dir = dir;
         this.key = dir.resolve("cluster.key");
         ClusterKey.generate(key);
-    }
-
-    /** The cluster key the agents take: give compare {@code --cluster-key} it. */
-    Path key() {
-        return key;
     }
 
     /** {@code --cluster-key FILE}, for a compare's arguments. */
@@ -58,13 +53,22 @@ final class ClusterProcesses implements AutoCloseable {
         }
     }
 
-    /** {@code java -jar loadtest.jar ARGS} run through {@code launcher} (ip netns exec NS, or nothing), output to NAME.log. */
+    /**
+     * {@code java -jar loadtest.jar ARGS} run through {@code launcher} (ip netns exec NS, or nothing), output to
+     * NAME.log.
+     */
     Process start(String name, List<String> launcher, List<String> args) throws IOException {
         List<String> command = new ArrayList<>(launcher);
-        command.addAll(List.of(ProcessHandle.current().info().command().orElse("java"), "-Xmx256m", "-jar",
+        command.addAll(List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-Xmx256m",
+                "-jar",
                 loadtestJar().toAbsolutePath().toString()));
         command.addAll(args);
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log(name).toFile()).start();
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log(name).toFile())
+                .start();
         process.getOutputStream().close();
         started.add(process);
         byName.put(name, process);
@@ -82,9 +86,18 @@ final class ClusterProcesses implements AutoCloseable {
     }
 
     /** The same, with more options (--failure-timeout, ...). */
-    Process agent(String name, List<String> launcher, String host, int port, String join, List<String> more) throws Exception {
-        List<String> args = new ArrayList<>(List.of("agent", "--name", name, "--cluster-host", host, "--cluster-port", String.valueOf(port),
-                "--allow-targets", allowTargets));
+    Process agent(String name, List<String> launcher, String host, int port, String join, List<String> more)
+            throws Exception {
+        List<String> args = new ArrayList<>(List.of(
+                "agent",
+                "--name",
+                name,
+                "--cluster-host",
+                host,
+                "--cluster-port",
+                String.valueOf(port),
+                "--allow-targets",
+                allowTargets));
         args.addAll(keyArgs());
         if (join != null) {
             args.addAll(List.of("--join", join));
@@ -123,8 +136,8 @@ final class ClusterProcesses implements AutoCloseable {
         long deadline = System.nanoTime() + limit.toNanos();
         while (!output(name).contains(line)) {
             if (!process.isAlive() || System.nanoTime() > deadline) {
-                fail(name + " did not print '" + line + "'" + (process.isAlive() ? "" : " (exited " + process.exitValue() + ")")
-                        + ":\n" + output(name));
+                fail(name + " did not print '" + line + "'"
+                        + (process.isAlive() ? "" : " (exited " + process.exitValue() + ")") + ":\n" + output(name));
             }
             Thread.sleep(50);
         }

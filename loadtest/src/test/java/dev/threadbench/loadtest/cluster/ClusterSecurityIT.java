@@ -6,7 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.UsageException;
+import dev.threadbench.loadtest.cluster.ClusterNode.Role;
 import dev.threadbench.loadtest.cluster.messages.AgentReport;
 import dev.threadbench.loadtest.cluster.messages.Claim;
 import dev.threadbench.loadtest.cluster.messages.ClaimAnswer;
@@ -92,25 +93,46 @@ class ClusterSecurityIT {
         int port = ClusterProcesses.freePort();
         ClusterKey agentKey = key("agent.key");
         ByteArrayOutputStream compareOut = new ByteArrayOutputStream();
-        try (ClusterNode agentNode = ClusterNode.join(settings(port, List.of(), agentKey), "agent", "a1", BUILD);
-             Agent agent = new Agent(agentNode, new PrintStream(new ByteArrayOutputStream(), true), AllowedTargets.parse(HOST))) {
+        try (ClusterNode agentNode = ClusterNode.join(settings(port, List.of(), agentKey), Role.AGENT, "a1", BUILD);
+                Agent agent = new Agent(
+                        agentNode, new PrintStream(new ByteArrayOutputStream(), true), AllowedTargets.parse(HOST))) {
             ClusterKey otherKey = key("other.key");
-            AgentsOptions.Request request = new AgentsOptions.Request(1, Duration.ofSeconds(3),
-                    settings(port + 10, List.of(HOST + ":" + port), otherKey));
-            UsageException refused = assertThrows(UsageException.class, () -> ClusterEngine.connect(request,
-                    new PrintStream(compareOut, true, StandardCharsets.UTF_8), "compare", BUILD).close());
-            assertEquals("--agents 1: only 0 agent(s) joined in time (none), 1 refused (see above)", refused.getMessage());
-            assertTrue(compareOut.toString(StandardCharsets.UTF_8).contains("compare: refused agent a1 (127.0.0.1): it uses cluster key "
-                    + agentKey.fingerprint() + ", this compare uses cluster key " + otherKey.fingerprint()
-                    + ": give every node the same --cluster-key"), compareOut.toString(StandardCharsets.UTF_8));
+            AgentsOptions.Request request = new AgentsOptions.Request(
+                    1, Duration.ofSeconds(3), settings(port + 10, List.of(HOST + ":" + port), otherKey));
+            UsageException refused = assertThrows(
+                    UsageException.class,
+                    () -> ClusterEngine.connect(
+                                    request,
+                                    new PrintStream(compareOut, true, StandardCharsets.UTF_8),
+                                    "compare",
+                                    BUILD)
+                            .close());
+            assertEquals(
+                    "--agents 1: only 0 agent(s) joined in time (none), 1 refused (see above)", refused.getMessage());
+            assertTrue(
+                    compareOut
+                            .toString(StandardCharsets.UTF_8)
+                            .contains("compare: refused agent a1 (127.0.0.1): it uses cluster key "
+                                    + agentKey.fingerprint() + ", this compare uses cluster key "
+                                    + otherKey.fingerprint()
+                                    + ": give every node the same --cluster-key"),
+                    compareOut.toString(StandardCharsets.UTF_8));
 
             // and asked all the same, past that check, over the event bus: another key's TLS, or none, gets no answer
             for (ClusterKey key : java.util.Arrays.asList(otherKey, null)) {
-                try (ClusterNode intruder = ClusterNode.join(settings(port + 20, List.of(HOST + ":" + port), key), "compare", "intruder", BUILD)) {
-                    ExecutionException failed = assertThrows(ExecutionException.class, () -> intruder.vertx().eventBus()
-                            .<ClusterMessage>request(ClusterMessage.agentAddress(agentNode.nodeId()),
-                                    new Claim(BUILD, intruder.nodeId(), "intruder", HOST), MessageCodec.options().setSendTimeout(3000))
-                            .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
+                try (ClusterNode intruder = ClusterNode.join(
+                        settings(port + 20, List.of(HOST + ":" + port), key), Role.COMPARE, "intruder", BUILD)) {
+                    ExecutionException failed = assertThrows(
+                            ExecutionException.class,
+                            () -> intruder.vertx()
+                                    .eventBus()
+                                    .<ClusterMessage>request(
+                                            ClusterMessage.agentAddress(agentNode.nodeId()),
+                                            new Claim(BUILD, intruder.nodeId(), "intruder", HOST),
+                                            MessageCodec.options().setSendTimeout(3000))
+                                    .toCompletionStage()
+                                    .toCompletableFuture()
+                                    .get(10, TimeUnit.SECONDS));
                     assertInstanceOf(ReplyException.class, failed.getCause(), String.valueOf(failed.getCause()));
                 }
             }
@@ -124,16 +146,24 @@ class ClusterSecurityIT {
         ClusterKey key = key("cluster.key");
         ByteArrayOutputStream agentOut = new ByteArrayOutputStream();
         String allowed = HOST + ":" + server.getAddress().getPort();
-        try (ClusterNode agentNode = ClusterNode.join(settings(port, List.of(), key), "agent", "a1", BUILD);
-             Agent agent = new Agent(agentNode, new PrintStream(agentOut, true, StandardCharsets.UTF_8), AllowedTargets.parse(allowed));
-             ClusterNode compare = ClusterNode.join(settings(port + 10, List.of(HOST + ":" + port), key), "compare", "c1", BUILD)) {
+        try (ClusterNode agentNode = ClusterNode.join(settings(port, List.of(), key), Role.AGENT, "a1", BUILD);
+                Agent agent = new Agent(
+                        agentNode,
+                        new PrintStream(agentOut, true, StandardCharsets.UTF_8),
+                        AllowedTargets.parse(allowed));
+                ClusterNode compare = ClusterNode.join(
+                        settings(port + 10, List.of(HOST + ":" + port), key), Role.COMPARE, "c1", BUILD)) {
             LinkedBlockingQueue<AgentReport> reports = new LinkedBlockingQueue<>();
-            compare.vertx().eventBus().<ClusterMessage>consumer(ClusterMessage.controllerAddress(compare.nodeId()), message -> {
-                message.reply(new ReportReceived("any"), MessageCodec.options());
-                reports.add((AgentReport) message.body());
-            });
+            compare.vertx()
+                    .eventBus()
+                    .<ClusterMessage>consumer(ClusterMessage.compareAddress(compare.nodeId()), message -> {
+                        message.reply(new ReportReceived("any"), MessageCodec.options());
+                        reports.add((AgentReport) message.body());
+                    });
             String agentId = agentNode.nodeId();
-            assertEquals(null, ((ClaimAnswer) ask(compare, agentId, new Claim(BUILD, compare.nodeId(), "c1", HOST))).refusal());
+            assertEquals(
+                    null,
+                    ((ClaimAnswer) ask(compare, agentId, new Claim(BUILD, compare.nodeId(), "c1", HOST))).refusal());
 
             RunOrder order = sign(key, order("r1", compare.nodeId(), agentId, "nonce-1", target()));
             assertInstanceOf(RunAccepted.class, ask(compare, agentId, order));
@@ -141,20 +171,38 @@ class ClusterSecurityIT {
             assertTrue(report != null && report.error() == null && report.requests() == 20, String.valueOf(report));
 
             assertEquals("the order was taken before (a replay)", refusal(compare, agentId, order));
-            assertInstanceOf(RunAccepted.class, ask(compare, agentId, sign(key, order("r2", compare.nodeId(), agentId, "nonce-2", target()))));
+            assertInstanceOf(
+                    RunAccepted.class,
+                    ask(compare, agentId, sign(key, order("r2", compare.nodeId(), agentId, "nonce-2", target()))));
             assertTrue(reports.poll(30, TimeUnit.SECONDS) != null, "the second order's report");
-            RunOrder moreLoad = new RunOrder("r3", compare.nodeId(), agentId, "nonce-3", order.steps(), 500, null, order.timing(), 0,
-                    sign(key, order("r3", compare.nodeId(), agentId, "nonce-3", target())).mac());
-            String unsigned = "the order is not signed with this cluster's key (altered, or from a compare with another key)";
+            RunOrder moreLoad = new RunOrder(
+                    "r3",
+                    compare.nodeId(),
+                    agentId,
+                    "nonce-3",
+                    order.steps(),
+                    500,
+                    null,
+                    order.timing(),
+                    0,
+                    sign(key, order("r3", compare.nodeId(), agentId, "nonce-3", target()))
+                            .mac());
+            String unsigned =
+                    "the order is not signed with this cluster's key (altered, or from a compare with another key)";
             assertEquals(unsigned, refusal(compare, agentId, moreLoad), "500 connections under the MAC of 1");
-            assertEquals(unsigned, refusal(compare, agentId, order("r4", compare.nodeId(), agentId, "nonce-4", target())));
-            assertEquals("the order is for another agent", refusal(compare, agentId, sign(key, order("r5", compare.nodeId(), "other", "nonce-5",
-                    target()))));
+            assertEquals(
+                    unsigned, refusal(compare, agentId, order("r4", compare.nodeId(), agentId, "nonce-4", target())));
+            assertEquals(
+                    "the order is for another agent",
+                    refusal(compare, agentId, sign(key, order("r5", compare.nodeId(), "other", "nonce-5", target()))));
             URI elsewhere = URI.create("http://127.0.0.2:" + server.getAddress().getPort() + "/");
-            String outside = "target http://127.0.0.2:" + server.getAddress().getPort() + " (127.0.0.2:" + server.getAddress().getPort()
-                    + ") is not in --allow-targets " + allowed;
-            assertEquals(outside, refusal(compare, agentId, sign(key, order("r6", compare.nodeId(), agentId, "nonce-6", elsewhere))));
-            assertTrue(agentOut.toString(StandardCharsets.UTF_8).contains("agent a1: refused run r6: " + outside + "\n"),
+            String outside = "target http://127.0.0.2:" + server.getAddress().getPort() + " (127.0.0.2:"
+                    + server.getAddress().getPort() + ") is not in --allow-targets " + allowed;
+            assertEquals(
+                    outside,
+                    refusal(compare, agentId, sign(key, order("r6", compare.nodeId(), agentId, "nonce-6", elsewhere))));
+            assertTrue(
+                    agentOut.toString(StandardCharsets.UTF_8).contains("agent a1: refused run r6: " + outside + "\n"),
                     agentOut.toString(StandardCharsets.UTF_8));
         }
         assertEquals(40, served.get(), "the two orders taken, 20 requests each, and nothing else");
@@ -164,23 +212,34 @@ class ClusterSecurityIT {
     void aCountedRunWhoseReportIsDroppedEndsWithinTheFailureTimeoutNamingTheAgent() throws Exception {
         int port = ClusterProcesses.freePort();
         ClusterKey key = key("cluster.key");
-        try (ClusterNode agentNode = ClusterNode.join(settings(port, List.of(), key), "agent", "a1", BUILD);
-             Agent agent = new Agent(agentNode, new PrintStream(new ByteArrayOutputStream(), true), AllowedTargets.parse(HOST))) {
+        try (ClusterNode agentNode = ClusterNode.join(settings(port, List.of(), key), Role.AGENT, "a1", BUILD);
+                Agent agent = new Agent(
+                        agentNode, new PrintStream(new ByteArrayOutputStream(), true), AllowedTargets.parse(HOST))) {
             agentNode.vertx().eventBus().addOutboundInterceptor(context -> {
                 if (!(context.body() instanceof AgentReport)) {
                     context.next(); // every report is lost on the way
                 }
             });
-            AgentsOptions.Request request = new AgentsOptions.Request(1, Duration.ofSeconds(10),
-                    settings(port + 10, List.of(HOST + ":" + port), key));
-            try (ClusterEngine engine = ClusterEngine.connect(request, new PrintStream(new ByteArrayOutputStream(), true), "compare", BUILD)) {
+            AgentsOptions.Request request = new AgentsOptions.Request(
+                    1, Duration.ofSeconds(10), settings(port + 10, List.of(HOST + ":" + port), key));
+            try (ClusterEngine engine = ClusterEngine.connect(
+                    request, new PrintStream(new ByteArrayOutputStream(), true), "compare", BUILD)) {
                 long start = System.nanoTime();
-                Engine.RunLost lost = assertThrows(Engine.RunLost.class, () -> engine.runShares(
-                        List.of(new Plan.Step("GET /", "GET", target(), Map.of())), 2, null,
-                        new Engine.Timing(0, 0, null, 200L, 5, 0), new LoadRunner.Phases() {}));
+                Engine.RunLost lost = assertThrows(
+                        Engine.RunLost.class,
+                        () -> engine.runShares(
+                                List.of(new Plan.Step("GET /", "GET", target(), Map.of())),
+                                2,
+                                null,
+                                new Engine.Timing(0, 0, null, 200L, 5, 0),
+                                new LoadRunner.Phases() {}));
                 long tookMs = (System.nanoTime() - start) / 1_000_000;
-                System.out.printf("a counted run whose report was dropped ended after %d ms: %s%n", tookMs, lost.getMessage());
-                assertTrue(lost.getMessage().matches("agent a1 \\(127\\.0\\.0\\.1\\) finished run \\w+ but its report did not arrive within 3 s.*"),
+                System.out.printf(
+                        "a counted run whose report was dropped ended after %d ms: %s%n", tookMs, lost.getMessage());
+                assertTrue(
+                        lost.getMessage()
+                                .matches("agent a1 \\(127\\.0\\.0\\.1\\) finished run \\w+ but its report did not"
+                                        + " arrive within 3 s.*"),
                         lost.getMessage());
                 assertTrue(tookMs >= FAILURE_TIMEOUT.toMillis() && tookMs < 30_000, tookMs + " ms");
             }
@@ -188,9 +247,18 @@ class ClusterSecurityIT {
         assertEquals(200, served.get(), "the run itself was made");
     }
 
-    private static RunOrder order(String runId, String controller, String agent, String nonce, URI target) {
-        return new RunOrder(runId, controller, agent, nonce, List.of(new Plan.Step("GET /", "GET", target, Map.of())), 1, null,
-                new Engine.Timing(0, 0, null, 20L, 5, 1), 0, null);
+    private static RunOrder order(String runId, String compare, String agent, String nonce, URI target) {
+        return new RunOrder(
+                runId,
+                compare,
+                agent,
+                nonce,
+                List.of(new Plan.Step("GET /", "GET", target, Map.of())),
+                1,
+                null,
+                new Engine.Timing(0, 0, null, 20L, 5, 1),
+                0,
+                null);
     }
 
     private static RunOrder sign(ClusterKey key, RunOrder order) {
@@ -198,8 +266,16 @@ class ClusterSecurityIT {
     }
 
     private static ClusterMessage ask(ClusterNode from, String agent, ClusterMessage message) throws Exception {
-        return from.vertx().eventBus().<ClusterMessage>request(ClusterMessage.agentAddress(agent), message,
-                MessageCodec.options().setSendTimeout(5000)).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS).body();
+        return from.vertx()
+                .eventBus()
+                .<ClusterMessage>request(
+                        ClusterMessage.agentAddress(agent),
+                        message,
+                        MessageCodec.options().setSendTimeout(5000))
+                .toCompletionStage()
+                .toCompletableFuture()
+                .get(10, TimeUnit.SECONDS)
+                .body();
     }
 
     /** The agent's refusal of the order, which it must refuse as forbidden. */

@@ -38,7 +38,10 @@ import java.util.stream.Stream;
  */
 public final class NetworkHosts implements AutoCloseable {
 
-    /** Set in every host: a new namespace starts from the kernel's defaults (somaxconn 4096, ports 32768-60999), not this machine's. */
+    /**
+     * Set in every host: a new namespace starts from the kernel's defaults (somaxconn 4096, ports 32768-60999), not
+     * this machine's.
+     */
     public static final SequencedMap<String, String> LIMITS = limits();
 
     private static final Path NAMESPACES = Path.of("/run/netns");
@@ -105,12 +108,16 @@ public final class NetworkHosts implements AutoCloseable {
         return first.substring(0, first.lastIndexOf('.')) + ".0/24";
     }
 
-    /** Where the bridge {@code br0} is, without an address: {@code ip netns exec PREFIX-bridge tcpdump -i br0} sees all. */
+    /**
+     * Where the bridge {@code br0} is, without an address: {@code ip netns exec PREFIX-bridge tcpdump -i br0} sees all.
+     */
     public String bridgeNamespace() {
         return prefix + "-" + BRIDGE_HOST;
     }
 
-    /** {@code argv} run in the host's namespace, for a {@link ProcessBuilder}: {@code ip netns exec NAMESPACE argv...}. */
+    /**
+     * {@code argv} run in the host's namespace, for a {@link ProcessBuilder}: {@code ip netns exec NAMESPACE argv...}.
+     */
     public List<String> command(String host, List<String> argv) {
         List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", namespace(host)));
         command.addAll(argv);
@@ -161,15 +168,21 @@ public final class NetworkHosts implements AutoCloseable {
         StringBuilder bridgePorts = new StringBuilder();
         for (String host : hostNames) {
             root.append("netns add ").append(namespace(host)).append('\n');
-            root.append("link add eth0 netns ").append(namespace(host))
-                    .append(" type veth peer name veth-").append(host).append(" netns ").append(bridge).append('\n');
+            root.append("link add eth0 netns ")
+                    .append(namespace(host))
+                    .append(" type veth peer name veth-")
+                    .append(host)
+                    .append(" netns ")
+                    .append(bridge)
+                    .append('\n');
             bridgePorts.append("link set dev veth-").append(host).append(" addrgenmode none master br0 up\n");
         }
         ip(List.of("-batch", "-"), root.toString());
         // addrgenmode none: not even an IPv6 link-local address on the bridge
         ip(List.of("-n", bridge, "-batch", "-"), bridgePorts + "link set dev br0 addrgenmode none up\n");
         for (String host : hostNames) {
-            ip(List.of("-n", namespace(host), "-batch", "-"),
+            ip(
+                    List.of("-n", namespace(host), "-batch", "-"),
                     "link set dev lo up\naddr add " + address(host) + "/24 dev eth0\nlink set dev eth0 up\n");
             List<String> sysctl = new ArrayList<>(List.of("sysctl", "-q", "-w"));
             LIMITS.forEach((key, value) -> sysctl.add(key + "=" + value));
@@ -177,7 +190,10 @@ public final class NetworkHosts implements AutoCloseable {
         }
     }
 
-    /** 198.18.X.0/24 that no other live set-up holds, X in 1..255 (0 is scripts/netns-hosts's), starting from one the pid picks. */
+    /**
+     * 198.18.X.0/24 that no other live set-up holds, X in 1..255 (0 is scripts/netns-hosts's), starting from one the
+     * pid picks.
+     */
     private int lockFreeSubnet() throws IOException {
         int start = (int) (ProcessHandle.current().pid() % 255);
         for (int i = 0; i < 255; i++) {
@@ -193,7 +209,10 @@ public final class NetworkHosts implements AutoCloseable {
 
     private List<String> ourNamespaces() {
         try (Stream<Path> names = Files.list(NAMESPACES)) {
-            return names.map(path -> path.getFileName().toString()).filter(name -> name.startsWith(prefix + "-")).sorted().toList();
+            return names.map(path -> path.getFileName().toString())
+                    .filter(name -> name.startsWith(prefix + "-"))
+                    .sorted()
+                    .toList();
         } catch (IOException noneYet) {
             return List.of();
         }
@@ -206,15 +225,19 @@ public final class NetworkHosts implements AutoCloseable {
         // a process left inside would keep its namespace, and its end of the wire, alive after the delete
         for (String namespace : namespaces) {
             try {
-                run(List.of("ip", "netns", "pids", namespace), "").lines().filter(line -> line.matches("\\d+"))
-                        .map(Long::parseLong).flatMap(pid -> ProcessHandle.of(pid).stream())
+                run(List.of("ip", "netns", "pids", namespace), "")
+                        .lines()
+                        .filter(line -> line.matches("\\d+"))
+                        .map(Long::parseLong)
+                        .flatMap(pid -> ProcessHandle.of(pid).stream())
                         .forEach(NetworkHosts::kill);
             } catch (IOException e) {
                 System.err.println("network hosts: cannot list the processes in " + namespace + ": " + e.getMessage());
             }
         }
         StringBuilder deletes = new StringBuilder();
-        namespaces.forEach(namespace -> deletes.append("netns del ").append(namespace).append('\n'));
+        namespaces.forEach(
+                namespace -> deletes.append("netns del ").append(namespace).append('\n'));
         try {
             ip(List.of("-force", "-batch", "-"), deletes.toString());
         } catch (IOException e) {
@@ -244,12 +267,15 @@ public final class NetworkHosts implements AutoCloseable {
         if (!PREFIX.matcher(prefix).matches() || prefix.equals("tb")) {
             throw new IllegalArgumentException("prefix: up to 16 of a-z 0-9, not 'tb', got '" + prefix + "'");
         }
-        if (hostNames.isEmpty() || hostNames.size() > 254 || hostNames.stream().distinct().count() != hostNames.size()) {
+        if (hostNames.isEmpty()
+                || hostNames.size() > 254
+                || hostNames.stream().distinct().count() != hostNames.size()) {
             throw new IllegalArgumentException("hosts: 1 to 254 distinct names, got " + hostNames);
         }
         for (String host : hostNames) {
             if (!HOST.matcher(host).matches() || host.equals(BRIDGE_HOST)) {
-                throw new IllegalArgumentException("host: up to 10 of a-z 0-9 -, not '" + BRIDGE_HOST + "', got '" + host + "'");
+                throw new IllegalArgumentException(
+                        "host: up to 10 of a-z 0-9 -, not '" + BRIDGE_HOST + "', got '" + host + "'");
             }
         }
     }
@@ -264,8 +290,11 @@ public final class NetworkHosts implements AutoCloseable {
             return "no ip command (iproute2): " + e.getMessage();
         }
         try {
-            String uid = Files.readAllLines(Path.of("/proc/self/status")).stream().filter(line -> line.startsWith("Uid:"))
-                    .map(line -> line.split("\\s+")[2]).findFirst().orElse("?");
+            String uid = Files.readAllLines(Path.of("/proc/self/status")).stream()
+                    .filter(line -> line.startsWith("Uid:"))
+                    .map(line -> line.split("\\s+")[2])
+                    .findFirst()
+                    .orElse("?");
             if (!uid.equals("0")) {
                 return "network namespaces need root, this runs as uid " + uid;
             }
@@ -274,8 +303,10 @@ public final class NetworkHosts implements AutoCloseable {
         }
         String probe = "threadbench-probe-" + ProcessHandle.current().pid();
         try {
-            ip(List.of("-batch", "-"), "netns add " + probe + "\nlink add br0 netns " + probe + " type bridge\n"
-                    + "link add eth0 netns " + probe + " type veth peer name eth1 netns " + probe + "\n");
+            ip(
+                    List.of("-batch", "-"),
+                    "netns add " + probe + "\nlink add br0 netns " + probe + " type bridge\n" + "link add eth0 netns "
+                            + probe + " type veth peer name eth1 netns " + probe + "\n");
             run(List.of("ip", "netns", "exec", probe, "sysctl", "-q", "-w", "net.core.somaxconn=4096"), "");
             return null;
         } catch (CommandFailed e) {
@@ -315,7 +346,8 @@ public final class NetworkHosts implements AutoCloseable {
             throw new IOException("interrupted: " + String.join(" ", command));
         }
         if (process.exitValue() != 0) {
-            throw new CommandFailed(command, input, process.exitValue(), output.strip().replace('\n', ' '));
+            throw new CommandFailed(
+                    command, input, process.exitValue(), output.strip().replace('\n', ' '));
         }
         return output;
     }
@@ -324,8 +356,9 @@ public final class NetworkHosts implements AutoCloseable {
         final String output;
 
         CommandFailed(List<String> command, String input, int exitCode, String output) {
-            super(String.join(" ", command) + (input.isEmpty() ? "" : " <<< " + input.strip().replace('\n', ';'))
-                    + " exited with " + exitCode + ": " + output);
+            super(String.join(" ", command)
+                    + (input.isEmpty() ? "" : " <<< " + input.strip().replace('\n', ';')) + " exited with " + exitCode
+                    + ": " + output);
             this.output = output;
         }
     }

@@ -15,7 +15,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -47,15 +46,29 @@ class NetworkHostsIT {
             assertTrue(hosts.subnet().matches("198\\.18\\.\\d+\\.0/24"), hosts.subnet());
             assertEquals(hosts.subnet().replace(".0/24", ".1"), address);
             assertEquals(hosts.subnet().replace(".0/24", ".3"), hosts.address("b"));
-            assertEquals("", ok(List.of("ip", "-n", hosts.bridgeNamespace(), "-o", "addr", "show")), "no address on the bridge");
+            assertEquals(
+                    "",
+                    ok(List.of("ip", "-n", hosts.bridgeNamespace(), "-o", "addr", "show")),
+                    "no address on the bridge");
             for (String host : hosts.hosts()) {
-                assertEquals("", ok(hosts.command(host, List.of("ip", "route", "show", "default"))), host + ": no default route");
+                assertEquals(
+                        "",
+                        ok(hosts.command(host, List.of("ip", "route", "show", "default"))),
+                        host + ": no default route");
                 assertEquals("", ok(hosts.command(host, List.of("ip", "-6", "route", "show", "default"))), host);
-                assertEquals("65535", ok(hosts.command(host, List.of("sysctl", "-n", "net.core.somaxconn"))).strip(), host);
-                assertEquals("10240\t65535", ok(hosts.command(host, List.of("sysctl", "-n", "net.ipv4.ip_local_port_range"))).strip());
+                assertEquals(
+                        "65535",
+                        ok(hosts.command(host, List.of("sysctl", "-n", "net.core.somaxconn")))
+                                .strip(),
+                        host);
+                assertEquals(
+                        "10240\t65535",
+                        ok(hosts.command(host, List.of("sysctl", "-n", "net.ipv4.ip_local_port_range")))
+                                .strip());
             }
 
-            ServerProcess.Launch launch = ServerProcess.Launch.logged("vertx", ServersIT.jar("vertx"), List.of("-Xmx256m"), dir.resolve("vertx.log"))
+            ServerProcess.Launch launch = ServerProcess.Launch.logged(
+                            "vertx", ServersIT.jar("vertx"), List.of("-Xmx256m"), dir.resolve("vertx.log"))
                     .through(hosts.command("servers", List.of()));
             try (ServerProcess server = ServerProcess.launch(launch, List.of("--host", address, "--port", "8081"))) {
                 Ran health = run(hosts.command("a", HealthProbe.command("http://" + address + ":8081/health")));
@@ -65,9 +78,14 @@ class NetworkHostsIT {
                 // the root namespace: no interface, address or route of ours; no packet is sent to find out
                 assertEquals(rootLinks, rootLinks());
                 assertEquals("", ok(List.of("ip", "-o", "addr", "show", "to", hosts.subnet())));
-                List<String> routes = ok(List.of("ip", "route", "list", "match", address)).lines()
-                        .filter(route -> !route.startsWith("default ")).toList();
-                assertEquals(List.of(), routes, "the root namespace routes to " + address + " only by its default route, if any");
+                List<String> routes = ok(List.of("ip", "route", "list", "match", address))
+                        .lines()
+                        .filter(route -> !route.startsWith("default "))
+                        .toList();
+                assertEquals(
+                        List.of(),
+                        routes,
+                        "the root namespace routes to " + address + " only by its default route, if any");
                 assertEquals(0, server.stop(Duration.ofSeconds(15)), "SIGTERM: exit 0" + server.output());
             }
 
@@ -92,8 +110,10 @@ class NetworkHostsIT {
             assertEquals(List.of(PREFIX + "-a", PREFIX + "-b", PREFIX + "-bridge"), namespaces());
 
             IOException refused = assertThrows(IOException.class, () -> NetworkHosts.create(PREFIX, List.of("c")));
-            assertEquals("network hosts: prefix " + PREFIX + " is held by another running process", refused.getMessage());
-            assertEquals(List.of(PREFIX + "-a", PREFIX + "-b", PREFIX + "-bridge"), namespaces(), "the holder's hosts stay");
+            assertEquals(
+                    "network hosts: prefix " + PREFIX + " is held by another running process", refused.getMessage());
+            assertEquals(
+                    List.of(PREFIX + "-a", PREFIX + "-b", PREFIX + "-bridge"), namespaces(), "the holder's hosts stay");
 
             try (NetworkHosts other = NetworkHosts.create(PREFIX + "x", List.of("a"))) {
                 assertNotEquals(hosts.subnet(), other.subnet());
@@ -111,14 +131,26 @@ class NetworkHostsIT {
     static final class HealthProbe {
 
         static List<String> command(String url) throws Exception {
-            Path classes = Path.of(HealthProbe.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            return List.of(ProcessHandle.current().info().command().orElse("java"), "-cp", classes.toString(),
-                    HealthProbe.class.getName(), url);
+            Path classes = Path.of(HealthProbe.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
+            return List.of(
+                    ProcessHandle.current().info().command().orElse("java"),
+                    "-cp",
+                    classes.toString(),
+                    HealthProbe.class.getName(),
+                    url);
         }
 
         public static void main(String[] args) throws Exception {
-            HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-            HttpRequest request = HttpRequest.newBuilder(URI.create(args[0])).timeout(Duration.ofSeconds(2)).build();
+            HttpClient client = HttpClient.newBuilder()
+                    .connectTimeout(Duration.ofSeconds(1))
+                    .build();
+            HttpRequest request = HttpRequest.newBuilder(URI.create(args[0]))
+                    .timeout(Duration.ofSeconds(2))
+                    .build();
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             while (true) {
                 try {
@@ -137,12 +169,20 @@ class NetworkHostsIT {
     }
 
     private static List<String> namespaces() throws Exception {
-        return ok(List.of("ip", "netns", "list")).lines().map(line -> line.split(" ")[0])
-                .filter(name -> name.startsWith(PREFIX)).sorted().toList();
+        return ok(List.of("ip", "netns", "list"))
+                .lines()
+                .map(line -> line.split(" ")[0])
+                .filter(name -> name.startsWith(PREFIX))
+                .sorted()
+                .toList();
     }
 
     private static List<String> rootLinks() throws Exception {
-        return ok(List.of("ip", "-o", "link", "show")).lines().map(line -> line.split(":")[1].strip()).sorted().toList();
+        return ok(List.of("ip", "-o", "link", "show"))
+                .lines()
+                .map(line -> line.split(":")[1].strip())
+                .sorted()
+                .toList();
     }
 
     record Ran(int code, String output) {}

@@ -3,10 +3,13 @@ package dev.threadbench.loadtest.compare;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.threadbench.loadtest.analysis.SweepPairs;
 import dev.threadbench.loadtest.compare.CompareSettings.Planned;
-import dev.threadbench.loadtest.report.Limit;
-import dev.threadbench.loadtest.report.Results;
-import dev.threadbench.loadtest.report.SweepPair;
+import dev.threadbench.loadtest.model.Limit;
+import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.ResultsFixtures;
+import dev.threadbench.loadtest.model.Run;
+import dev.threadbench.loadtest.model.SweepPair;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -20,8 +23,22 @@ import org.junit.jupiter.api.Test;
 class BisectionTest {
 
     private static SweepPair pair(String server, String strategy, Integer heldAt, Integer notHeldAt, String limit) {
-        return new SweepPair(server, strategy, null, heldAt, notHeldAt, Limit.of(limit), limit, notHeldAt, null, null, null, 2000, null,
-                null, null);
+        return new SweepPair(
+                server,
+                strategy,
+                null,
+                heldAt,
+                notHeldAt,
+                Limit.of(limit),
+                limit,
+                notHeldAt,
+                null,
+                null,
+                null,
+                2000,
+                null,
+                null,
+                null);
     }
 
     @Test
@@ -34,14 +51,23 @@ class BisectionTest {
                 pair("undertow", "virtual", 10000, null, "none"),
                 pair("vertx", "blocking", null, 250, "server"));
         List<Bisection.Step> steps = Bisection.next(pairs, 0.10, Set.of());
-        assertEquals(List.of(new Bisection.Step("undertow", "blocking", 8000, 5000, 10000, Limit.SERVER),
-                new Bisection.Step("vertx", "timer", 1500, 1000, 2000, Limit.GENERATOR)), steps,
-                "6,600-6,900 is within 10 %; the machine's limit, a pair that held throughout, or held nowhere: no interval");
-        assertEquals("vertx/timer at 1,500 (held 1,000, not held 2,000, the generator's limit)", steps.get(1).describe(),
+        assertEquals(
+                List.of(
+                        new Bisection.Step("undertow", "blocking", 8000, 5000, 10000, Limit.SERVER),
+                        new Bisection.Step("vertx", "timer", 1500, 1000, 2000, Limit.GENERATOR)),
+                steps,
+                "6,600-6,900 is within 10 %; the machine's limit, a pair that held throughout, or held nowhere: no"
+                        + " interval");
+        assertEquals(
+                "vertx/timer at 1,500 (held 1,000, not held 2,000, the generator's limit)",
+                steps.get(1).describe(),
                 "a generator-limited interval is narrowed in too, and labelled");
-        assertEquals(List.of(steps.get(1)), Bisection.next(pairs, 0.10, Set.of(steps.get(0))),
+        assertEquals(
+                List.of(steps.get(1)),
+                Bisection.next(pairs, 0.10, Set.of(steps.get(0))),
                 "a step tried before (its run lost) is not taken again");
-        assertEquals(List.of(), Bisection.next(pairs, 1.0, Set.of()), "within 100 %: the grid's 2x gaps are narrow enough");
+        assertEquals(
+                List.of(), Bisection.next(pairs, 1.0, Set.of()), "within 100 %: the grid's 2x gaps are narrow enough");
     }
 
     @Test
@@ -63,7 +89,8 @@ class BisectionTest {
             int steps = 0;
             Set<Bisection.Step> tried = new HashSet<>();
             while (true) {
-                List<Bisection.Step> next = Bisection.next(List.of(pair("undertow", "blocking", held, notHeld, "server")), 0.10, tried);
+                List<Bisection.Step> next =
+                        Bisection.next(List.of(pair("undertow", "blocking", held, notHeld, "server")), 0.10, tried);
                 if (next.isEmpty()) {
                     break;
                 }
@@ -85,38 +112,57 @@ class BisectionTest {
 
     @Test
     void theMostStepsBeforeTheGridIsTheWidestGapsAndAfterItEachPairsOwn() {
-        assertEquals(Bisection.stepsLeft(1000, 5000, 0.10), Bisection.stepsLeftInGrid(List.of(10000, 5000, 1000, 500, 250), 0.10),
+        assertEquals(
+                Bisection.stepsLeft(1000, 5000, 0.10),
+                Bisection.stepsLeftInGrid(List.of(10000, 5000, 1000, 500, 250), 0.10),
                 "the widest gap, 1,000-5,000, whatever the order given");
         assertEquals(0, Bisection.stepsLeftInGrid(List.of(1000), 0.10), "one point: nothing to narrow");
-        assertEquals(Bisection.stepsLeft(5000, 10000, 0.10) + Bisection.stepsLeft(1000, 2000, 0.10), Bisection.stepsLeft(List.of(
-                pair("undertow", "blocking", 5000, 10000, "server"), pair("vertx", "timer", 1000, 2000, "generator"),
-                pair("undertow", "timer", 19000, null, "machine")), 0.10));
-        assertTrue(Bisection.stepsLeft(5000, 10000, 0.25) < Bisection.stepsLeft(5000, 10000, 0.10), "a coarser resolution, fewer");
+        assertEquals(
+                Bisection.stepsLeft(5000, 10000, 0.10) + Bisection.stepsLeft(1000, 2000, 0.10),
+                Bisection.stepsLeft(
+                        List.of(
+                                pair("undertow", "blocking", 5000, 10000, "server"),
+                                pair("vertx", "timer", 1000, 2000, "generator"),
+                                pair("undertow", "timer", 19000, null, "machine")),
+                        0.10));
+        assertTrue(
+                Bisection.stepsLeft(5000, 10000, 0.25) < Bisection.stepsLeft(5000, 10000, 0.10),
+                "a coarser resolution, fewer");
     }
 
     @Test
     void aStepGoesToThePlannedServerNamingItsStrategyElseToTheServersDefault() {
         Bisection.Step step = new Bisection.Step("vertx", "timer", 8000, 5000, 10000, Limit.SERVER);
-        assertEquals(Optional.of(new Planned("vertx", null)), step.plannedIn(List.of(new Planned("undertow", null),
-                new Planned("vertx", null))), "--strategies default or --targets: the runs carry the strategy the server reported");
-        assertEquals(Optional.of(new Planned("vertx", "timer")), step.plannedIn(List.of(new Planned("vertx", null),
-                new Planned("vertx", "timer"))), "named, it goes to that one only, not to both");
-        assertEquals(Optional.empty(), step.plannedIn(List.of(new Planned("vertx", "blocking"), new Planned("undertow", null))));
+        assertEquals(
+                Optional.of(new Planned("vertx", null)),
+                step.plannedIn(List.of(new Planned("undertow", null), new Planned("vertx", null))),
+                "--strategies default or --targets: the runs carry the strategy the server reported");
+        assertEquals(
+                Optional.of(new Planned("vertx", "timer")),
+                step.plannedIn(List.of(new Planned("vertx", null), new Planned("vertx", "timer"))),
+                "named, it goes to that one only, not to both");
+        assertEquals(
+                Optional.empty(),
+                step.plannedIn(List.of(new Planned("vertx", "blocking"), new Planned("undertow", null))));
     }
 
     @Test
     void onceNarrowedInEachPairsHeldEndsAndThenItsNotHeldEndsAreMeasuredAgain() {
-        List<Bisection.Step> ends = Bisection.ends(List.of(pair("undertow", "blocking", 6600, 6900, "server"),
-                pair("undertow", "virtual", 10000, null, "none"), pair("vertx", "timer", 9500, 10000, "generator")));
-        assertEquals(List.of(6600, 9500, 6900, 10000), ends.stream().map(Bisection.Step::concurrency).toList());
+        List<Bisection.Step> ends = Bisection.ends(List.of(
+                pair("undertow", "blocking", 6600, 6900, "server"),
+                pair("undertow", "virtual", 10000, null, "none"),
+                pair("vertx", "timer", 9500, 10000, "generator")));
+        assertEquals(
+                List.of(6600, 9500, 6900, 10000),
+                ends.stream().map(Bisection.Step::concurrency).toList());
         assertEquals(6600, ends.get(2).heldAt(), "warmed as its pair's midpoints were, at the last held");
     }
 
     /**
-     * A server holding up to {@code limit} read through noise: a concurrency it holds reads "not held" one time in five (a
-     * noisy round), one up to 15 % above its limit reads "held" one time in five. The narrowing alone can be misled (a noisy
-     * "not held" caps every later step); measuring both ends again shows it: an interval that misses the limit is always
-     * flagged non-monotone, unless the same end read wrong a second time.
+     * A server holding up to {@code limit} read through noise: a concurrency it holds reads "not held" one time in five
+     * (a noisy round), one up to 15 % above its limit reads "held" one time in five. The narrowing alone can be misled
+     * (a noisy "not held" caps every later step); measuring both ends again shows it: an interval that misses the limit
+     * is always flagged non-monotone, unless the same end read wrong a second time.
      */
     @Test
     void withANoisyNonMonotoneServerAWrongIntervalIsCaughtWhenItsEndsAreMeasuredAgain() {
@@ -126,8 +172,8 @@ class BisectionTest {
         for (long seed = 0; seed < 200; seed++) {
             Random noise = new Random(seed);
             Set<String> wrong = new HashSet<>();
-            List<Results.Run> runs = new ArrayList<>();
-            java.util.function.BiConsumer<Integer, String> measure = (c, phase) -> {
+            List<Run> runs = new ArrayList<>();
+            java.util.function.BiConsumer<Integer, Run.Phase> measure = (c, phase) -> {
                 boolean holds = c <= limit;
                 boolean flipped = holds ? noise.nextDouble() < 0.2 : c <= 1.15 * limit && noise.nextDouble() < 0.2;
                 if (flipped) {
@@ -135,51 +181,86 @@ class BisectionTest {
                 }
                 runs.add(run(c, holds != flipped, phase));
             };
-            List.of(2000, 5000, 10000, 20000).forEach(c -> measure.accept(c, Results.Run.GRID));
+            List.of(2000, 5000, 10000, 20000).forEach(c -> measure.accept(c, Run.Phase.GRID));
             Set<Bisection.Step> tried = new HashSet<>();
             int steps = 0;
             while (true) {
-                List<Bisection.Step> next = Bisection.next(SweepPair.of(runs, List.of()), 0.10, tried);
+                List<Bisection.Step> next = Bisection.next(SweepPairs.of(runs, List.of()), 0.10, tried);
                 if (next.isEmpty()) {
                     break;
                 }
                 tried.addAll(next);
                 steps++;
-                next.forEach(step -> measure.accept(step.concurrency(), Results.Run.NARROWING));
+                next.forEach(step -> measure.accept(step.concurrency(), Run.Phase.NARROWING));
             }
             assertTrue(steps <= 8, steps + " steps");
-            SweepPair narrowed = SweepPair.of(runs, List.of()).getFirst();
+            SweepPair narrowed = SweepPairs.of(runs, List.of()).getFirst();
             if (narrowed.heldAt() == null || narrowed.notHeldAt() == null) {
                 continue; // every point read short, or a noisy "held" at the top: no interval to measure again
             }
             assertTrue(Bisection.narrowEnough(narrowed.heldAt(), narrowed.notHeldAt(), 0.10), narrowed.toString());
-            Bisection.ends(List.of(narrowed)).forEach(step -> measure.accept(step.concurrency(), Results.Run.ENDS));
-            SweepPair pair = SweepPair.of(runs, List.of()).getFirst();
+            Bisection.ends(List.of(narrowed)).forEach(step -> measure.accept(step.concurrency(), Run.Phase.ENDS));
+            SweepPair pair = SweepPairs.of(runs, List.of()).getFirst();
             assertEquals(narrowed.heldAt(), pair.heldAt(), "the ends measured again do not move the interval");
             boolean contains = pair.heldAt() <= limit && limit < pair.notHeldAt();
-            boolean againWrong = wrong.contains(pair.heldAt() + " " + Results.Run.ENDS)
-                    || wrong.contains(pair.notHeldAt() + " " + Results.Run.ENDS);
+            boolean againWrong = wrong.contains(pair.heldAt() + " " + Run.Phase.ENDS)
+                    || wrong.contains(pair.notHeldAt() + " " + Run.Phase.ENDS);
             if (!contains) {
                 misled++;
-                assertTrue(pair.nonMonotone() || againWrong, "seed " + seed + ": " + pair.heldAt() + "-" + pair.notHeldAt()
-                        + " misses " + limit + " and is not flagged: " + pair.reading());
+                assertTrue(
+                        pair.nonMonotone() || againWrong,
+                        "seed " + seed + ": " + pair.heldAt() + "-" + pair.notHeldAt() + " misses " + limit
+                                + " and is not flagged: " + pair.reading());
                 if (pair.nonMonotone()) {
                     caught++;
                     assertEquals(null, pair.breakingPoint(), "no number for a non-monotone pair");
                 }
             } else if (!againWrong) {
-                assertTrue(!pair.nonMonotone() && pair.breakingPoint() != null, "seed " + seed + ": " + pair.ends().describe());
+                assertTrue(
+                        !pair.nonMonotone() && pair.breakingPoint() != null,
+                        "seed " + seed + ": " + pair.ends().describe());
             }
         }
-        assertTrue(misled >= 10 && caught >= misled / 2, "the noise misled the narrowing " + misled + " times, " + caught + " caught");
+        assertTrue(
+                misled >= 10 && caught >= misled / 2,
+                "the noise misled the narrowing " + misled + " times, " + caught + " caught");
     }
 
     /** One round at {@code concurrency}: held (99 % of the bound) or not (80 %, the server's CPUs full). */
-    private static Results.Run run(int concurrency, boolean held, String phase) {
+    private static Run run(int concurrency, boolean held, Run.Phase phase) {
         double bound = 5.0 * concurrency;
         double ratio = held ? 0.99 : 0.80;
-        return new Results.Run("undertow", "blocking", concurrency, "embedded", 0, Math.round(ratio * bound * 6),
-                new Results.Failed(0, 0, 0, 0, 0, 0, 0), 6.0, ratio * bound, bound, ratio, null, null, null, held ? 0.5 : 0.99, null,
-                null, 0.3, !held, false, null, null, null, null, null, null, null, null, null, null).inPhase(phase, null);
+        return ResultsFixtures.flat(
+                        "undertow",
+                        "blocking",
+                        concurrency,
+                        "embedded",
+                        0,
+                        Math.round(ratio * bound * 6),
+                        new Results.Failed(0, 0, 0, 0, 0, 0, 0),
+                        6.0,
+                        ratio * bound,
+                        bound,
+                        ratio,
+                        null,
+                        null,
+                        null,
+                        held ? 0.5 : 0.99,
+                        null,
+                        null,
+                        0.3,
+                        !held,
+                        false,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null)
+                .inPhase(phase, null);
     }
 }

@@ -14,9 +14,14 @@ class CompareTargetsTest {
 
     @Test
     void targetsAreKeptInTheirOrderWithAnExplicitPort() {
-        assertEquals(Map.of("vertx", URI.create("http://vertx:8081"), "undertow", URI.create("http://10.0.0.5:80")),
+        assertEquals(
+                Map.of("vertx", URI.create("http://vertx:8081"), "undertow", URI.create("http://10.0.0.5:80")),
                 RunningServer.parseTargets(" vertx = http://vertx:8081/ ,undertow=HTTP://10.0.0.5"));
-        assertEquals("[vertx, undertow]", RunningServer.parseTargets("vertx=http://v:1,undertow=http://u:2").keySet().toString());
+        assertEquals(
+                "[vertx, undertow]",
+                RunningServer.parseTargets("vertx=http://v:1,undertow=http://u:2")
+                        .keySet()
+                        .toString());
     }
 
     @ParameterizedTest

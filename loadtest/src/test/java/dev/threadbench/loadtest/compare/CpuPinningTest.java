@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.threadbench.loadtest.MainTest;
-import dev.threadbench.loadtest.UsageException;
-import dev.threadbench.loadtest.report.Results;
+import dev.threadbench.loadtest.base.UsageException;
+import dev.threadbench.loadtest.model.Results;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -19,9 +19,10 @@ class CpuPinningTest {
     private static final Optional<String> TASKSET = Optional.of("/usr/bin/taskset");
     private static final CpuSet FOUR = CpuSet.parse("x", "0-3");
 
-    private static CpuPinning decide(String server, String generator, boolean noPin, boolean targets, CpuSet allowed,
-                                     Optional<String> taskset) {
-        return CpuPinning.decide(new CpuPinning.Request(server, generator, noPin, targets), allowed, taskset, CpuSet::of);
+    private static CpuPinning decide(
+            String server, String generator, boolean noPin, boolean targets, CpuSet allowed, Optional<String> taskset) {
+        return CpuPinning.decide(
+                new CpuPinning.Request(server, generator, noPin, targets), allowed, taskset, CpuSet::of);
     }
 
     @Test
@@ -33,35 +34,51 @@ class CpuPinningTest {
         assertEquals(2.0, pinning.serverShareCpus());
         assertEquals(2.0, pinning.generatorShareCpus());
         assertEquals(4, pinning.machineCpus());
-        assertEquals(new Results.Pinning("0-1", "2-3", "taskset; server JVMs with -XX:ActiveProcessorCount=2"), pinning.record());
-        assertEquals("CPUs: servers on 0-1 (2, -XX:ActiveProcessorCount=2), generator (this JVM and the tools it runs) on 2-3 (2)",
+        assertEquals(
+                new Results.Pinning("0-1", "2-3", "taskset; server JVMs with -XX:ActiveProcessorCount=2"),
+                pinning.record());
+        assertEquals(
+                "CPUs: servers on 0-1 (2, -XX:ActiveProcessorCount=2), generator (this JVM and the tools it runs) on"
+                        + " 2-3 (2)",
                 pinning.describe());
     }
 
     @Test
     void oneSetGivenTheOtherSideGetsTheRest() {
-        assertEquals(new Results.Pinning("3", "0-2", "taskset; server JVMs with -XX:ActiveProcessorCount=1"),
+        assertEquals(
+                new Results.Pinning("3", "0-2", "taskset; server JVMs with -XX:ActiveProcessorCount=1"),
                 decide("3", null, false, false, FOUR, TASKSET).record());
-        assertEquals(new Results.Pinning("1-3", "0", "taskset; server JVMs with -XX:ActiveProcessorCount=3"),
+        assertEquals(
+                new Results.Pinning("1-3", "0", "taskset; server JVMs with -XX:ActiveProcessorCount=3"),
                 decide(null, "0", false, false, FOUR, TASKSET).record());
-        assertEquals(new Results.Pinning("0", "2", "taskset; server JVMs with -XX:ActiveProcessorCount=1"),
-                decide("0", "2", false, false, FOUR, TASKSET).record(), "both given: CPUs may be left to neither");
+        assertEquals(
+                new Results.Pinning("0", "2", "taskset; server JVMs with -XX:ActiveProcessorCount=1"),
+                decide("0", "2", false, false, FOUR, TASKSET).record(),
+                "both given: CPUs may be left to neither");
     }
 
     @Test
     void withoutTasksetOrASecondCpuItRunsUnpinnedAndSaysWhy() {
         CpuPinning noTaskset = decide(null, null, false, false, FOUR, Optional.empty());
-        assertEquals(new Results.Pinning(null, null, "not pinned: taskset is not installed (apt-get install util-linux)"),
+        assertEquals(
+                new Results.Pinning(null, null, "not pinned: taskset is not installed (apt-get install util-linux)"),
                 noTaskset.record());
         assertEquals(List.of(), noTaskset.serverLauncher());
         assertEquals(List.of(), noTaskset.serverJvmOptions());
         assertEquals(0, noTaskset.generatorCpuCount());
         assertEquals(2.0, noTaskset.generatorShareCpus(), "half the machine, as before pinning");
-        assertEquals("CPUs: not pinned (taskset is not installed (apt-get install util-linux)): servers and generator share all 4 (0-3)",
+        assertEquals(
+                "CPUs: not pinned (taskset is not installed (apt-get install util-linux)): servers and generator"
+                        + " share all 4 (0-3)",
                 noTaskset.describe());
-        assertEquals("not pinned: only one CPU (0) to run on", decide(null, null, false, false, CpuSet.of(0), TASKSET).record().note());
-        assertEquals(1.0, decide(null, null, false, false, CpuSet.of(0), TASKSET).serverShareCpus());
-        assertEquals("not pinned: --no-pin", decide(null, null, true, false, FOUR, TASKSET).record().note());
+        assertEquals(
+                "not pinned: only one CPU (0) to run on",
+                decide(null, null, false, false, CpuSet.of(0), TASKSET).record().note());
+        assertEquals(
+                1.0, decide(null, null, false, false, CpuSet.of(0), TASKSET).serverShareCpus());
+        assertEquals(
+                "not pinned: --no-pin",
+                decide(null, null, true, false, FOUR, TASKSET).record().note());
     }
 
     @Test
@@ -86,14 +103,18 @@ class CpuPinningTest {
             0   | -   | false | true  | --server-cpus: not with --targets: compare starts no server
             """)
     void badChoicesAreOneLine(String server, String generator, boolean noPin, boolean targets, String message) {
-        assertEquals(message, assertThrows(UsageException.class,
-                () -> decide(server, generator, noPin, targets, FOUR, TASKSET)).getMessage());
+        assertEquals(
+                message,
+                assertThrows(UsageException.class, () -> decide(server, generator, noPin, targets, FOUR, TASKSET))
+                        .getMessage());
     }
 
     @Test
     void askingForSetsWithoutTasksetIsRefused() {
-        assertEquals("--server-cpus: taskset is not installed (apt-get install util-linux), so compare cannot pin",
-                assertThrows(UsageException.class, () -> decide("0", null, false, false, FOUR, Optional.empty())).getMessage());
+        assertEquals(
+                "--server-cpus: taskset is not installed (apt-get install util-linux), so compare cannot pin",
+                assertThrows(UsageException.class, () -> decide("0", null, false, false, FOUR, Optional.empty()))
+                        .getMessage());
     }
 
     @ParameterizedTest

@@ -33,7 +33,9 @@ class ListenDropsTest {
             assertNull(now, "not Linux: unknown, not 0");
         }
         if (java.nio.file.Files.exists(ListenDrops.SOMAXCONN)) {
-            assertTrue(ListenDrops.somaxconn() >= 128, "the whole number, not its first digit: " + ListenDrops.somaxconn());
+            assertTrue(
+                    ListenDrops.somaxconn() >= 128,
+                    "the whole number, not its first digit: " + ListenDrops.somaxconn());
         }
     }
 

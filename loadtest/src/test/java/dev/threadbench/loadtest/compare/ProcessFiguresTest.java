@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.threadbench.loadtest.report.Results;
+import dev.threadbench.loadtest.model.ServerCost;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -13,9 +13,24 @@ class ProcessFiguresTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    static ProcessFigures figures(long cpuMs, long threads, long threadsPeak, long rss, long rssPeak, long gcPauseMs, long switches) {
-        return new ProcessFigures(cpuMs, cpuMs * 3 / 4, cpuMs / 4, threads, threadsPeak, 300L << 20, 1024L << 20, 100L << 20,
-                cpuMs / 100, gcPauseMs, rss, rssPeak, switches, switches / 10, cpuMs / 10);
+    static ProcessFigures figures(
+            long cpuMs, long threads, long threadsPeak, long rss, long rssPeak, long gcPauseMs, long switches) {
+        return new ProcessFigures(
+                cpuMs,
+                cpuMs * 3 / 4,
+                cpuMs / 4,
+                threads,
+                threadsPeak,
+                300L << 20,
+                1024L << 20,
+                100L << 20,
+                cpuMs / 100,
+                gcPauseMs,
+                rss,
+                rssPeak,
+                switches,
+                switches / 10,
+                cpuMs / 10);
     }
 
     @Test
@@ -39,9 +54,14 @@ class ProcessFiguresTest {
     @Test
     void aWindowsCostIsItsDeltasPerRequestAndItsPeaks() {
         // 2,000 ms of CPU over 10,000 requests: 200 us each, 150 user and 50 system
-        CostSampler.Window window = new CostSampler.Window(figures(1_000, 20, 25, 400L << 20, 450L << 20, 100, 5_000),
-                figures(3_000, 40, 8_335, 500L << 20, 1172L << 20, 150, 25_000), 10.0, 8_000, 900L << 20, 21);
-        Results.ServerCost cost = CostSampler.cost(window, 10_000);
+        CostSampler.Window window = new CostSampler.Window(
+                figures(1_000, 20, 25, 400L << 20, 450L << 20, 100, 5_000),
+                figures(3_000, 40, 8_335, 500L << 20, 1172L << 20, 150, 25_000),
+                10.0,
+                8_000,
+                900L << 20,
+                21);
+        ServerCost cost = CostSampler.cost(window, 10_000);
         assertEquals(2.0, cost.cpuSeconds());
         assertEquals(200.0, cost.cpuMicrosPerRequest());
         assertEquals(150.0, cost.cpuUserMicrosPerRequest());
@@ -66,9 +86,11 @@ class ProcessFiguresTest {
 
     @Test
     void figuresTheServerCannotGiveStayNull() {
-        ProcessFigures offLinux = new ProcessFigures(1_000L, null, null, 20L, 25L, 1L, 2L, 3L, 0L, 0L, null, null, null, null, null);
-        ProcessFigures later = new ProcessFigures(2_000L, null, null, 20L, 25L, 1L, 2L, 3L, 0L, 0L, null, null, null, null, null);
-        Results.ServerCost cost = CostSampler.cost(new CostSampler.Window(offLinux, later, 5.0, 20, 0, 11), 1_000);
+        ProcessFigures offLinux =
+                new ProcessFigures(1_000L, null, null, 20L, 25L, 1L, 2L, 3L, 0L, 0L, null, null, null, null, null);
+        ProcessFigures later =
+                new ProcessFigures(2_000L, null, null, 20L, 25L, 1L, 2L, 3L, 0L, 0L, null, null, null, null, null);
+        ServerCost cost = CostSampler.cost(new CostSampler.Window(offLinux, later, 5.0, 20, 0, 11), 1_000);
         assertEquals(1000.0, cost.cpuMicrosPerRequest());
         assertNull(cost.cpuUserMicrosPerRequest());
         assertNull(cost.peakRssMb());
@@ -116,14 +138,22 @@ class ProcessFiguresTest {
     void theJitsRecentRateIsOverTheLastTwoSecondsOfReads() {
         long s = 1_000_000_000L;
         // reads every 500 ms: 300 ms compiled in the first second, then 10 ms in each 500 ms
-        List<long[]> reads = List.of(new long[] {0, 1000}, new long[] {s / 2, 1150}, new long[] {s, 1300},
-                new long[] {3 * s / 2, 1310}, new long[] {2 * s, 1320}, new long[] {5 * s / 2, 1330}, new long[] {3 * s, 1340});
+        List<long[]> reads = List.of(
+                new long[] {0, 1000},
+                new long[] {s / 2, 1150},
+                new long[] {s, 1300},
+                new long[] {3 * s / 2, 1310},
+                new long[] {2 * s, 1320},
+                new long[] {5 * s / 2, 1330},
+                new long[] {3 * s, 1340});
         assertEquals(20.0, CostSampler.jitMsPerSecond(reads, 2), 1e-9, "(1340 - 1300) ms over 2 s");
         assertEquals(160.0, CostSampler.jitMsPerSecond(reads.subList(0, 5), 2), 1e-9, "over the first 2 s: 320 ms");
         assertNull(CostSampler.jitMsPerSecond(reads.subList(0, 3), 2), "1 s of reads: not yet");
         assertNull(CostSampler.jitMsPerSecond(List.of(), 2));
-        assertEquals(20.0, CostSampler.jitMsPerSecond(List.of(new long[] {s + 1_950_000_000L, 1340}, new long[] {s, 1301}), 2),
-                1e-9, "a read 50 ms late still counts as 2 s apart");
+        assertEquals(
+                20.0,
+                CostSampler.jitMsPerSecond(List.of(new long[] {s + 1_950_000_000L, 1340}, new long[] {s, 1301}), 2),
+                1e-9,
+                "a read 50 ms late still counts as 2 s apart");
     }
 }
-

@@ -7,7 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.threadbench.loadtest.engine.Outcome;
-import dev.threadbench.loadtest.report.Results;
+import dev.threadbench.loadtest.model.Note;
+import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.Run;
+import dev.threadbench.loadtest.model.ServerCost;
+import dev.threadbench.loadtest.model.ThreadClassCost;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,8 +23,11 @@ import org.junit.jupiter.api.Test;
 class RunAnalysisTest {
 
     /** Servers on CPU 0, the generator on CPU 1. */
-    private static final CpuPinning PINNED = CpuPinning.decide(new CpuPinning.Request(null, null, false, false),
-            CpuSet.of(0, 1), Optional.of("/usr/bin/taskset"), CpuSet::of);
+    private static final CpuPinning PINNED = CpuPinning.decide(
+            new CpuPinning.Request(null, null, false, false),
+            CpuSet.of(0, 1),
+            Optional.of("/usr/bin/taskset"),
+            CpuSet::of);
 
     /** A server at a URL, as --targets reaches one. */
     private static final Target RUNNING = new Target() {
@@ -53,9 +60,14 @@ class RunAnalysisTest {
         public void close() {}
     };
 
-    private static Outcome outcome(long answered, double clientCpuSeconds) {
-        return new Outcome(answered, new Results.Failed(0, 0, 0, 0, 0, 0, 0), 10, answered / 10.0,
-                new Results.Latency(1.0, 2.0, 2001.0, 2002.0, 2003.0, 200.0), List.of(), clientCpuSeconds, answered, 0, 20L, List.of(), null);
+    private static Outcome outcome(long answered, double generatorCpuSeconds) {
+        return new Outcome(
+                new Outcome.Window(answered, new Results.Failed(0, 0, 0, 0, 0, 0, 0), 10, answered / 10.0, 20L),
+                new Run.Latencies(new Results.Latency(1.0, 2.0, 2001.0, 2002.0, 2003.0, 200.0), List.of()),
+                generatorCpuSeconds,
+                new Outcome.Answers(answered, 0),
+                List.of(),
+                null);
     }
 
     @Test
@@ -69,107 +81,206 @@ class RunAnalysisTest {
     @Test
     void theServersCountIsSetAgainstTheAnswersAndItsRatioToTheBound() {
         List<String> problems = new ArrayList<>();
-        Results.Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 2, outcome(9000, 0.1),
-                new Target.Stats("vertx", "timer", 1000, 100, 0), new Target.Stats("vertx", "timer", 10_000, 1000, 0),
-                null), 10, 200, PINNED, problems);
+        Run run = RunAnalysis.analyse(
+                new RunAnalysis.Measured(
+                        RUNNING,
+                        20,
+                        "embedded",
+                        2,
+                        outcome(9000, 0.1),
+                        new Target.Stats("vertx", "timer", 1000, 100, 0),
+                        new Target.Stats("vertx", "timer", 10_000, 1000, 0),
+                        null),
+                10,
+                200,
+                PINNED,
+                problems);
         assertEquals(2, run.round());
-        assertEquals("exact", run.reconciliation().verdict());
-        assertEquals(1000.0, run.bound());
-        assertEquals(0.9, run.ratioToBound());
-        assertFalse(run.generatorBound());
-        assertEquals(0.01, run.generatorCpuShare(), "0.1 s over 10 s on its 1 CPU");
-        assertNull(run.serverCpuSeconds());
-        assertNull(run.serverCpuMicrosPerRequest());
-        assertNull(run.serverCpuShare());
-        assertFalse(run.serverBound());
-        assertTrue(run.notes().getFirst().startsWith("server CPU, peak RSS and cost n/a: vertx at http://vertx:8081 reports no"
-                + " process figures on its /stats"), run.notes().toString());
+        assertEquals("exact", run.reconciliation().verdict().id());
+        assertEquals(1000.0, run.load().bound());
+        assertEquals(0.9, run.load().ratioToBound());
+        assertFalse(run.generatorSide().cpuBound());
+        assertEquals(0.01, run.generatorSide().cpuShare(), "0.1 s over 10 s on its 1 CPU");
+        assertNull(run.serverSide().cpuSeconds());
+        assertNull(run.serverSide().cpuMicrosPerRequest());
+        assertNull(run.serverSide().cpuShare());
+        assertFalse(run.serverSide().cpuBound());
+        assertTrue(
+                run.notes()
+                        .getFirst()
+                        .startsWith("server CPU, peak RSS and cost n/a: vertx at http://vertx:8081 reports no"
+                                + " process figures on its /stats"),
+                run.notes().toString());
         assertEquals(List.of(), problems);
     }
 
     @Test
     void aGeneratorUsingNinetyPercentOfItsCpusAndAServerDelayingOtherwiseAreFlagged() {
         List<String> problems = new ArrayList<>();
-        Results.Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 0, outcome(9000, 9.0),
-                new Target.Stats("vertx", "timer", 0, 0, 0), new Target.Stats("vertx", "timer", 9000, 450, 0),
-                null), 10, 200, PINNED, problems);
-        assertTrue(run.generatorBound(), "9 s of CPU over 10 s on its 1 CPU");
-        assertTrue(run.notes().stream().anyMatch(note -> note.startsWith("generator-bound: the load generator used 90 % of its 1 CPUs")),
+        Run run = RunAnalysis.analyse(
+                new RunAnalysis.Measured(
+                        RUNNING,
+                        20,
+                        "embedded",
+                        0,
+                        outcome(9000, 9.0),
+                        new Target.Stats("vertx", "timer", 0, 0, 0),
+                        new Target.Stats("vertx", "timer", 9000, 450, 0),
+                        null),
+                10,
+                200,
+                PINNED,
+                problems);
+        assertTrue(run.generatorSide().cpuBound(), "9 s of CPU over 10 s on its 1 CPU");
+        assertTrue(
+                run.notes().stream()
+                        .anyMatch(
+                                note -> note.startsWith("generator-bound: the load generator used 90 % of its 1 CPUs")),
                 run.notes().toString());
-        assertEquals(List.of("--delay-every 10 does not match vertx at http://vertx:8081: its /stats counts 450 delayed of 9000"
-                + " requests, not 900; give the servers' own setting (the bound depends on it)"), problems);
+        assertEquals(
+                List.of("--delay-every 10 does not match vertx at http://vertx:8081: its /stats counts 450 delayed of"
+                        + " 9000"
+                        + " requests, not 900; give the servers' own setting (the bound depends on it)"),
+                problems);
     }
 
     @Test
     void theServersOwnCostGivesItsCpuAndPeakRssWhetherOrNotCompareStartedIt() {
-        Results.ServerCost cost = new Results.ServerCost(9.5, 1055.6, 800.0, 255.6, 8335L, 2.5, 1172.0, 310.2, 1024.0, 12L, 3.4, 12.5, 21);
-        Results.Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 0, outcome(9000, 0.1),
-                new Target.Stats("vertx", "timer", 0, 0, 0), new Target.Stats("vertx", "timer", 9000, 900, 0),
-                cost), 10, 200, PINNED, new ArrayList<>());
-        assertEquals(9.5, run.serverCpuSeconds());
-        assertEquals(1055.6, run.serverCpuMicrosPerRequest(), "9.5 s over 9000 requests");
-        assertEquals(0.95, run.serverCpuShare(), "9.5 s over 10 s on its 1 CPU");
-        assertTrue(run.serverBound());
-        assertEquals(1172.0, run.serverPeakRssMb());
-        assertSame(cost, run.cost());
-        assertTrue(run.notes().stream().noneMatch(note -> note.contains("n/a")), run.notes().toString());
+        ServerCost cost =
+                new ServerCost(9.5, 1055.6, 800.0, 255.6, 8335L, 2.5, 1172.0, 310.2, 1024.0, 12L, 3.4, 12.5, 21);
+        Run run = RunAnalysis.analyse(
+                new RunAnalysis.Measured(
+                        RUNNING,
+                        20,
+                        "embedded",
+                        0,
+                        outcome(9000, 0.1),
+                        new Target.Stats("vertx", "timer", 0, 0, 0),
+                        new Target.Stats("vertx", "timer", 9000, 900, 0),
+                        cost),
+                10,
+                200,
+                PINNED,
+                new ArrayList<>());
+        assertEquals(9.5, run.serverSide().cpuSeconds());
+        assertEquals(1055.6, run.serverSide().cpuMicrosPerRequest(), "9.5 s over 9000 requests");
+        assertEquals(0.95, run.serverSide().cpuShare(), "9.5 s over 10 s on its 1 CPU");
+        assertTrue(run.serverSide().cpuBound());
+        assertEquals(1172.0, run.serverSide().peakRssMb());
+        assertSame(cost, run.serverSide().cost());
+        assertTrue(
+                run.notes().stream().noneMatch(note -> note.contains("n/a")),
+                run.notes().toString());
     }
 
     @Test
     void aServerCompilingInTheWindowIsNotedOnlyWhenTheJitIsATenthOfItsCpuOrMore() {
         // 20 us a request at 5,000 requests/s: 100 ms of server CPU per second
-        assertEquals("JIT compiling: 87 ms per second of the window, up to 87 % of the server's CPU there, which its CPU"
-                + " per request includes", RunAnalysis.compiling(cost(20.0, 87.0), 5000));
-        assertEquals("JIT compiling: 250 ms per second of the window, up to 100 % of the server's CPU there, which its"
-                + " CPU per request includes", RunAnalysis.compiling(cost(20.0, 250.0), 5000),
+        assertEquals(
+                "JIT compiling: 87 ms per second of the window, up to 87 % of the server's CPU there, which its CPU"
+                        + " per request includes",
+                RunAnalysis.compiling(cost(20.0, 87.0), 5000));
+        assertEquals(
+                "JIT compiling: 250 ms per second of the window, up to 100 % of the server's CPU there, which its"
+                        + " CPU per request includes",
+                RunAnalysis.compiling(cost(20.0, 250.0), 5000),
                 "the JIT's time is elapsed time: it can exceed the CPU");
         assertNull(RunAnalysis.compiling(cost(20.0, 9.9), 5000), "under a tenth");
         assertNull(RunAnalysis.compiling(cost(20.0, null), 5000), "a server from before the JIT figure");
     }
 
-    private static Results.ServerCost cost(double microsPerRequest, Double jitMsPerSecond) {
-        return new Results.ServerCost(1.0, microsPerRequest, null, null, 20L, null, null, null, null, 0L, 0.0, jitMsPerSecond, 3);
+    private static ServerCost cost(double microsPerRequest, Double jitMsPerSecond) {
+        return new ServerCost(
+                1.0, microsPerRequest, null, null, 20L, null, null, null, null, 0L, 0.0, jitMsPerSecond, 3);
     }
 
     @Test
     void aClosedLoopReadingAboveTheBoundIsNotedAsAnArtefactWithItsCause() {
         // 20 connections, 1 in 10 held 200 ms: a bound of 1,000 req/s; 10,210 answers in 10 s read 102.1 %
-        Results.Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 0, outcome(10_210, 0.1),
-                new Target.Stats("vertx", "timer", 0, 0, 0), new Target.Stats("vertx", "timer", 10_210, 1021, 0),
-                null), 10, 200, 2, PINNED, new ArrayList<>());
-        assertEquals(1.021, run.ratioToBound());
-        assertTrue(run.notes().contains("above the bound: 102.1 % of it, more than C closed-loop clients can get: a measurement"
-                + " artefact, not a result: the window's edges caught more delayed answers than its share (they come in waves one"
-                + " delay period apart; a stall just before the window that released a wave inside it does the same)"),
+        Run run = RunAnalysis.analyse(
+                new RunAnalysis.Measured(
+                        RUNNING,
+                        20,
+                        "embedded",
+                        0,
+                        outcome(10_210, 0.1),
+                        new Target.Stats("vertx", "timer", 0, 0, 0),
+                        new Target.Stats("vertx", "timer", 10_210, 1021, 0),
+                        null),
+                10,
+                200,
+                2,
+                PINNED,
+                new ArrayList<>());
+        assertEquals(1.021, run.load().ratioToBound());
+        assertTrue(
+                run.notes()
+                        .contains(
+                                "above the bound: 102.1 % of it, more than C closed-loop clients can get: a measurement"
+                                        + " artefact, not a result: the window's edges caught more delayed answers"
+                                        + " than its share (they come in waves one"
+                                        + " delay period apart; a stall just before the window that released a wave"
+                                        + " inside it does the same)"),
                 run.notes().toString());
-        Results.Run atBound = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 0, outcome(10_040, 0.1),
-                new Target.Stats("vertx", "timer", 0, 0, 0), new Target.Stats("vertx", "timer", 10_040, 1004, 0),
-                null), 10, 200, 2, PINNED, new ArrayList<>());
+        Run atBound = RunAnalysis.analyse(
+                new RunAnalysis.Measured(
+                        RUNNING,
+                        20,
+                        "embedded",
+                        0,
+                        outcome(10_040, 0.1),
+                        new Target.Stats("vertx", "timer", 0, 0, 0),
+                        new Target.Stats("vertx", "timer", 10_040, 1004, 0),
+                        null),
+                10,
+                200,
+                2,
+                PINNED,
+                new ArrayList<>());
         assertTrue(atBound.notes().stream().noneMatch(n -> n.startsWith("above the bound")), "100.4 % is no artefact");
     }
 
     @Test
     void notPinnedEachSideIsMeasuredAgainstHalfTheMachine() {
         CpuPinning unpinned = CpuPinning.unpinned(CpuSet.of(0, 1, 2, 3), "--no-pin");
-        Results.Run run = RunAnalysis.analyse(new RunAnalysis.Measured(RUNNING, 20, "embedded", 0, outcome(9000, 17.0),
-                new Target.Stats("vertx", "timer", 0, 0, 0), new Target.Stats("vertx", "timer", 9000, 900, 0),
-                null), 10, 200, unpinned, new ArrayList<>());
-        assertEquals(0.85, run.generatorCpuShare(), "1.7 cores of half of 4");
-        assertFalse(run.generatorBound());
+        Run run = RunAnalysis.analyse(
+                new RunAnalysis.Measured(
+                        RUNNING,
+                        20,
+                        "embedded",
+                        0,
+                        outcome(9000, 17.0),
+                        new Target.Stats("vertx", "timer", 0, 0, 0),
+                        new Target.Stats("vertx", "timer", 9000, 900, 0),
+                        null),
+                10,
+                200,
+                unpinned,
+                new ArrayList<>());
+        assertEquals(0.85, run.generatorSide().cpuShare(), "1.7 cores of half of 4");
+        assertFalse(run.generatorSide().cpuBound());
     }
 
     @Test
     void requestThreadsThatWaitedOnTheRunQueueAsLongAsTheyRanAreFlaggedStarved() {
-        java.util.Map<String, Results.ThreadClassCost> busy = java.util.Map.of(
-                "io", new Results.ThreadClassCost(null, null, null, null, null, null, 2L, 20.0, 4.0),
-                "worker", new Results.ThreadClassCost(null, null, null, null, null, null, 9_000L, 30.0, 56.0),
-                "jit", new Results.ThreadClassCost(null, null, null, null, null, null, 2L, 5.0, 500.0));
-        assertEquals("server starved: its request threads (io, worker, carrier) waited 60.0 us per request on the run queue,"
-                + " 1.2 x the 50.0 us they ran: more threads wanted its CPUs than it had", RunAnalysis.starved("server", busy));
-        assertTrue(RunAnalysis.starved("generator", java.util.Map.of("io", new Results.ThreadClassCost(null, null, null, null,
-                null, null, 1L, 10.0, 12.5))).startsWith("generator starved: its event loops waited 12.5 us per request"));
-        assertNull(RunAnalysis.starved("server", java.util.Map.of("io", new Results.ThreadClassCost(null, null, null, null, null,
-                null, 1L, 40.0, 39.0))), "a wait shorter than the run: not starved; the JIT's wait does not count");
-        assertNull(RunAnalysis.starved("server", null), "no bill");
+        java.util.Map<String, ThreadClassCost> busy = java.util.Map.of(
+                "io", new ThreadClassCost(null, null, null, null, null, null, 2L, 20.0, 4.0),
+                "worker", new ThreadClassCost(null, null, null, null, null, null, 9_000L, 30.0, 56.0),
+                "jit", new ThreadClassCost(null, null, null, null, null, null, 2L, 5.0, 500.0));
+        assertEquals(
+                "server starved: its request threads (io, worker, carrier) waited 60.0 us per request on the run queue,"
+                        + " 1.2 x the 50.0 us they ran: more threads wanted its CPUs than it had",
+                RunAnalysis.starved(Note.SERVER_STARVED, busy));
+        assertTrue(RunAnalysis.starved(
+                        Note.GENERATOR_STARVED,
+                        java.util.Map.of("io", new ThreadClassCost(null, null, null, null, null, null, 1L, 10.0, 12.5)))
+                .startsWith("generator starved: its event loops waited 12.5 us per request"));
+        assertNull(
+                RunAnalysis.starved(
+                        Note.SERVER_STARVED,
+                        java.util.Map.of(
+                                "io", new ThreadClassCost(null, null, null, null, null, null, 1L, 40.0, 39.0))),
+                "a wait shorter than the run: not starved; the JIT's wait does not count");
+        assertNull(RunAnalysis.starved(Note.SERVER_STARVED, null), "no bill");
     }
 }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.engine.Engine;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -16,10 +16,16 @@ import picocli.CommandLine;
 class RunLengthTest {
 
     /** compare's options as checked, with --targets so that no server jar is needed. */
+    private static Engine.Timing timing(String args) {
+        return settings(args).generator().timing();
+    }
+
     private static CompareSettings settings(String args) {
         CommandLine command = new CommandLine(new CompareCommand());
-        command.parseArgs(("--targets undertow=http://127.0.0.1:1 " + args).trim().split(" "));
-        CompareOptions options = (CompareOptions) command.getCommandSpec().mixins().get("options").userObject();
+        command.parseArgs(
+                ("--targets undertow=http://127.0.0.1:1 " + args).trim().split(" "));
+        CompareOptions options = (CompareOptions)
+                command.getCommandSpec().mixins().get("options").userObject();
         return options.validate();
     }
 
@@ -46,13 +52,17 @@ class RunLengthTest {
     @Test
     void aDelayWhosePeriodsFitWholeSecondsOnlyPastAMinuteIsRefused() {
         UsageException e = assertThrows(UsageException.class, () -> RunLength.wholePeriods(16, 10, 1234));
-        assertTrue(e.getMessage().startsWith("--delay-ms: a measured window must be a whole number of delay periods, and 1234 ms"
-                + " periods add up to whole seconds only every 617 s"), e.getMessage());
+        assertTrue(
+                e.getMessage()
+                        .startsWith("--delay-ms: a measured window must be a whole number of delay periods, and 1234 ms"
+                                + " periods add up to whole seconds only every 617 s"),
+                e.getMessage());
     }
 
     @Test
     void everyDefaultWindowIsWholeDelayPeriods() {
-        for (RunLength length : List.of(RunLength.COMPARE, RunLength.COMPARE_QUICK, RunLength.SWEEP, RunLength.SWEEP_QUICK)) {
+        for (RunLength length :
+                List.of(RunLength.COMPARE, RunLength.COMPARE_QUICK, RunLength.SWEEP, RunLength.SWEEP_QUICK)) {
             assertEquals(0, length.durationSeconds() * 1000 % 2000, length + ": whole 2 s periods");
             assertEquals(0, length.rampupSeconds() * 1000 % 2000, length + ": connections opened over whole periods");
         }
@@ -62,62 +72,70 @@ class RunLengthTest {
     void plainCompareAndQuickJudgeWithThreeRoundsInTheirTime() {
         assertEquals(3, RunLength.COMPARE.rounds());
         assertEquals(3, RunLength.COMPARE_QUICK.rounds());
-        // CompareHeader's estimate for the default 2 servers x 2 concurrencies: each run its seconds plus 3, each start and stop 8
+        // CompareHeader's estimate for the default 2 servers x 2 concurrencies: each run its seconds plus 3, each start
+        // and stop 8
         assertTrue(estimate(RunLength.COMPARE) <= 7 * 60, "under 7 minutes: " + estimate(RunLength.COMPARE));
-        assertTrue(estimate(RunLength.COMPARE_QUICK) <= 3.5 * 60, "about 3 minutes: " + estimate(RunLength.COMPARE_QUICK));
+        assertTrue(
+                estimate(RunLength.COMPARE_QUICK) <= 3.5 * 60, "about 3 minutes: " + estimate(RunLength.COMPARE_QUICK));
     }
 
     private static int estimate(RunLength length) {
         int runs = length.rounds() * 2 * 2;
-        return runs * (length.rampupSeconds() + length.warmupSeconds() + length.durationSeconds() + 3) + length.rounds() * 2 * 8;
+        return runs * (length.rampupSeconds() + length.warmupSeconds() + length.durationSeconds() + 3)
+                + length.rounds() * 2 * 8;
     }
 
     @Test
     void theDefaultsAsCompareTakesThem() {
         CompareSettings plain = settings("");
-        assertEquals(3, plain.rounds());
-        assertEquals(16, plain.timing().durationSeconds());
-        assertNull(plain.windowNote());
+        assertEquals(3, plain.runs().rounds());
+        assertEquals(16, plain.generator().timing().durationSeconds());
+        assertNull(plain.generator().windowNote());
         CompareSettings quick = settings("--quick");
-        assertEquals(3, quick.rounds());
-        assertEquals(4, quick.timing().durationSeconds());
-        assertEquals(1, settings("--repeat 1").rounds(), "one round stays possible");
+        assertEquals(3, quick.runs().rounds());
+        assertEquals(4, quick.generator().timing().durationSeconds());
+        assertEquals(1, settings("--repeat 1").runs().rounds(), "one round stays possible");
     }
 
     @Test
     void aDurationGivenIsRoundedUpWithOneLineSayingSo() {
         CompareSettings given = settings("--duration 15");
-        assertEquals(16, given.timing().durationSeconds());
-        assertEquals("--duration 15 s rounded up to 16 s, 8 whole delay periods of 2 s: a closed loop's delayed answers come in"
-                + " waves one period apart, and a window of part of one catches a wave more or less", given.windowNote());
-        assertEquals(1, given.windowNote().lines().count());
-        assertNull(settings("--duration 20").windowNote(), "already whole");
-        assertEquals(6, settings("--duration 5 --delay-ms 1500").timing().durationSeconds());
-        assertEquals(5, settings("--duration 5 --delay-every 0").timing().durationSeconds(), "no delay: as given");
-        assertNull(settings("--iterations 100000").timing().durationSeconds(), "a counted run has no timed window");
+        assertEquals(16, given.generator().timing().durationSeconds());
+        assertEquals(
+                "--duration 15 s rounded up to 16 s, 8 whole delay periods of 2 s: a closed loop's delayed answers"
+                        + " come in"
+                        + " waves one period apart, and a window of part of one catches a wave more or less",
+                given.generator().windowNote());
+        assertEquals(1, given.generator().windowNote().lines().count());
+        assertNull(settings("--duration 20").generator().windowNote(), "already whole");
+        assertEquals(6, timing("--duration 5 --delay-ms 1500").durationSeconds());
+        assertEquals(5, timing("--duration 5 --delay-every 0").durationSeconds(), "no delay: as given");
+        assertNull(timing("--iterations 100000").durationSeconds(), "a counted run has no timed window");
     }
 
     @Test
     void theWarmUpIsAutoByDefaultAndFixedWhereAutoCannotBe() {
-        Engine.Timing plain = settings("").timing();
+        Engine.Timing plain = timing("");
         assertTrue(plain.autoWarmup());
         assertEquals(2000, plain.warmupStepMs(), "on whole delay periods");
         assertEquals(RunLength.AUTO_WARMUP_CAP_SECONDS, plain.warmupSeconds(), "at most the cap");
-        assertTrue(settings("--warmup auto --delay-ms 1500").timing().autoWarmup());
-        assertEquals(1500, settings("--warmup auto --delay-ms 1500").timing().warmupStepMs());
-        Engine.Timing fixed = settings("--warmup 5").timing();
+        assertTrue(timing("--warmup auto --delay-ms 1500").autoWarmup());
+        assertEquals(1500, timing("--warmup auto --delay-ms 1500").warmupStepMs());
+        Engine.Timing fixed = timing("--warmup 5");
         assertFalse(fixed.autoWarmup());
         assertEquals(5, fixed.warmupSeconds());
-        assertEquals(4, settings("--quick").timing().warmupSeconds(), "--quick keeps its fixed 4 s");
-        assertFalse(settings("--quick").timing().autoWarmup());
-        assertFalse(settings("--iterations 100000").timing().autoWarmup(), "a counted window: the fixed one");
-        assertEquals(RunLength.FIXED_WARMUP_SECONDS, settings("--iterations 100000").timing().warmupSeconds());
-        assertFalse(settings("--rate 0.5x").timing().autoWarmup(), "the open model's schedule needs its end up front");
+        assertEquals(4, timing("--quick").warmupSeconds(), "--quick keeps its fixed 4 s");
+        assertFalse(timing("--quick").autoWarmup());
+        assertFalse(timing("--iterations 100000").autoWarmup(), "a counted window: the fixed one");
+        assertEquals(
+                RunLength.FIXED_WARMUP_SECONDS, timing("--iterations 100000").warmupSeconds());
+        assertFalse(timing("--rate 0.5x").autoWarmup(), "the open model's schedule needs its end up front");
         UsageException open = assertThrows(UsageException.class, () -> settings("--warmup auto --rate 0.5x"));
-        assertTrue(open.getMessage().startsWith("--warmup auto: only on the embedded engine, in a closed loop"), open.getMessage());
+        assertTrue(
+                open.getMessage().startsWith("--warmup auto: only on the embedded engine, in a closed loop"),
+                open.getMessage());
         UsageException bad = assertThrows(UsageException.class, () -> settings("--warmup soon"));
         assertEquals("--warmup: expected auto or a number of seconds, got 'soon'", bad.getMessage());
         assertThrows(UsageException.class, () -> settings("--warmup -1"));
     }
 }
-

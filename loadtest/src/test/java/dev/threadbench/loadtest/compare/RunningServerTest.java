@@ -22,8 +22,11 @@ class RunningServerTest {
         }
         URI base = URI.create("http://127.0.0.1:" + closed);
         long started = System.nanoTime();
-        Target.Failure failure = assertThrows(Target.Failure.class, () -> RunningServer.connect("undertow", base, Duration.ofSeconds(1)));
-        assertEquals("--targets: undertow at " + base + " did not answer /health with 200 within 1 s (no answer)", failure.getMessage());
+        Target.Failure failure = assertThrows(
+                Target.Failure.class, () -> RunningServer.connect("undertow", base, Duration.ofSeconds(1)));
+        assertEquals(
+                "--targets: undertow at " + base + " did not answer /health with 200 within 1 s (no answer)",
+                failure.getMessage());
         long waitedMillis = Duration.ofNanos(System.nanoTime() - started).toMillis();
         assertTrue(waitedMillis >= 1000 && waitedMillis < 15_000, "waited " + waitedMillis + " ms");
     }
@@ -32,8 +35,11 @@ class RunningServerTest {
     void aTargetThatIsAnotherServerIsRefused() {
         try (StandInServer standIn = new StandInServer(0, 0)) {
             URI base = URI.create("http://127.0.0.1:" + standIn.port());
-            Target.Failure failure = assertThrows(Target.Failure.class, () -> RunningServer.connect("vertx", base, Duration.ofSeconds(5)));
-            assertEquals("--targets: vertx at " + base + " is not the vertx server: its /stats says 'stand-in'", failure.getMessage());
+            Target.Failure failure = assertThrows(
+                    Target.Failure.class, () -> RunningServer.connect("vertx", base, Duration.ofSeconds(5)));
+            assertEquals(
+                    "--targets: vertx at " + base + " is not the vertx server: its /stats says 'stand-in'",
+                    failure.getMessage());
         }
     }
 

@@ -31,7 +31,8 @@ public class ServersIT {
 
     /** The packaged server jar the build passes in (failsafe's system property), or the default under the project. */
     public static Path jar(String server) {
-        Path jar = Path.of(System.getProperty(server + ".jar", ProjectLayout.defaultJar(server).toString()));
+        Path jar = Path.of(System.getProperty(
+                server + ".jar", ProjectLayout.defaultJar(server).toString()));
         assertTrue(Files.isRegularFile(jar), "the " + server + " server jar is built before this test: " + jar);
         return jar;
     }
@@ -40,7 +41,10 @@ public class ServersIT {
     private StartedServer start(String name, String... options) {
         List<String> args = new ArrayList<>(List.of("--delay-every", "10", "--delay-ms", "200"));
         args.addAll(List.of(options));
-        return StartedServer.start(ServerProcess.Launch.logged(name, jar(name), List.of("-Xmx256m"), dir.resolve(name + ".log")), args, null);
+        return StartedServer.start(
+                ServerProcess.Launch.logged(name, jar(name), List.of("-Xmx256m"), dir.resolve(name + ".log")),
+                args,
+                null);
     }
 
     @ParameterizedTest
@@ -59,11 +63,18 @@ public class ServersIT {
                 """);
         try (StartedServer server = start(name)) {
             long before = server.stats().requests();
-            MainTest.Ran ran = MainTest.run("run", "--plan", plan.toString(), "--base", server.base().toString(), "--quiet");
+            MainTest.Ran ran = MainTest.run(
+                    "run", "--plan", plan.toString(), "--base", server.base().toString(), "--quiet");
             assertEquals(0, ran.code(), ran.err());
-            for (String line : List.of("Total requests            400", "Successful requests       400",
-                    "Failed requests           0", "Connections opened        20", "Requests per second ",
-                    "99.9'th percentile ", "90.0'th percentile ", "Maximum time per request ")) {
+            for (String line : List.of(
+                    "Total requests            400",
+                    "Successful requests       400",
+                    "Failed requests           0",
+                    "Connections opened        20",
+                    "Requests per second ",
+                    "99.9'th percentile ",
+                    "90.0'th percentile ",
+                    "Maximum time per request ")) {
                 assertTrue(ran.out().contains(line), "'" + line + "' in\n" + ran.out());
             }
             assertEquals(400, server.idleStats(Duration.ofSeconds(5)).requests() - before);
@@ -74,9 +85,30 @@ public class ServersIT {
     @Test
     void compareRunsBothServersAndReconcilesTheirCounts() throws Exception {
         Path out = dir.resolve("results");
-        MainTest.Ran ran = MainTest.run("compare", "--undertow-jar", jar("undertow").toString(), "--vertx-jar", jar("vertx").toString(),
-                "--concurrency", "20", "--rampup", "1", "--warmup", "1", "--duration", "2", "--delay-ms", "200",
-                "--jvm-opts", "-Xmx256m", "--server-args", "--workers 64", "--repeat", "1", "--out", out.toString());
+        MainTest.Ran ran = MainTest.run(
+                "compare",
+                "--undertow-jar",
+                jar("undertow").toString(),
+                "--vertx-jar",
+                jar("vertx").toString(),
+                "--concurrency",
+                "20",
+                "--rampup",
+                "1",
+                "--warmup",
+                "1",
+                "--duration",
+                "2",
+                "--delay-ms",
+                "200",
+                "--jvm-opts",
+                "-Xmx256m",
+                "--server-args",
+                "--workers 64",
+                "--repeat",
+                "1",
+                "--out",
+                out.toString());
         assertEquals(0, ran.code(), ran.out() + ran.err());
         assertTrue(ran.out().contains("server JVM options (both): -Xmx256m"), ran.out());
         assertTrue(ran.out().contains("server options (both): --workers 64"), ran.out());
@@ -103,10 +135,17 @@ public class ServersIT {
             for (JsonNode second : timeline.get("generatorSeconds")) {
                 perSecond += second.get("requests").asLong();
             }
-            assertTrue(timeline.get("generatorSeconds").size() >= 4, "a bucket for every second of the load: " + timeline);
-            assertTrue(perSecond > run.get("requests").asLong(), "warm-up and drain besides the measured requests: " + perSecond);
-            assertTrue(timeline.get("serverSamples").size() >= 4, "the server sampled every 500 ms: " + timeline.get("serverSamples"));
-            assertTrue(timeline.get("serverSamples").findValues("threads").stream().allMatch(t -> t.asLong() > 0), timeline.toString());
+            assertTrue(
+                    timeline.get("generatorSeconds").size() >= 4, "a bucket for every second of the load: " + timeline);
+            assertTrue(
+                    perSecond > run.get("requests").asLong(),
+                    "warm-up and drain besides the measured requests: " + perSecond);
+            assertTrue(
+                    timeline.get("serverSamples").size() >= 4,
+                    "the server sampled every 500 ms: " + timeline.get("serverSamples"));
+            assertTrue(
+                    timeline.get("serverSamples").findValues("threads").stream().allMatch(t -> t.asLong() > 0),
+                    timeline.toString());
         }
         assertEquals(List.of("undertow", "vertx"), json.get("runs").findValuesAsText("server"));
         assertTrue(Files.readString(out.resolve("report.html")).contains("echarts.init("));
@@ -117,9 +156,28 @@ public class ServersIT {
     void compareRepeatedPinsServersAndGeneratorApartTakesTurnsAndShowsTheSpread() throws Exception {
         CpuSet before = Affinity.allowedCpus();
         Path out = dir.resolve("rounds");
-        MainTest.Ran ran = MainTest.run("compare", "--undertow-jar", jar("undertow").toString(), "--vertx-jar", jar("vertx").toString(),
-                "--concurrency", "20", "--rampup", "1", "--warmup", "1", "--duration", "2", "--delay-ms", "200",
-                "--jvm-opts", "-Xmx256m", "--repeat", "2", "--out", out.toString());
+        MainTest.Ran ran = MainTest.run(
+                "compare",
+                "--undertow-jar",
+                jar("undertow").toString(),
+                "--vertx-jar",
+                jar("vertx").toString(),
+                "--concurrency",
+                "20",
+                "--rampup",
+                "1",
+                "--warmup",
+                "1",
+                "--duration",
+                "2",
+                "--delay-ms",
+                "200",
+                "--jvm-opts",
+                "-Xmx256m",
+                "--repeat",
+                "2",
+                "--out",
+                out.toString());
         assertEquals(0, ran.code(), ran.out() + ran.err());
         JsonNode json = new ObjectMapper().readTree(out.resolve("results.json").toFile());
         ResultsJsonTest.assertShape(json);
@@ -131,27 +189,46 @@ public class ServersIT {
         if (expected.serversPinned()) {
             CpuSet.Halves halves = before.halves(Affinity::siblings);
             assertEquals(halves.server().toString(), pinning.get("serverCpus").asText());
-            assertEquals(halves.generator().toString(), pinning.get("generatorCpus").asText());
+            assertEquals(
+                    halves.generator().toString(), pinning.get("generatorCpus").asText());
             assertTrue(ran.out().contains("CPUs: servers on " + halves.server() + " "), ran.out());
-            assertTrue(ran.out().contains("taskset -c " + halves.server() + " "), "each server started through taskset: " + ran.out());
-            assertTrue(ran.out().contains(" -XX:ActiveProcessorCount=" + halves.server().size() + " -Xmx256m -jar "), ran.out());
+            assertTrue(
+                    ran.out().contains("taskset -c " + halves.server() + " "),
+                    "each server started through taskset: " + ran.out());
+            assertTrue(
+                    ran.out()
+                            .contains(" -XX:ActiveProcessorCount="
+                                    + halves.server().size() + " -Xmx256m -jar "),
+                    ran.out());
         } else {
             assertTrue(pinning.get("serverCpus").isNull() && ran.out().contains("CPUs: not pinned ("), ran.out());
         }
         assertEquals(before, Affinity.allowedCpus(), "this JVM has its CPUs back");
 
-        assertEquals(List.of("undertow", "vertx", "vertx", "undertow"), json.get("runs").findValuesAsText("server"), "turns");
+        assertEquals(
+                List.of("undertow", "vertx", "vertx", "undertow"),
+                json.get("runs").findValuesAsText("server"),
+                "turns");
         assertEquals(List.of("0", "0", "1", "1"), json.get("runs").findValuesAsText("round"));
         for (JsonNode run : json.get("runs")) {
             assertEquals("exact", run.get("reconciliation").get("verdict").asText(), run.toString());
             assertTrue(run.get("serverCpuMicrosPerRequest").asDouble() > 0, run.toString());
-            assertTrue(run.get("serverCpuShare").isNumber() && run.get("generatorCpuShare").asDouble() > 0, run.toString());
+            assertTrue(
+                    run.get("serverCpuShare").isNumber()
+                            && run.get("generatorCpuShare").asDouble() > 0,
+                    run.toString());
         }
-        assertTrue(ran.out().matches("(?s).*\n20\\s+\\S+\\s+undertow\\s+embedded\\s+2\\s+[\\d,]+ \\([\\d,]+-[\\d,]+\\)\\s.*"),
+        assertTrue(
+                ran.out()
+                        .matches("(?s).*\n20\\s+\\S+\\s+undertow\\s+embedded\\s+2\\s+"
+                                + "[\\d,]+ \\([\\d,]+-[\\d,]+\\)\\s.*"),
                 "the spread next to the requests/s: " + ran.out());
-        assertTrue(ran.out().contains("verdict (a difference smaller than the spread of the rounds is not one):\n  C=20 "), ran.out());
+        assertTrue(
+                ran.out().contains("verdict (a difference smaller than the spread of the rounds is not one):\n  C=20 "),
+                ran.out());
         assertTrue(Files.readString(out.resolve("report.html")).contains("\"n\":2"));
-        for (String log : List.of("undertow-default-round1.log", "undertow-default-round2.log", "vertx-default-round2.log")) {
+        for (String log :
+                List.of("undertow-default-round1.log", "undertow-default-round2.log", "vertx-default-round2.log")) {
             assertTrue(Files.exists(out.resolve("logs").resolve(log)), log);
         }
     }
@@ -159,21 +236,47 @@ public class ServersIT {
     @Test
     void compareTargetsDrivesServersAlreadyRunningAndLeavesThemRunning() throws Exception {
         try (StartedServer undertow = start("undertow", "--strategy", "virtual");
-             StartedServer vertx = start("vertx")) {
+                StartedServer vertx = start("vertx")) {
             String targets = "undertow=" + undertow.base() + ",vertx=" + vertx.base();
             Path out = dir.resolve("results");
-            MainTest.Ran ran = MainTest.run("compare", "--targets", targets, "--strategies", "default", "--concurrency", "20",
-                    "--rampup", "1", "--warmup", "1", "--duration", "2", "--delay-every", "10", "--delay-ms", "200", "--repeat", "1", "--out", out.toString());
+            MainTest.Ran ran = MainTest.run(
+                    "compare",
+                    "--targets",
+                    targets,
+                    "--strategies",
+                    "default",
+                    "--concurrency",
+                    "20",
+                    "--rampup",
+                    "1",
+                    "--warmup",
+                    "1",
+                    "--duration",
+                    "2",
+                    "--delay-every",
+                    "10",
+                    "--delay-ms",
+                    "200",
+                    "--repeat",
+                    "1",
+                    "--out",
+                    out.toString());
             assertEquals(0, ran.code(), ran.out() + ran.err());
             assertTrue(ran.out().contains("undertow at " + undertow.base() + ": up, strategy virtual"), ran.out());
             assertFalse(ran.out().contains("server CPU n/a"), "their own /stats gives their cost: " + ran.out());
             assertFalse(ran.out().contains("SIGTERM"), ran.out());
 
-            JsonNode json = new ObjectMapper().readTree(out.resolve("results.json").toFile());
+            JsonNode json =
+                    new ObjectMapper().readTree(out.resolve("results.json").toFile());
             ResultsJsonTest.assertShape(json);
-            assertTrue(json.get("environment").get("serverJvmOptions").isNull(), "not known for servers compare did not start");
+            assertTrue(
+                    json.get("environment").get("serverJvmOptions").isNull(),
+                    "not known for servers compare did not start");
             assertEquals(List.of("undertow", "vertx"), json.get("runs").findValuesAsText("server"));
-            assertEquals(List.of("virtual", "timer"), json.get("runs").findValuesAsText("strategy"), "from each server's /stats");
+            assertEquals(
+                    List.of("virtual", "timer"),
+                    json.get("runs").findValuesAsText("strategy"),
+                    "from each server's /stats");
             for (JsonNode run : json.get("runs")) {
                 assertEquals(0, run.get("failed").get("total").asLong(), run.toString());
                 assertEquals("exact", run.get("reconciliation").get("verdict").asText(), run.toString());
@@ -188,10 +291,14 @@ public class ServersIT {
             assertFalse(Files.exists(out.resolve("logs")), "no server logs: compare started no server");
 
             // still running and counting: a --delay-every other than theirs is refused before any run
-            MainTest.Ran mismatch = MainTest.run("compare", "--targets", targets, "--delay-every", "7", "--out", out.toString());
+            MainTest.Ran mismatch =
+                    MainTest.run("compare", "--targets", targets, "--delay-every", "7", "--out", out.toString());
             assertEquals(2, mismatch.code(), mismatch.out() + mismatch.err());
-            assertTrue(mismatch.err().startsWith("loadtest: --delay-every 7 does not match undertow at " + undertow.base()
-                    + ": its /stats counts "), mismatch.err());
+            assertTrue(
+                    mismatch.err()
+                            .startsWith("loadtest: --delay-every 7 does not match undertow at " + undertow.base()
+                                    + ": its /stats counts "),
+                    mismatch.err());
             assertEquals(1, mismatch.err().strip().lines().count(), mismatch.err());
 
             assertEquals(OptionalInt.of(0), undertow.stop(Duration.ofSeconds(15)), "SIGTERM: exit 0");

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.threadbench.loadtest.RunFailure;
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.RunFailure;
+import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.plan.Plan;
 import dev.threadbench.loadtest.plan.PlanParser;
 import java.io.IOException;
@@ -21,9 +21,11 @@ import org.junit.jupiter.api.Test;
  */
 class DrillOutputTest {
 
-    static final String HISTOGRAM_PANIC_LINE = "drill exited with status 101 and no summary: it panicked on a request slower"
-            + " than its --stats histogram holds (about 4.19 s in drill 0.8.x and 0.9.0; a timed-out request counts at the"
-            + " timeout); a --timeout of 3 s or less keeps it in range";
+    static final String HISTOGRAM_PANIC_LINE =
+            "drill exited with status 101 and no summary: it panicked on a request slower"
+                    + " than its --stats histogram holds (about 4.19 s in drill 0.8.x and 0.9.0; a timed-out request"
+                    + " counts at the"
+                    + " timeout); a --timeout of 3 s or less keeps it in range";
 
     @Test
     void theGlobalSummaryNotTheStepSection() throws IOException {
@@ -40,10 +42,10 @@ class DrillOutputTest {
         assertEquals(240.0, drill.p995Ms());
         assertEquals(342.0, drill.p999Ms());
         Outcome outcome = DrillEngine.outcome(drill, 0.4, List.of());
-        assertEquals(400, outcome.requests());
-        assertEquals(0, outcome.failed().total());
-        assertNull(outcome.latency().p90(), "drill has no p90");
-        assertEquals(224.0, outcome.latency().p99());
+        assertEquals(400, outcome.window().requests());
+        assertEquals(0, outcome.window().failed().total());
+        assertNull(outcome.latency().latencyMs().p90(), "drill has no p90");
+        assertEquals(224.0, outcome.latency().latencyMs().p99());
     }
 
     @Test
@@ -64,8 +66,8 @@ class DrillOutputTest {
         assertEquals(0, drill.successfulRequests());
         assertEquals(20, drill.failedRequests());
         Outcome outcome = DrillEngine.outcome(drill, 0.01, List.of());
-        assertEquals(20, outcome.failed().other(), "drill does not say why a request failed");
-        assertEquals(20, outcome.unansweredAllowance());
+        assertEquals(20, outcome.window().failed().other(), "drill does not say why a request failed");
+        assertEquals(20, outcome.answers().unansweredAllowance());
     }
 
     @Test
@@ -80,7 +82,8 @@ class DrillOutputTest {
     @Test
     void theHistogramPanicIsOneLineCauseNotAParseError() throws IOException {
         // the same server, drill's default --timeout (10 s): the 4.5 s answers are out of the histogram's range
-        RunFailure e = assertThrows(RunFailure.class, () -> DrillOutput.of(WrkOutputTest.sample("drill-0.9.0-panic.txt"), 101));
+        RunFailure e = assertThrows(
+                RunFailure.class, () -> DrillOutput.of(WrkOutputTest.sample("drill-0.9.0-panic.txt"), 101));
         assertEquals(HISTOGRAM_PANIC_LINE, e.getMessage());
     }
 
@@ -94,19 +97,26 @@ class DrillOutputTest {
                 called `Result::unwrap()` on an `Err` value: ValueOutOfRangeResizeDisabled
                 note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
                 """;
-        assertEquals(HISTOGRAM_PANIC_LINE, assertThrows(RunFailure.class, () -> DrillOutput.of(output, 101)).getMessage());
+        assertEquals(
+                HISTOGRAM_PANIC_LINE,
+                assertThrows(RunFailure.class, () -> DrillOutput.of(output, 101))
+                        .getMessage());
     }
 
     @Test
     void anotherPanicIsNamedByItsOwnLine() throws IOException {
-        RunFailure e = assertThrows(RunFailure.class, () -> DrillOutput.of(WrkOutputTest.sample("drill-0.9.0-missing-plan.txt"), 101));
-        assertEquals("drill exited with status 101: thread 'main' panicked at 'couldn't open /no/such.yml: No such file or"
-                + " directory (os error 2)', src/reader.rs:13:17", e.getMessage());
+        RunFailure e = assertThrows(
+                RunFailure.class, () -> DrillOutput.of(WrkOutputTest.sample("drill-0.9.0-missing-plan.txt"), 101));
+        assertEquals(
+                "drill exited with status 101: thread 'main' panicked at 'couldn't open /no/such.yml: No such file or"
+                        + " directory (os error 2)', src/reader.rs:13:17",
+                e.getMessage());
     }
 
     @Test
     void noSummaryAfterExit0IsAParseError() {
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> DrillOutput.of("Concurrency 20\n", 0));
+        IllegalStateException e =
+                assertThrows(IllegalStateException.class, () -> DrillOutput.of("Concurrency 20\n", 0));
         assertEquals("not drill --stats output: no 'Time taken for tests' line", e.getMessage());
     }
 
@@ -116,9 +126,12 @@ class DrillOutputTest {
         assertDoesNotThrow(() -> engine.checkWorkload(10, 2500));
         assertDoesNotThrow(() -> engine.checkWorkload(0, 60_000), "no delayed requests");
         UsageException e = assertThrows(UsageException.class, () -> engine.checkWorkload(10, 2501));
-        assertEquals("--engine drill: --delay-ms 2501 is more than drill can measure: its --timeout is held at 3 s, as drill"
-                + " 0.8.x and 0.9.0 lose their summary to a panic on any request over about 4.19 s; use --delay-ms 2500 or less,"
-                + " or another engine", e.getMessage());
+        assertEquals(
+                "--engine drill: --delay-ms 2501 is more than drill can measure: its --timeout is held at 3 s, as drill"
+                        + " 0.8.x and 0.9.0 lose their summary to a panic on any request over about 4.19 s; use"
+                        + " --delay-ms 2500 or less,"
+                        + " or another engine",
+                e.getMessage());
     }
 
     @Test
@@ -127,6 +140,7 @@ class DrillOutputTest {
         Plan plan = PlanParser.parse(yaml, "generated.yml");
         assertEquals(2000, plan.concurrency());
         assertEquals(1_000_000, plan.iterations());
-        assertEquals(URI.create("http://127.0.0.1:8081/"), plan.steps().getFirst().url());
+        assertEquals(
+                URI.create("http://127.0.0.1:8081/"), plan.steps().getFirst().url());
     }
 }

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.threadbench.loadtest.report.Results;
+import dev.threadbench.loadtest.model.Results;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -44,13 +44,18 @@ class WrkOutputTest {
         assertEquals(141714, wrk.errors().status());
         assertNull(wrk.percentileMs(99.95), "a percentile the script does not print");
         Outcome outcome = WrkEngine.outcome(wrk, new WrkEngine.Window(60_000, 1.5, 6.0), 50);
-        assertEquals(new Results.Failed(141714, 141714, 0, 0, 0, 0, 0), outcome.failed());
-        assertEquals(1.5, outcome.clientCpuSeconds(), "wrk's CPU over the window");
-        assertEquals(60_000, outcome.requests(), "the window's: the server's answers between its edges, not wrk's whole run");
-        assertEquals(10_000.0, outcome.requestsPerSecond());
-        assertEquals(6.0, outcome.durationSeconds());
-        assertEquals(141714, outcome.answered(), "wrk's whole run, to set against the server's count");
-        assertEquals(0.693, outcome.latency().p50());
+        assertEquals(
+                new Results.Failed(141714, 141714, 0, 0, 0, 0, 0),
+                outcome.window().failed());
+        assertEquals(1.5, outcome.generatorCpuSeconds(), "wrk's CPU over the window");
+        assertEquals(
+                60_000,
+                outcome.window().requests(),
+                "the window's: the server's answers between its edges, not wrk's whole run");
+        assertEquals(10_000.0, outcome.window().requestsPerSecond());
+        assertEquals(6.0, outcome.window().durationSeconds());
+        assertEquals(141714, outcome.answers().answered(), "wrk's whole run, to set against the server's count");
+        assertEquals(0.693, outcome.latency().latencyMs().p50());
     }
 
     @Test
@@ -71,20 +76,41 @@ class WrkOutputTest {
         assertEquals(60.0, wrk.durationSeconds());
         assertEquals(3_600_000.0, wrk.latencyMicros().mean() / 1000);
         Outcome outcome = WrkEngine.outcome(wrk, new WrkEngine.Window(8, 0, 1.0), 2);
-        assertEquals(new Results.Failed(10, 0, 4, 3, 3, 0, 0), outcome.failed());
-        assertEquals(10, outcome.answered(), "one process: its answers, warm-up included, count for reconciliation");
-        assertEquals(2 + 10, outcome.unansweredAllowance(), "abandoned at its deadline, one per connection, and the socket failures");
+        assertEquals(new Results.Failed(10, 0, 4, 3, 3, 0, 0), outcome.window().failed());
+        assertEquals(
+                10,
+                outcome.answers().answered(),
+                "one process: its answers, warm-up included, count for reconciliation");
+        assertEquals(
+                2 + 10,
+                outcome.answers().unansweredAllowance(),
+                "abandoned at its deadline, one per connection, and the socket failures");
     }
 
     @Test
     void somethingElseIsRefusedWithItsFirstLine() {
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> WrkOutput.parse("unable to connect to 127.0.0.1:1\n"));
-        assertEquals("not wrk output (no summary from loadtest's done() script): unable to connect to 127.0.0.1:1", e.getMessage());
+        IllegalStateException e =
+                assertThrows(IllegalStateException.class, () -> WrkOutput.parse("unable to connect to 127.0.0.1:1\n"));
+        assertEquals(
+                "not wrk output (no summary from loadtest's done() script): unable to connect to 127.0.0.1:1",
+                e.getMessage());
     }
 
     @Test
     void theCommandIsTheBriefsOneWithTheScript() {
-        assertEquals(List.of("wrk", "-t2", "-c2000", "-d55s", "--timeout", "10s", "--latency", "-s", "summary.lua", "http://127.0.0.1:8081/"),
-                WrkEngine.command("wrk", 2, 2000, 55, 10, Path.of("summary.lua"), URI.create("http://127.0.0.1:8081/")));
+        assertEquals(
+                List.of(
+                        "wrk",
+                        "-t2",
+                        "-c2000",
+                        "-d55s",
+                        "--timeout",
+                        "10s",
+                        "--latency",
+                        "-s",
+                        "summary.lua",
+                        "http://127.0.0.1:8081/"),
+                WrkEngine.command(
+                        "wrk", 2, 2000, 55, 10, Path.of("summary.lua"), URI.create("http://127.0.0.1:8081/")));
     }
 }

@@ -4,7 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.UsageException;
+import dev.threadbench.loadtest.model.Profile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -24,11 +25,17 @@ class BucketSharesTest {
     @Test
     void everySampleCountsOnceAndEveryBucketIsListedOtherIncluded() throws IOException {
         String collapsed = fixture();
-        long samples = collapsed.lines().mapToLong(line -> Long.parseLong(line.substring(line.lastIndexOf(' ') + 1))).sum();
+        long samples = collapsed
+                .lines()
+                .mapToLong(line -> Long.parseLong(line.substring(line.lastIndexOf(' ') + 1)))
+                .sum();
         Map<Bucket, Long> weights = BucketShares.weights(collapsed);
-        assertEquals(samples, weights.values().stream().mapToLong(Long::longValue).sum());
+        assertEquals(
+                samples, weights.values().stream().mapToLong(Long::longValue).sum());
         List<Profile.Share> shares = BucketShares.shares(weights);
-        assertEquals(Arrays.stream(Bucket.values()).map(b -> b.name().toLowerCase()).toList(), shares.stream().map(Profile.Share::bucket).toList());
+        assertEquals(
+                Arrays.stream(Bucket.values()).map(b -> b.name().toLowerCase()).toList(),
+                shares.stream().map(Profile.Share::bucket).toList());
         assertEquals(1.0, shares.stream().mapToDouble(Profile.Share::share).sum(), 0.01);
         for (Bucket bucket : List.of(Bucket.IO, Bucket.PAGE, Bucket.STRATEGY, Bucket.GC, Bucket.JIT)) {
             assertTrue(weights.get(bucket) > 0, bucket + " found in the captured stacks: " + weights);
@@ -53,10 +60,17 @@ class BucketSharesTest {
 
     @Test
     void framesAreJavaByTheirSuffixAndNativeWithout() {
-        assertEquals(Bucket.NATIVE, Bucket.of(List.of("thread_native_entry", "VMThread::run", "VMThread::evaluate_operation")));
+        assertEquals(
+                Bucket.NATIVE,
+                Bucket.of(List.of("thread_native_entry", "VMThread::run", "VMThread::evaluate_operation")));
         assertEquals(Bucket.OTHER, Bucket.of(List.of("java/lang/Thread.run_[j]", "java/util/HashMap.get_[i]")));
-        assertEquals(Bucket.PAGE, Bucket.of(List.of("io/netty/channel/nio/NioEventLoop.run_[j]",
-                "dev/threadbench/vertx/Routes.root_[j]", "java/lang/String.equals_[i]", "jlong_disjoint_arraycopy")));
+        assertEquals(
+                Bucket.PAGE,
+                Bucket.of(List.of(
+                        "io/netty/channel/nio/NioEventLoop.run_[j]",
+                        "dev/threadbench/vertx/Routes.root_[j]",
+                        "java/lang/String.equals_[i]",
+                        "jlong_disjoint_arraycopy")));
         assertEquals("io/undertow/X.y", Bucket.name("io/undertow/X.y_[1]"));
         assertEquals("epoll_wait", Bucket.name("epoll_wait"));
     }
@@ -73,11 +87,18 @@ class BucketSharesTest {
         assertEquals("/linux-x64/libasyncProfiler.so", AgentLibrary.resource("Linux", "amd64"));
         assertEquals("/linux-arm64/libasyncProfiler.so", AgentLibrary.resource("Linux", "aarch64"));
         assertEquals(null, AgentLibrary.resource("Windows 11", "amd64"));
-        assertEquals(null, AgentLibrary.resource("Mac OS X", "aarch64"), "its macOS library is loaded differently: not offered");
+        assertEquals(
+                null,
+                AgentLibrary.resource("Mac OS X", "aarch64"),
+                "its macOS library is loaded differently: not offered");
     }
 
     private static Bucket bucketOfFirst(String fragment) throws IOException {
-        String line = fixture().lines().filter(l -> l.contains(fragment)).findFirst().orElseThrow(() -> new AssertionError(fragment + " in the fixture"));
+        String line = fixture()
+                .lines()
+                .filter(l -> l.contains(fragment))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(fragment + " in the fixture"));
         return bucketOf(line);
     }
 
@@ -85,7 +106,8 @@ class BucketSharesTest {
     private static Bucket bucketOfFirstEndingIn(String prefix) throws IOException {
         for (String line : fixture().lines().toList()) {
             List<String> frames = frames(line);
-            String lastJava = frames.reversed().stream().filter(Bucket::java).findFirst().orElse("");
+            String lastJava =
+                    frames.reversed().stream().filter(Bucket::java).findFirst().orElse("");
             if (lastJava.startsWith(prefix)) {
                 return Bucket.of(frames);
             }

@@ -34,7 +34,9 @@ class HistoryTest {
     void noiseAloneHasNoChangePoint() {
         int found = 0;
         for (long seed = 0; seed < 50; seed++) {
-            found += History.changePoints(series(seed, 0.02, 9900, 9900, 9900, 9900, 9900, 9900, 9900, 9900, 9900, 9900)).size();
+            found += History.changePoints(
+                            series(seed, 0.02, 9900, 9900, 9900, 9900, 9900, 9900, 9900, 9900, 9900, 9900))
+                    .size();
         }
         assertEquals(true, found <= 3, found + " change points in 50 flat histories");
     }

@@ -5,7 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.threadbench.loadtest.profile.Profile;
+import dev.threadbench.loadtest.model.Profile;
+import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.ResultsFixtures;
+import dev.threadbench.loadtest.model.Run;
+import dev.threadbench.loadtest.model.SweepFixtures;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,8 +17,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.UnaryOperator;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.imageio.ImageIO;
@@ -38,10 +42,14 @@ class ReportInBrowserIT {
 
     @BeforeAll
     static void findChromium() {
-        chromium = List.of("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome").stream().map(Path::of)
-                .filter(Files::isExecutable).findFirst().orElse(null);
+        chromium = List.of("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome").stream()
+                .map(Path::of)
+                .filter(Files::isExecutable)
+                .findFirst()
+                .orElse(null);
         if (chromium == null) {
-            System.out.println("ReportInBrowserIT: no Chromium: the report is not checked in a browser (apt-get install chromium)");
+            System.out.println("ReportInBrowserIT: no Chromium: the report is not checked in a browser"
+                    + " (apt-get install chromium)");
         }
         Assumptions.assumeTrue(chromium != null, "no Chromium installed");
     }
@@ -49,8 +57,13 @@ class ReportInBrowserIT {
     @Test
     void aSweepDrawsItsTableAndSixCurvesAndShowsThemAloneAtSweep() throws Exception {
         String dom = render(SweepFixtures.sweep(List.of()), "#sweep");
-        for (String curve : List.of("curve-ratio", "curve-p999", "curve-cpu", "curve-threads", "curve-heap", "curve-rss")) {
-            assertTrue(Pattern.compile("id=\"" + curve + "\"[^>]*>.*?<svg", Pattern.DOTALL).matcher(dom).find(), curve + " is drawn");
+        for (String curve :
+                List.of("curve-ratio", "curve-p999", "curve-cpu", "curve-threads", "curve-heap", "curve-rss")) {
+            assertTrue(
+                    Pattern.compile("id=\"" + curve + "\"[^>]*>.*?<svg", Pattern.DOTALL)
+                            .matcher(dom)
+                            .find(),
+                    curve + " is drawn");
         }
         assertTrue(dom.contains("breaking point"), "the pairs table");
         assertTrue(dom.contains("id=\"runs-box\" style=\"display: none;\""), "#sweep hides the rest");
@@ -63,28 +76,48 @@ class ReportInBrowserIT {
     @Test
     void aSixPairSweepShowsEveryLegendAndItsWholeTableAtSweep() throws Exception {
         Results three = SweepFixtures.sweep(List.of());
-        List<Results.Run> runs = new ArrayList<>(three.runs());
+        List<Run> runs = new ArrayList<>(three.runs());
         for (String strategy : List.of("virtual")) {
-            runs.addAll(SweepFixtures.pair("undertow", strategy, c -> new SweepFixtures.Point(0.99, 0, 150, 45, 90 + 0.09 * c, false)));
+            runs.addAll(SweepFixtures.pair(
+                    "undertow", strategy, c -> new SweepFixtures.Point(0.99, 0, 150, 45, 90 + 0.09 * c, false)));
         }
         for (String strategy : List.of("blocking", "virtual")) {
-            runs.addAll(SweepFixtures.pair("vertx", strategy, c -> new SweepFixtures.Point(c < 1000 ? 0.99 : 0.85, 0, 180, 35, 95 + 0.04 * c, false)));
+            runs.addAll(SweepFixtures.pair(
+                    "vertx",
+                    strategy,
+                    c -> new SweepFixtures.Point(c < 1000 ? 0.99 : 0.85, 0, 180, 35, 95 + 0.04 * c, false)));
         }
         Results six = new Results(three.environment(), three.settings(), runs, List.of());
         String measure = "<script>{ const box = document.getElementById('pairs').parentElement;"
-                + " document.title = 'pairs ' + box.scrollWidth + ' ' + box.clientWidth + ' ' + document.documentElement.scrollWidth; }</script>";
-        String dom = render(six, "#sweep", "--window-size=1340,1600", html -> html.replace("</body>", measure + "</body>"));
-        for (String curve : List.of("curve-ratio", "curve-p999", "curve-cpu", "curve-threads", "curve-heap", "curve-rss")) {
-            Matcher svg = Pattern.compile("id=\"" + curve + "\"[^>]*>(.*?)</svg>", Pattern.DOTALL).matcher(dom);
+                + " document.title = 'pairs ' + box.scrollWidth + ' ' + box.clientWidth + ' ' +"
+                + " document.documentElement.scrollWidth; }</script>";
+        String dom =
+                render(six, "#sweep", "--window-size=1340,1600", html -> html.replace("</body>", measure + "</body>"));
+        for (String curve :
+                List.of("curve-ratio", "curve-p999", "curve-cpu", "curve-threads", "curve-heap", "curve-rss")) {
+            Matcher svg = Pattern.compile("id=\"" + curve + "\"[^>]*>(.*?)</svg>", Pattern.DOTALL)
+                    .matcher(dom);
             assertTrue(svg.find(), curve + " is drawn");
-            for (String pair : List.of("undertow/blocking", "undertow/timer", "undertow/virtual", "vertx/blocking", "vertx/timer", "vertx/virtual")) {
+            for (String pair : List.of(
+                    "undertow/blocking",
+                    "undertow/timer",
+                    "undertow/virtual",
+                    "vertx/blocking",
+                    "vertx/timer",
+                    "vertx/virtual")) {
                 assertTrue(svg.group(1).contains(">" + pair + "<"), curve + "'s legend shows " + pair);
             }
-            assertTrue(!Pattern.compile(">\\s*\\d+/\\d+\\s*<").matcher(svg.group(1)).find(), curve + "'s legend is not paged");
+            assertTrue(
+                    !Pattern.compile(">\\s*\\d+/\\d+\\s*<")
+                            .matcher(svg.group(1))
+                            .find(),
+                    curve + "'s legend is not paged");
         }
-        Matcher widths = Pattern.compile("<title>pairs (\\d+) (\\d+) (\\d+)</title>").matcher(dom);
+        Matcher widths =
+                Pattern.compile("<title>pairs (\\d+) (\\d+) (\\d+)</title>").matcher(dom);
         assertTrue(widths.find(), "the page measured its pairs table");
-        assertTrue(Integer.parseInt(widths.group(1)) <= Integer.parseInt(widths.group(2)),
+        assertTrue(
+                Integer.parseInt(widths.group(1)) <= Integer.parseInt(widths.group(2)),
                 "the pairs table fits its box, nothing cut at the right: " + widths.group());
         assertTrue(Integer.parseInt(widths.group(3)) <= 1340, "the page fits 1340 px: " + widths.group());
     }
@@ -95,30 +128,53 @@ class ReportInBrowserIT {
         List<Profile> profiles = new ArrayList<>();
         for (int round = 0; round < 3; round++) {
             for (int c : SweepFixtures.CONCURRENCIES) {
-                profiles.add(new Profile("undertow", "blocking", c, round, "cpu", "itimer", "profiles/undertow-blocking-" + c + "-round"
-                        + (round + 1) + ".html", 500, "samples", List.of(new Profile.Share("io", "the IO loop", 0.25),
-                        new Profile.Share("other", "the rest", 0.75))));
+                profiles.add(new Profile(
+                        "undertow",
+                        "blocking",
+                        c,
+                        round,
+                        "cpu",
+                        "itimer",
+                        "profiles/undertow-blocking-" + c + "-round" + (round + 1) + ".html",
+                        500,
+                        "samples",
+                        List.of(
+                                new Profile.Share("io", "the IO loop", 0.25),
+                                new Profile.Share("other", "the rest", 0.75))));
             }
         }
-        String dom = render(new Results(sweep.environment(), sweep.settings(), sweep.runs(), List.of(), null, profiles), "#sweep");
+        String dom = render(
+                new Results(sweep.environment(), sweep.settings(), sweep.runs(), List.of(), null, profiles), "#sweep");
         assertTrue(dom.contains("id=\"sweep-profiles\" style=\"\""), "the sweep's profile table is shown");
         assertTrue(dom.contains("largest held"), "undertow/blocking held up to 1,000");
-        assertTrue(dom.contains("href=\"profiles/undertow-blocking-1000-round3.html\""), "each round's flame graph linked");
+        assertTrue(
+                dom.contains("href=\"profiles/undertow-blocking-1000-round3.html\""),
+                "each round's flame graph linked");
         assertTrue(dom.contains("25.0%"), "the rounds' median share");
     }
 
     @Test
     void openModelRunsDrawTheLatencyAgainstLoadChart() throws Exception {
         String dom = render(ResultsFixtures.openModel(), "");
-        assertTrue(Pattern.compile("id=\"hockey\"[^>]*>.*?<svg", Pattern.DOTALL).matcher(dom).find(), "the hockey stick is drawn");
-        assertTrue(Pattern.compile("id=\"throughput\"[^>]*>.*?<svg", Pattern.DOTALL).matcher(dom).find());
+        assertTrue(
+                Pattern.compile("id=\"hockey\"[^>]*>.*?<svg", Pattern.DOTALL)
+                        .matcher(dom)
+                        .find(),
+                "the hockey stick is drawn");
+        assertTrue(Pattern.compile("id=\"throughput\"[^>]*>.*?<svg", Pattern.DOTALL)
+                .matcher(dom)
+                .find());
     }
 
     @Test
     void aPlainCompareDrawsItsCharts() throws Exception {
         String dom = render(ResultsFixtures.threeRounds(), "");
         for (String chart : List.of("throughput", "latency", "resources")) {
-            assertTrue(Pattern.compile("id=\"" + chart + "\"[^>]*>.*?<svg", Pattern.DOTALL).matcher(dom).find(), chart + " is drawn");
+            assertTrue(
+                    Pattern.compile("id=\"" + chart + "\"[^>]*>.*?<svg", Pattern.DOTALL)
+                            .matcher(dom)
+                            .find(),
+                    chart + " is drawn");
         }
     }
 
@@ -126,7 +182,10 @@ class ReportInBrowserIT {
     void runsFromAgentsShowEachAgentsShare() throws Exception {
         String dom = render(ResultsFixtures.fromAgents(), "");
         assertTrue(dom.contains("<div id=\"agents\" style=\"\">"), "the agents' section is shown");
-        assertTrue(Pattern.compile("id=\"agent-runs\".*?agent1.*?198\\.18\\.0\\.3.*?agent2", Pattern.DOTALL).matcher(dom).find(),
+        assertTrue(
+                Pattern.compile("id=\"agent-runs\".*?agent1.*?198\\.18\\.0\\.3.*?agent2", Pattern.DOTALL)
+                        .matcher(dom)
+                        .find(),
                 "a row per agent");
         assertTrue(dom.contains("52 / 3,600"), "the coordination traffic");
     }
@@ -134,11 +193,21 @@ class ReportInBrowserIT {
     @Test
     void eachRunIsDrawnSecondBySecond() throws Exception {
         String dom = render(ResultsFixtures.overTime(), "");
-        assertTrue(Pattern.compile("id=\"timeline\"[^>]*>.*?<svg", Pattern.DOTALL).matcher(dom).find(), "the time-series chart is drawn");
-        assertTrue(Pattern.compile("<select id=\"timeline-run\">(.*?<option){6}", Pattern.DOTALL).matcher(dom).find(),
+        assertTrue(
+                Pattern.compile("id=\"timeline\"[^>]*>.*?<svg", Pattern.DOTALL)
+                        .matcher(dom)
+                        .find(),
+                "the time-series chart is drawn");
+        assertTrue(
+                Pattern.compile("<select id=\"timeline-run\">(.*?<option){6}", Pattern.DOTALL)
+                        .matcher(dom)
+                        .find(),
                 "every run can be picked");
         for (String series : List.of("requests/s", "p50 ms", "p99 ms", "server CPU %", "live threads", "GC pause ms")) {
-            assertTrue(Pattern.compile("id=\"timeline\".*?" + Pattern.quote(series), Pattern.DOTALL).matcher(dom).find(),
+            assertTrue(
+                    Pattern.compile("id=\"timeline\".*?" + Pattern.quote(series), Pattern.DOTALL)
+                            .matcher(dom)
+                            .find(),
                     series + " in the chart's legend");
         }
         assertTrue(dom.contains("ARTEFACT: above bound 1/3"), "the artefact is flagged in the note column");
@@ -157,17 +226,21 @@ class ReportInBrowserIT {
     @Test
     void theTablesFitA1400PixelWindow() throws Exception {
         Results results = ResultsFixtures.overTime();
-        String measure = "<script>document.title = 'widths ' + JSON.stringify({page: document.documentElement.scrollWidth,"
-                + " window: window.innerWidth, boxes: ['runs-box', 'costs-box'].map(id => {"
-                + " const box = document.getElementById(id); return [id, box.scrollWidth, box.clientWidth]; })});</script>";
-        String dom = render(results, "", "--window-size=1400,1000", html -> html.replace("</body>", measure + "</body>"));
+        String measure =
+                "<script>document.title = 'widths ' + JSON.stringify({page: document.documentElement.scrollWidth,"
+                        + " window: window.innerWidth, boxes: ['runs-box', 'costs-box'].map(id => {"
+                        + " const box = document.getElementById(id); return [id, box.scrollWidth, box.clientWidth];"
+                        + " })});</script>";
+        String dom =
+                render(results, "", "--window-size=1400,1000", html -> html.replace("</body>", measure + "</body>"));
         Matcher widths = Pattern.compile("<title>widths (.*?)</title>").matcher(dom);
         assertTrue(widths.find(), "the page measured itself");
         JsonNode measured = new ObjectMapper().readTree(widths.group(1).replace("&quot;", "\""));
         assertEquals(1400, measured.get("window").asInt(), "a 1400 px window: " + measured);
         assertTrue(measured.get("page").asInt() <= 1400, "the page is no wider than the window: " + measured);
         for (JsonNode box : measured.get("boxes")) {
-            assertTrue(box.get(1).asInt() <= box.get(2).asInt(), box.get(0).asText() + " needs no scrolling: " + measured);
+            assertTrue(
+                    box.get(1).asInt() <= box.get(2).asInt(), box.get(0).asText() + " needs no scrolling: " + measured);
         }
 
         Path shot = Path.of("target", "report-1400px.png").toAbsolutePath();
@@ -175,8 +248,13 @@ class ReportInBrowserIT {
         Files.deleteIfExists(shot);
         Path page = dir.resolve("report.html");
         HtmlReport.write(results, page);
-        Process browser = new ProcessBuilder(browserCommand("--window-size=1400,2600", "--hide-scrollbars",
-                "--screenshot=" + shot, page.toUri().toString())).redirectErrorStream(true).redirectOutput(dir.resolve("shot.log").toFile())
+        Process browser = new ProcessBuilder(browserCommand(
+                        "--window-size=1400,2600",
+                        "--hide-scrollbars",
+                        "--screenshot=" + shot,
+                        page.toUri().toString()))
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("shot.log").toFile())
                 .start();
         assertTrue(browser.waitFor(60, TimeUnit.SECONDS), "Chromium ends");
         assertTrue(Files.isRegularFile(shot), "a screenshot: " + Files.readString(dir.resolve("shot.log")));
@@ -185,9 +263,18 @@ class ReportInBrowserIT {
     }
 
     private List<String> browserCommand(String... more) throws IOException {
-        List<String> command = new ArrayList<>(List.of(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu",
-                "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--user-data-dir=" + Files.createTempDirectory(dir, "profile"), "--enable-logging=stderr", "--v=0",
+        List<String> command = new ArrayList<>(List.of(
+                chromium.toString(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--user-data-dir=" + Files.createTempDirectory(dir, "profile"),
+                "--enable-logging=stderr",
+                "--v=0",
                 "--virtual-time-budget=3000"));
         command.addAll(List.of(more));
         return command;
@@ -197,14 +284,18 @@ class ReportInBrowserIT {
         return render(results, fragment, "--window-size=1400,1000", html -> html);
     }
 
-    /** The page's DOM once its script has run (the page first edited by {@code edit}); fails on any script error Chromium reports. */
+    /**
+     * The page's DOM once its script has run (the page first edited by {@code edit}); fails on any script error
+     * Chromium reports.
+     */
     private String render(Results results, String fragment, String windowSize, UnaryOperator<String> edit)
             throws IOException, InterruptedException {
         Path page = dir.resolve("report.html");
         Files.writeString(page, edit.apply(HtmlReport.render(results)));
         Path log = dir.resolve("chromium.log");
         Process browser = new ProcessBuilder(browserCommand(windowSize, "--dump-dom", page.toUri() + fragment))
-                .redirectError(log.toFile()).start();
+                .redirectError(log.toFile())
+                .start();
         String dom = new String(browser.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(browser.waitFor(60, TimeUnit.SECONDS), "Chromium ends");
         Matcher error = SCRIPT_ERROR.matcher(Files.readString(log));

@@ -7,7 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.analysis.SweepPairs;
+import dev.threadbench.loadtest.base.UsageException;
+import dev.threadbench.loadtest.model.Limit;
+import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.ResultsFixtures;
+import dev.threadbench.loadtest.model.SweepFixtures;
+import dev.threadbench.loadtest.model.SweepPair;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -34,9 +40,23 @@ public class ResultsJsonTest {
         assertTrue(environment.get("cores").isInt());
         assertTrue(json.get("runs").isArray() && !json.get("runs").isEmpty());
         for (JsonNode run : json.get("runs")) {
-            for (String key : List.of("server", "strategy", "concurrency", "engine", "requests", "failed", "durationSeconds",
-                    "requestsPerSecond", "bound", "latencyMs", "serverCpuSeconds", "serverPeakRssMb", "generatorBound",
-                    "reconciliation", "percentiles", "cost")) {
+            for (String key : List.of(
+                    "server",
+                    "strategy",
+                    "concurrency",
+                    "engine",
+                    "requests",
+                    "failed",
+                    "durationSeconds",
+                    "requestsPerSecond",
+                    "bound",
+                    "latencyMs",
+                    "serverCpuSeconds",
+                    "serverPeakRssMb",
+                    "generatorBound",
+                    "reconciliation",
+                    "percentiles",
+                    "cost")) {
                 assertTrue(run.has(key), "run." + key + " in " + run);
             }
             for (String key : List.of("total", "non2xx", "timeout", "refused", "reset", "shortBody", "other")) {
@@ -58,7 +78,8 @@ public class ResultsJsonTest {
         Results results = ResultsFixtures.overTime();
         Path file = dir.resolve("results.json");
         ResultsJson.write(results, file);
-        JsonNode timeline = new ObjectMapper().readTree(file.toFile()).get("runs").get(0).get("timeline");
+        JsonNode timeline =
+                new ObjectMapper().readTree(file.toFile()).get("runs").get(0).get("timeline");
         assertEquals(10.0, timeline.get("measureStartSecond").asDouble());
         assertEquals(26.0, timeline.get("measureEndSecond").asDouble());
         JsonNode second = timeline.get("generatorSeconds").get(12);
@@ -94,7 +115,12 @@ public class ResultsJsonTest {
         assertEquals(2500.0, run.get("open").get("targetRate").asDouble());
         assertEquals(results, ResultsJson.read(file));
         ResultsJson.write(ResultsFixtures.results(), file);
-        assertTrue(new ObjectMapper().readTree(file.toFile()).get("runs").get(0).get("open").isNull());
+        assertTrue(new ObjectMapper()
+                .readTree(file.toFile())
+                .get("runs")
+                .get(0)
+                .get("open")
+                .isNull());
     }
 
     @Test
@@ -105,14 +131,28 @@ public class ResultsJsonTest {
         JsonNode run = new ObjectMapper().readTree(file.toFile()).get("runs").get(0);
         assertEquals("cluster", run.get("engine").asText());
         assertEquals(List.of("agent1", "agent2"), run.get("agents").findValuesAsText("name"));
-        for (String field : List.of("name", "host", "connections", "requests", "failed", "requestsPerSecond", "p99Ms",
-                "generatorCpuSeconds", "generatorCpuShare", "answered")) {
+        for (String field : List.of(
+                "name",
+                "host",
+                "connections",
+                "requests",
+                "failed",
+                "requestsPerSecond",
+                "p99Ms",
+                "generatorCpuSeconds",
+                "generatorCpuShare",
+                "answered")) {
             assertTrue(run.get("agents").get(0).has(field), field);
         }
         assertEquals(3.2, run.at("/coordination/startSkewMs").asDouble());
         assertEquals(results, ResultsJson.read(file));
         ResultsJson.write(ResultsFixtures.results(), file);
-        assertTrue(new ObjectMapper().readTree(file.toFile()).get("runs").get(0).get("agents").isNull());
+        assertTrue(new ObjectMapper()
+                .readTree(file.toFile())
+                .get("runs")
+                .get(0)
+                .get("agents")
+                .isNull());
     }
 
     @Test
@@ -123,7 +163,10 @@ public class ResultsJsonTest {
         JsonNode json = new ObjectMapper().readTree(file.toFile());
         assertShape(json);
         for (JsonNode run : json.get("runs")) {
-            assertTrue(run.get("serverCpuSeconds").isNull() && run.get("serverPeakRssMb").isNull(), run.toString());
+            assertTrue(
+                    run.get("serverCpuSeconds").isNull()
+                            && run.get("serverPeakRssMb").isNull(),
+                    run.toString());
             assertTrue(run.get("serverExitCode").isNull(), run.toString());
         }
         assertEquals(results, ResultsJson.read(file));
@@ -138,47 +181,59 @@ public class ResultsJsonTest {
         Results results = ResultsJson.read(old);
         assertEquals(4, results.runs().size());
         assertEquals(1, results.settings().roundCount());
-        assertTrue(results.runs().stream().allMatch(r -> r.round() == 0 && r.serverCpuMicrosPerRequest() == null));
+        assertTrue(results.runs().stream()
+                .allMatch(r -> r.round() == 0 && r.serverSide().cpuMicrosPerRequest() == null));
         String table = ConsoleTable.render(results);
         assertTrue(table.contains("CPU sets not recorded"), table);
-        assertTrue(table.split("\n")[2].matches("1000\\s+blocking\\s+undertow\\s+embedded\\s+1\\s+4,950\\s+5,000\\s+99\\.0%.*"),
+        assertTrue(
+                table.split("\n")[2].matches(
+                        "1000\\s+blocking\\s+undertow\\s+embedded\\s+1\\s+4,950\\s+5,000\\s+99\\.0%.*"),
                 table);
         assertTrue(HtmlReport.render(results).contains("\"rounds\":1"));
     }
 
     @Test
     void aSweepsPairsGoIntoATopLevelSweepSectionAndComeBack() throws Exception {
-        Results results = SweepFixtures.sweep(List.of(new Results.Skipped(5000, "the descriptor limit (ulimit -n) is 4,096")))
-                .withSweep();
+        Results results = SweepPairs.withSweep(
+                SweepFixtures.sweep(List.of(new Results.Skipped(5000, "the descriptor limit (ulimit -n) is 4,096"))));
         Path file = dir.resolve("results.json");
         ResultsJson.write(results, file);
         JsonNode sweep = new ObjectMapper().readTree(file.toFile()).get("sweep");
         assertEquals(3, sweep.size());
         for (JsonNode pair : sweep) {
-            for (String key : List.of("server", "strategy", "breakingPoint", "heldAt", "notHeldAt", "limit", "limitDetail")) {
+            for (String key :
+                    List.of("server", "strategy", "breakingPoint", "heldAt", "notHeldAt", "limit", "limitDetail")) {
                 assertTrue(pair.has(key), key + " in " + pair);
             }
         }
         JsonNode blocking = sweep.get(0);
-        assertEquals(List.of("undertow", "blocking", "1500", "1000", "2000", "server"), List.of(blocking.get("server").asText(),
-                blocking.get("strategy").asText(), blocking.get("breakingPoint").asText(), blocking.get("heldAt").asText(),
-                blocking.get("notHeldAt").asText(), blocking.get("limit").asText()));
+        assertEquals(
+                List.of("undertow", "blocking", "1500", "1000", "2000", "server"),
+                List.of(
+                        blocking.get("server").asText(),
+                        blocking.get("strategy").asText(),
+                        blocking.get("breakingPoint").asText(),
+                        blocking.get("heldAt").asText(),
+                        blocking.get("notHeldAt").asText(),
+                        blocking.get("limit").asText()));
         JsonNode timer = sweep.get(1);
         assertTrue(timer.get("breakingPoint").isNull() && timer.get("notHeldAt").isNull(), timer.toString());
         assertEquals("machine", timer.get("limit").asText());
         assertEquals(5000, timer.get("limitAt").asInt());
         JsonNode vertx = sweep.get(2);
-        assertTrue(vertx.get("breakingPoint").isNull(), "the generator's limit is not the server's breaking point: " + vertx);
+        assertTrue(
+                vertx.get("breakingPoint").isNull(),
+                "the generator's limit is not the server's breaking point: " + vertx);
         assertEquals("generator", vertx.get("limit").asText());
         assertEquals(results, ResultsJson.read(file), "and read back the same");
         assertTrue(ConsoleTable.render(ResultsJson.read(file)).contains("1,500 (held 1,000, not held 2,000)"));
-        ResultsJson.write(ResultsFixtures.results().withSweep(), file);
+        ResultsJson.write(SweepPairs.withSweep(ResultsFixtures.results()), file);
         assertTrue(new ObjectMapper().readTree(file.toFile()).get("sweep").isNull(), "a plain compare has none");
     }
 
     @Test
     void aSweepSectionWrittenBeforeTheLimitEnumAndTheEndsStillReads() throws Exception {
-        Results results = SweepFixtures.sweep(List.of()).withSweep();
+        Results results = SweepPairs.withSweep(SweepFixtures.sweep(List.of()));
         ObjectNode json = (ObjectNode) new ObjectMapper().readTree(ResultsJson.toJson(results));
         for (JsonNode pair : json.get("sweep")) {
             ((ObjectNode) pair).remove("ends");
@@ -191,12 +246,15 @@ public class ResultsJsonTest {
         Path old = dir.resolve("results.json");
         Files.writeString(old, json.toPrettyString());
         List<SweepPair> pairs = ResultsJson.read(old).sweep();
-        assertEquals(List.of(Limit.SERVER, Limit.NONE, Limit.GENERATOR), pairs.stream().map(SweepPair::limit).toList());
+        assertEquals(
+                List.of(Limit.SERVER, Limit.NONE, Limit.GENERATOR),
+                pairs.stream().map(SweepPair::limit).toList());
         assertEquals(null, pairs.getFirst().ends());
         assertEquals(results.sweep(), pairs);
         ((ObjectNode) json.get("sweep").get(0)).put("limit", "unexplained");
         Files.writeString(old, json.toPrettyString());
-        assertEquals(Limit.UNEXPLAINED, ResultsJson.read(old).sweep().getFirst().limit(), "written as the lowercase name");
+        assertEquals(
+                Limit.UNEXPLAINED, ResultsJson.read(old).sweep().getFirst().limit(), "written as the lowercase name");
         ((ObjectNode) json.get("sweep").get(0)).put("limit", "cosmic rays");
         Files.writeString(old, json.toPrettyString());
         UsageException bad = assertThrows(UsageException.class, () -> ResultsJson.read(old));
@@ -206,14 +264,15 @@ public class ResultsJsonTest {
     @Test
     void aSweepFileFromBeforeTheSectionStillReadsItsPairsComputedFromItsRuns() throws Exception {
         Results results = SweepFixtures.sweep(List.of());
-        ObjectNode json = (ObjectNode) new ObjectMapper().readTree(ResultsJson.toJson(results.withSweep()));
+        ObjectNode json = (ObjectNode) new ObjectMapper().readTree(ResultsJson.toJson(SweepPairs.withSweep(results)));
         json.remove("sweep");
         ((ObjectNode) json.get("settings")).remove("sweepResolution");
         Path old = dir.resolve("results.json");
         Files.writeString(old, json.toPrettyString());
         Results read = ResultsJson.read(old);
         assertEquals(null, read.sweep());
-        assertEquals(results.withSweep().sweep(), SweepPair.of(read), "computed from its runs as compare would");
+        assertEquals(
+                SweepPairs.withSweep(results).sweep(), SweepPairs.of(read), "computed from its runs as compare would");
         String table = ConsoleTable.render(read);
         assertTrue(table.contains("1,500 (held 1,000, not held 2,000)"), table);
         assertTrue(HtmlReport.render(read).contains("\"readings\":[\"1,500 (held 1,000, not held 2,000)\""));
@@ -225,7 +284,8 @@ public class ResultsJsonTest {
         assertEquals(dir.resolve("nope.json") + ": no such file", missing.getMessage());
         Path garbage = Files.writeString(dir.resolve("garbage.json"), "{not json");
         UsageException bad = assertThrows(UsageException.class, () -> ResultsJson.read(garbage));
-        assertTrue(bad.getMessage().startsWith(garbage + ": not a results file from loadtest compare"), bad.getMessage());
+        assertTrue(
+                bad.getMessage().startsWith(garbage + ": not a results file from loadtest compare"), bad.getMessage());
         assertTrue(!bad.getMessage().contains("\n"));
         Path other = Files.writeString(dir.resolve("other.json"), "{\"name\": 1}");
         assertThrows(UsageException.class, () -> ResultsJson.read(other));
@@ -233,9 +293,14 @@ public class ResultsJsonTest {
 
     @Test
     void reconciliationVerdicts() {
-        assertEquals("exact", Results.Reconciliation.of(100, 100, 0).verdict());
-        assertEquals("explained", Results.Reconciliation.of(103, 100, 5).verdict());
-        assertEquals("mismatch", Results.Reconciliation.of(106, 100, 5).verdict());
-        assertEquals("mismatch", Results.Reconciliation.of(99, 100, 5).verdict(), "the client got an answer the server never counted");
+        assertEquals("exact", Results.Reconciliation.of(100, 100, 0).verdict().id());
+        assertEquals(
+                "explained", Results.Reconciliation.of(103, 100, 5).verdict().id());
+        assertEquals(
+                "mismatch", Results.Reconciliation.of(106, 100, 5).verdict().id());
+        assertEquals(
+                "mismatch",
+                Results.Reconciliation.of(99, 100, 5).verdict().id(),
+                "the client got an answer the server never counted");
     }
 }

@@ -5,6 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.threadbench.loadtest.analysis.Cell;
+import dev.threadbench.loadtest.analysis.Verdict;
+import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.ResultsFixtures;
+import dev.threadbench.loadtest.model.Run;
+import dev.threadbench.loadtest.model.ServerCost;
+import dev.threadbench.loadtest.model.Spread;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -18,8 +25,12 @@ class ThreadBillTest {
         Cell undertow = Cell.of(ResultsFixtures.billed().runs()).getFirst();
         assertTrue(undertow.billed());
         assertEquals(new Spread(40.0, 39.5, 41.0, 3), undertow.requestCpuMicrosPerRequest());
-        assertEquals(43.5, undertow.serverCpuMicrosPerRequest().median(), 1e-9, "the whole process: + gc 1, jit 2, other 0.5");
-        Results.ServerCost cost = undertow.runs().getFirst().cost();
+        assertEquals(
+                43.5,
+                undertow.serverCpuMicrosPerRequest().median(),
+                1e-9,
+                "the whole process: + gc 1, jit 2, other 0.5");
+        ServerCost cost = undertow.runs().getFirst().serverSide().cost();
         assertEquals(2.0 / 43.5, cost.classShare("jit"), 1e-9);
         assertEquals(12.0, cost.requestRunQueueWaitMicrosPerRequest(), 1e-9);
     }
@@ -28,8 +39,12 @@ class ThreadBillTest {
     void theVerdictJudgesTheRequestCpuAndNamesTheJitAndGcShares() {
         List<String> lines = Verdict.lines(Cell.of(ResultsFixtures.billed().runs()));
         assertEquals(1, lines.size());
-        assertTrue(lines.getFirst().endsWith("; request CPU us/req 40.0 (39.5-41.0) vs 30.4 (30.0-30.8): vertx/timer 24 % less"
-                + " (apart: JIT 5 % and GC 2 % of undertow/blocking's CPU, JIT 20 % and GC 4 % of vertx/timer's)"), lines.getFirst());
+        assertTrue(
+                lines.getFirst()
+                        .endsWith("; request CPU us/req 40.0 (39.5-41.0) vs 30.4 (30.0-30.8): vertx/timer 24 % less"
+                                + " (apart: JIT 5 % and GC 2 % of undertow/blocking's CPU, JIT 20 % and GC 4"
+                                + " % of vertx/timer's)"),
+                lines.getFirst());
     }
 
     @Test
@@ -44,13 +59,34 @@ class ThreadBillTest {
     @Test
     void theTableShowsTheRequestCpuAndEachClassPerRequest() {
         String table = ConsoleTable.render(ResultsFixtures.billed());
-        assertTrue(table.contains("srv us/req: the server's request CPU, its io, worker and carrier threads' CPU time per request"),
+        assertTrue(
+                table.contains("srv us/req: the server's request CPU, its io, worker and carrier threads'"
+                        + " CPU time per request"),
                 table);
         assertTrue(table.contains("server CPU by thread class, us per request"), table);
-        String undertowRow = table.lines().filter(l -> l.matches("^ *1000 +blocking +undertow +32\\.0 .*")).findFirst().orElse(null);
+        String undertowRow = table.lines()
+                .filter(l -> l.matches("^ *1000 +blocking +undertow +32\\.0 .*"))
+                .findFirst()
+                .orElse(null);
         assertTrue(undertowRow != null, table);
-        assertEquals(List.of("1000", "blocking", "undertow", "32.0", "8.0", "0.0", "40.0", "1.0", "2.0", "0.5", "0.0", "4.6", "2.3",
-                "12.0", "40.0"), List.of(undertowRow.trim().split(" +")));
+        assertEquals(
+                List.of(
+                        "1000",
+                        "blocking",
+                        "undertow",
+                        "32.0",
+                        "8.0",
+                        "0.0",
+                        "40.0",
+                        "1.0",
+                        "2.0",
+                        "0.5",
+                        "0.0",
+                        "4.6",
+                        "2.3",
+                        "12.0",
+                        "40.0"),
+                List.of(undertowRow.trim().split(" +")));
         assertTrue(table.contains("srv us/req 3.8 %"), "the request CPU's spread: " + table);
     }
 
@@ -59,11 +95,16 @@ class ThreadBillTest {
         Path file = dir.resolve("results.json");
         ResultsJson.write(ResultsFixtures.billed(), file);
         Results back = ResultsJson.read(file);
-        Results.Run run = back.runs().getFirst();
-        assertEquals(ResultsFixtures.billed().runs().getFirst().cost().threads(), run.cost().threads());
-        assertEquals(List.of("io", "worker", "carrier", "gc", "jit", "other", "exited"), List.copyOf(run.cost().threads().keySet()));
-        assertEquals(40.0, run.generatorThreads().get("io").runQueueWaitMicrosPerRequest());
-        assertNull(ResultsFixtures.results().runs().getFirst().cost(), "the older fixture: no cost, no bill");
+        Run run = back.runs().getFirst();
+        assertEquals(
+                ResultsFixtures.billed().runs().getFirst().serverSide().cost().threads(),
+                run.serverSide().cost().threads());
+        assertEquals(
+                List.of("io", "worker", "carrier", "gc", "jit", "other", "exited"),
+                List.copyOf(run.serverSide().cost().threads().keySet()));
+        assertEquals(40.0, run.generatorSide().threads().get("io").runQueueWaitMicrosPerRequest());
+        assertNull(
+                ResultsFixtures.results().runs().getFirst().serverSide().cost(), "the older fixture: no cost, no bill");
     }
 
     @Test
@@ -76,19 +117,49 @@ class ThreadBillTest {
     @Test
     void aStarvedRunIsFlaggedInTheTable() {
         Results billed = ResultsFixtures.billed();
-        java.util.List<Results.Run> runs = new java.util.ArrayList<>(billed.runs());
-        Results.Run first = runs.getFirst();
-        runs.set(0, new Results.Run(first.server(), first.strategy(), first.concurrency(), first.engine(), first.round(),
-                first.requests(), first.failed(), first.durationSeconds(), first.requestsPerSecond(), first.bound(),
-                first.ratioToBound(), first.latencyMs(), first.serverCpuSeconds(), first.serverCpuMicrosPerRequest(),
-                first.serverCpuShare(), first.serverPeakRssMb(), first.clientCpuSeconds(), first.generatorCpuShare(),
-                first.serverBound(), first.generatorBound(), first.reconciliation(), first.connectionsOpened(),
-                first.serverExitCode(), first.percentiles(), List.of("server starved: its request threads ..."), first.cost(),
-                first.open(), first.agents(), first.coordination(), first.timeline(), first.generatorThreads(), 4.0, null, null));
+        java.util.List<Run> runs = new java.util.ArrayList<>(billed.runs());
+        Run first = runs.getFirst();
+        runs.set(
+                0,
+                ResultsFixtures.flat(
+                        first.server(),
+                        first.strategy(),
+                        first.concurrency(),
+                        first.engine(),
+                        first.round(),
+                        first.load().requests(),
+                        first.load().failed(),
+                        first.load().durationSeconds(),
+                        first.load().requestsPerSecond(),
+                        first.load().bound(),
+                        first.load().ratioToBound(),
+                        first.latency().latencyMs(),
+                        first.serverSide().cpuSeconds(),
+                        first.serverSide().cpuMicrosPerRequest(),
+                        first.serverSide().cpuShare(),
+                        first.serverSide().peakRssMb(),
+                        first.generatorSide().cpuSeconds(),
+                        first.generatorSide().cpuShare(),
+                        first.serverSide().cpuBound(),
+                        first.generatorSide().cpuBound(),
+                        first.reconciliation(),
+                        first.load().connectionsOpened(),
+                        first.serverSide().exitCode(),
+                        first.latency().percentiles(),
+                        List.of("server starved: its request threads ..."),
+                        first.serverSide().cost(),
+                        first.open(),
+                        first.cluster().agents(),
+                        first.cluster().coordination(),
+                        first.timeline(),
+                        first.generatorSide().threads(),
+                        4.0,
+                        null,
+                        null));
         String table = ConsoleTable.render(new Results(billed.environment(), billed.settings(), runs));
         assertTrue(table.contains("STARVED 1/3"), table);
-        assertTrue(table.contains("STARVED: the server's request threads or the generator's event loops waited"), table);
+        assertTrue(
+                table.contains("STARVED: the server's request threads or the generator's event loops waited"), table);
         assertFalse(ConsoleTable.render(billed).contains("STARVED"));
     }
 }
-

@@ -113,36 +113,59 @@ class AnswerParserTest {
     void aLongHeaderLineIsReadWholeAndOneTooLongRefused() {
         AnswerParser parser = new AnswerParser();
         parser.expect(false);
-        assertTrue(feed(parser, "HTTP/1.1 200 OK\r\nSet-Cookie: " + "x".repeat(5000) + "\r\nContent-Length: 1\r\n\r\n!", 1000));
+        assertTrue(feed(
+                parser, "HTTP/1.1 200 OK\r\nSet-Cookie: " + "x".repeat(5000) + "\r\nContent-Length: 1\r\n\r\n!", 1000));
         assertNull(parser.check());
         parser.expect(false);
-        assertThrows(AnswerParser.Malformed.class, () -> parser.read(bytes("HTTP/1.1 200 OK\r\nX: " + "x".repeat(20_000))));
+        assertThrows(
+                AnswerParser.Malformed.class, () -> parser.read(bytes("HTTP/1.1 200 OK\r\nX: " + "x".repeat(20_000))));
     }
 
     @Test
     void refusesWhatIsNotHttp() {
         AnswerParser parser = new AnswerParser();
         parser.expect(false);
-        assertTrue(assertThrows(AnswerParser.Malformed.class, () -> parser.read(bytes("SSH-2.0-OpenSSH\r\n"))).getMessage()
+        assertTrue(assertThrows(AnswerParser.Malformed.class, () -> parser.read(bytes("SSH-2.0-OpenSSH\r\n")))
+                .getMessage()
                 .contains("not an HTTP/1.x status line"));
         parser.expect(false);
-        assertThrows(AnswerParser.Malformed.class, () -> parser.read(bytes("HTTP/1.1 200 OK\r\nContent-Length: ten\r\n\r\n")));
+        assertThrows(
+                AnswerParser.Malformed.class,
+                () -> parser.read(bytes("HTTP/1.1 200 OK\r\nContent-Length: ten\r\n\r\n")));
         parser.expect(false);
-        assertEquals("not a status code: 2000 OK", assertThrows(AnswerParser.Malformed.class,
-                () -> parser.read(bytes("HTTP/1.1 2000 OK\r\nContent-Length: 0\r\n\r\n"))).getMessage(), "four digits");
+        assertEquals(
+                "not a status code: 2000 OK",
+                assertThrows(
+                                AnswerParser.Malformed.class,
+                                () -> parser.read(bytes("HTTP/1.1 2000 OK\r\nContent-Length: 0\r\n\r\n")))
+                        .getMessage(),
+                "four digits");
         parser.expect(false);
-        assertEquals("not a status code: 2000", assertThrows(AnswerParser.Malformed.class,
-                () -> parser.read(bytes("HTTP/1.1 2000\r\nContent-Length: 0\r\n\r\n"))).getMessage(), "four digits, no reason");
+        assertEquals(
+                "not a status code: 2000",
+                assertThrows(
+                                AnswerParser.Malformed.class,
+                                () -> parser.read(bytes("HTTP/1.1 2000\r\nContent-Length: 0\r\n\r\n")))
+                        .getMessage(),
+                "four digits, no reason");
         parser.expect(false);
-        assertEquals("Content-Length given twice", assertThrows(AnswerParser.Malformed.class,
-                () -> parser.read(bytes("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nok"))).getMessage());
+        assertEquals(
+                "Content-Length given twice",
+                assertThrows(
+                                AnswerParser.Malformed.class,
+                                () -> parser.read(
+                                        bytes("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nok")))
+                        .getMessage());
         parser.expect(false);
-        assertThrows(AnswerParser.Malformed.class,
+        assertThrows(
+                AnswerParser.Malformed.class,
                 () -> parser.read(bytes("HTTP/1.1 200 OK\r\ncontent-length: 2\r\nContent-Length: 5\r\n\r\nok")));
         parser.expect(false);
         parser.read(bytes("HTTP/1.1 200\r\nContent-Length: 2\r\n\r\nok"));
         assertTrue(parser.done() && parser.status() == 200, "no reason phrase: still a status line");
         parser.expect(false);
-        assertThrows(AnswerParser.Malformed.class, () -> parser.read(bytes("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")));
+        assertThrows(
+                AnswerParser.Malformed.class,
+                () -> parser.read(bytes("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")));
     }
 }

@@ -14,8 +14,11 @@ class FailureCauseTest {
     void classifiesByExceptionAndWhetherTheAnswerHadBegun() {
         assertEquals(FailureCause.TIMEOUT, FailureCause.of(new TimeoutException("idle"), false));
         assertEquals(FailureCause.TIMEOUT, FailureCause.of(new RuntimeException(new TimeoutException("idle")), true));
-        assertEquals(FailureCause.REFUSED, FailureCause.of(new ConnectException("Connection refused: /127.0.0.1:1"), false));
-        assertEquals(FailureCause.TIMEOUT, FailureCause.of(new ConnectException("connection timed out: /10.0.0.1:80"), false));
+        assertEquals(
+                FailureCause.REFUSED, FailureCause.of(new ConnectException("Connection refused: /127.0.0.1:1"), false));
+        assertEquals(
+                FailureCause.TIMEOUT,
+                FailureCause.of(new ConnectException("connection timed out: /10.0.0.1:80"), false));
         assertEquals(FailureCause.RESET, FailureCause.of(new SocketException("Connection reset"), false));
         assertEquals(FailureCause.RESET, FailureCause.of(new HttpClosedException("Connection was closed"), false));
         assertEquals(FailureCause.SHORT_BODY, FailureCause.of(new HttpClosedException("Connection was closed"), true));

@@ -3,6 +3,7 @@ package dev.threadbench.loadtest.runner;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.threadbench.loadtest.model.LatencySummary;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
@@ -76,6 +77,7 @@ class LatencySummaryTest {
     }
 
     private static void assertClose(double expected, double actual) {
-        assertEquals(expected, actual, Math.max(expected * PRECISION, 0.001), "expected ~" + expected + " got " + actual);
+        assertEquals(
+                expected, actual, Math.max(expected * PRECISION, 0.001), "expected ~" + expected + " got " + actual);
     }
 }

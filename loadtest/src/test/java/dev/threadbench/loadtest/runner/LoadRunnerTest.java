@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.threadbench.loadtest.StandInServer;
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.UsageException;
+import dev.threadbench.loadtest.model.LatencySummary;
 import dev.threadbench.loadtest.plan.Plan;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -35,8 +36,13 @@ class LoadRunnerTest {
     }
 
     private static LoadSpec counted(String url, int concurrency, long iterations, int timeoutSeconds) {
-        return new LoadSpec(List.of(new Plan.Step("step", "GET", URI.create(url), Map.of())), concurrency, Duration.ZERO,
-                Duration.ofSeconds(timeoutSeconds), new LoadShape.Counted(Duration.ZERO, iterations), 2);
+        return new LoadSpec(
+                List.of(new Plan.Step("step", "GET", URI.create(url), Map.of())),
+                concurrency,
+                Duration.ZERO,
+                Duration.ofSeconds(timeoutSeconds),
+                new LoadShape.Counted(Duration.ZERO, iterations),
+                2);
     }
 
     private static String local(int port, String path) {
@@ -47,17 +53,21 @@ class LoadRunnerTest {
     void runsExactlyTheIterationsOnOneKeepAliveConnectionPerSlot() {
         long before = server.requests();
         AtomicInteger edges = new AtomicInteger();
-        LoadResult result = new LoadRunner(counted(local(server.port(), "/"), 20, 400, 10), new LoadRunner.Phases() {
-            @Override
-            public void measureStarted() {
-                edges.incrementAndGet();
-            }
+        LoadResult result = new LoadRunner(
+                        counted(local(server.port(), "/"), 20, 400, 10),
+                        new LoadRunner.Phases() {
+                            @Override
+                            public void measureStarted() {
+                                edges.incrementAndGet();
+                            }
 
-            @Override
-            public void measureEnded() {
-                edges.incrementAndGet();
-            }
-        }, Progress.Sink.NONE).run();
+                            @Override
+                            public void measureEnded() {
+                                edges.incrementAndGet();
+                            }
+                        },
+                        Progress.Sink.NONE)
+                .run();
         assertEquals(400, result.requests());
         assertEquals(400, result.successes());
         assertEquals(0, result.failed());
@@ -75,8 +85,13 @@ class LoadRunnerTest {
 
     @Test
     void aTimedRunMeasuresItsWindowAfterTheWarmUp() {
-        LoadSpec spec = new LoadSpec(List.of(new Plan.Step("step", "GET", URI.create(local(server.port(), "/")), Map.of())), 10,
-                Duration.ofSeconds(1), Duration.ofSeconds(10), new LoadShape.Timed(Duration.ofSeconds(1), Duration.ofSeconds(2)), 2);
+        LoadSpec spec = new LoadSpec(
+                List.of(new Plan.Step("step", "GET", URI.create(local(server.port(), "/")), Map.of())),
+                10,
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(10),
+                new LoadShape.Timed(Duration.ofSeconds(1), Duration.ofSeconds(2)),
+                2);
         long started = System.nanoTime();
         LoadResult result = new LoadRunner(spec, new LoadRunner.Phases() {}, Progress.Sink.NONE).run();
         double took = (System.nanoTime() - started) / 1e9;
@@ -87,13 +102,23 @@ class LoadRunnerTest {
         assertEquals(result.sent(), result.answered(), "everything sent was answered, warm-up and drain included");
         assertTrue(result.sent() > result.requests(), "warm-up requests are sent but not measured");
         SecondSeries seconds = result.seconds();
-        assertEquals(2.0, seconds.measureStartSecond(), 1e-6, "the window on the series' clock: after ramp-up and warm-up");
+        assertEquals(
+                2.0, seconds.measureStartSecond(), 1e-6, "the window on the series' clock: after ramp-up and warm-up");
         assertEquals(4.0, seconds.measureEndSecond(), 1e-6);
-        assertEquals(result.sent(), seconds.seconds().stream().mapToLong(SecondSeries.Second::requests).sum(),
+        assertEquals(
+                result.sent(),
+                seconds.seconds().stream()
+                        .mapToLong(SecondSeries.Second::requests)
+                        .sum(),
                 "every request sent completed in one second of the series, warm-up and drain included");
-        assertTrue(seconds.seconds().size() >= 4, "a bucket for each second of the load: " + seconds.seconds().size());
-        assertTrue(seconds.seconds().get(2).requests() > 0 && seconds.seconds().get(2).p99Ms() >= 100,
-                "a measured second has its answers, the delayed ones among them: " + seconds.seconds().get(2));
+        assertTrue(
+                seconds.seconds().size() >= 4,
+                "a bucket for each second of the load: " + seconds.seconds().size());
+        assertTrue(
+                seconds.seconds().get(2).requests() > 0
+                        && seconds.seconds().get(2).p99Ms() >= 100,
+                "a measured second has its answers, the delayed ones among them: "
+                        + seconds.seconds().get(2));
     }
 
     @ParameterizedTest
@@ -104,10 +129,15 @@ class LoadRunnerTest {
         assertEquals(40, result.successes());
         List<String> why = new java.util.ArrayList<>();
         GeneratorTransport canRun = transport.start(why::add).transport();
-        assertEquals(canRun.key(), result.transport(), "asked for " + transport.key() + (why.isEmpty() ? "" : ": " + why));
+        assertEquals(
+                canRun.key(), result.transport(), "asked for " + transport.key() + (why.isEmpty() ? "" : ": " + why));
         assertEquals(why.isEmpty(), canRun == transport, "the one asked for, unless it cannot start here: " + why);
-        if (transport != GeneratorTransport.IO_URING && System.getProperty("os.name").equals("Linux")) {
-            assertEquals(transport.key(), result.transport(), "epoll (netty's native library is packaged) and NIO run on Linux");
+        if (transport != GeneratorTransport.IO_URING
+                && System.getProperty("os.name").equals("Linux")) {
+            assertEquals(
+                    transport.key(),
+                    result.transport(),
+                    "epoll (netty's native library is packaged) and NIO run on Linux");
         }
     }
 
@@ -116,38 +146,53 @@ class LoadRunnerTest {
         assertEquals(GeneratorTransport.IO_URING, GeneratorTransport.parse("io_uring"));
         assertEquals(GeneratorTransport.IO_URING, GeneratorTransport.parse("IO-URING"));
         assertEquals(GeneratorTransport.NIO, GeneratorTransport.parse("nio"));
-        assertTrue(assertThrows(UsageException.class, () -> GeneratorTransport.parse("kqueue")).getMessage()
+        assertTrue(assertThrows(UsageException.class, () -> GeneratorTransport.parse("kqueue"))
+                .getMessage()
                 .contains("expected epoll, io_uring, nio"));
     }
 
     @Test
     void countsNon2xx() {
-        LoadResult result = new LoadRunner(counted(local(server.port(), "/status/500"), 2, 10, 10), new LoadRunner.Phases() {},
-                Progress.Sink.NONE).run();
+        LoadResult result = new LoadRunner(
+                        counted(local(server.port(), "/status/500"), 2, 10, 10),
+                        new LoadRunner.Phases() {},
+                        Progress.Sink.NONE)
+                .run();
         assertEquals(10, result.failures().get(FailureCause.NON_2XX));
         assertEquals(0, result.successes());
     }
 
     @Test
     void countsTimeouts() {
-        LoadResult result = new LoadRunner(counted(local(server.port(), "/slow"), 2, 2, 1), new LoadRunner.Phases() {},
-                Progress.Sink.NONE).run();
+        LoadResult result = new LoadRunner(
+                        counted(local(server.port(), "/slow"), 2, 2, 1), new LoadRunner.Phases() {}, Progress.Sink.NONE)
+                .run();
         assertEquals(2, result.failures().get(FailureCause.TIMEOUT));
         assertTrue(LatencySummary.of(result.latencyMicros()).max() >= 1000, "failed after the 1 s timeout");
     }
 
     @Test
     void countsShortBodies() {
-        LoadResult result = new LoadRunner(counted(local(server.rawPort(), "/short"), 2, 4, 5), new LoadRunner.Phases() {},
-                Progress.Sink.NONE).run();
-        assertEquals(4, result.failures().get(FailureCause.SHORT_BODY), result.failures().toString());
+        LoadResult result = new LoadRunner(
+                        counted(local(server.rawPort(), "/short"), 2, 4, 5),
+                        new LoadRunner.Phases() {},
+                        Progress.Sink.NONE)
+                .run();
+        assertEquals(
+                4,
+                result.failures().get(FailureCause.SHORT_BODY),
+                result.failures().toString());
     }
 
     @Test
     void countsResets() {
-        LoadResult result = new LoadRunner(counted(local(server.rawPort(), "/reset"), 2, 4, 5), new LoadRunner.Phases() {},
-                Progress.Sink.NONE).run();
-        assertEquals(4, result.failures().get(FailureCause.RESET), result.failures().toString());
+        LoadResult result = new LoadRunner(
+                        counted(local(server.rawPort(), "/reset"), 2, 4, 5),
+                        new LoadRunner.Phases() {},
+                        Progress.Sink.NONE)
+                .run();
+        assertEquals(
+                4, result.failures().get(FailureCause.RESET), result.failures().toString());
     }
 
     @Test
@@ -156,9 +201,13 @@ class LoadRunnerTest {
         try (ServerSocket socket = new ServerSocket(0)) {
             closedPort = socket.getLocalPort();
         }
-        LoadResult result = new LoadRunner(counted(local(closedPort, "/"), 2, 6, 5), new LoadRunner.Phases() {},
-                Progress.Sink.NONE).run();
-        assertEquals(6, result.failures().get(FailureCause.REFUSED), result.failures().toString());
+        LoadResult result = new LoadRunner(
+                        counted(local(closedPort, "/"), 2, 6, 5), new LoadRunner.Phases() {}, Progress.Sink.NONE)
+                .run();
+        assertEquals(
+                6,
+                result.failures().get(FailureCause.REFUSED),
+                result.failures().toString());
         assertEquals(0, result.answered());
     }
 }

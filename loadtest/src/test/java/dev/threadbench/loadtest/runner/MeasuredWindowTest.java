@@ -9,7 +9,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** A warm-up of steps: it ends at the first whole step the caller says it may, or at the cap, and the window follows it. */
+/**
+ * A warm-up of steps: it ends at the first whole step the caller says it may, or at the cap, and the window follows it.
+ */
 class MeasuredWindowTest {
 
     /** Phases that say "warmed up" from the {@code readyAt}-th question on, and count down when the window ends. */
@@ -34,8 +36,10 @@ class MeasuredWindowTest {
     }
 
     private static MeasuredWindow run(Phases phases, long capMs) throws InterruptedException {
-        MeasuredWindow window = new MeasuredWindow(new LoadShape.Timed(Duration.ofMillis(capMs), Duration.ofMillis(100),
-                Duration.ofMillis(100)), Duration.ofMillis(100), phases);
+        MeasuredWindow window = new MeasuredWindow(
+                new LoadShape.Timed(Duration.ofMillis(capMs), Duration.ofMillis(100), Duration.ofMillis(100)),
+                Duration.ofMillis(100),
+                phases);
         window.open();
         assertTrue(Double.isNaN(window.secondsLeft(System.nanoTime())), "no end known while warming up");
         assertEquals("warm-up", window.phase(System.nanoTime()));

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.threadbench.loadtest.StandInServer;
 import dev.threadbench.loadtest.plan.Plan;
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.URI;
@@ -40,9 +39,18 @@ class OpenModelStallTest {
     @BeforeAll
     static void startServer() throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
-        server = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), StandInServer.class.getName(), "0", "0", "120")
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        String ready = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8)).readLine();
+        server = new ProcessBuilder(
+                        java,
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        StandInServer.class.getName(),
+                        "0",
+                        "0",
+                        "120")
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        String ready =
+                new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8)).readLine();
         assertTrue(ready != null && ready.startsWith("http "), "the stand-in server started: " + ready);
         target = URI.create("http://127.0.0.1:" + ready.split(" ")[1] + "/");
     }
@@ -55,11 +63,16 @@ class OpenModelStallTest {
     }
 
     private static void signal(String name) throws IOException, InterruptedException {
-        Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(server.pid())).inheritIO().start();
+        Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(server.pid()))
+                .inheritIO()
+                .start();
         assertEquals(0, kill.waitFor(), "kill -" + name);
     }
 
-    /** A 4 s measured run after a 2 s warm-up (the child JVM's first second is slow); 1 s into the measured window, the server stops for about a second. */
+    /**
+     * A 4 s measured run after a 2 s warm-up (the child JVM's first second is slow); 1 s into the measured window, the
+     * server stops for about a second.
+     */
     private static Run runWithStall(int connections, Double rate) {
         CompletableFuture<Long> stalledNanos = new CompletableFuture<>();
         LoadRunner.Phases stallInTheWindow = new LoadRunner.Phases() {
@@ -82,8 +95,14 @@ class OpenModelStallTest {
                 });
             }
         };
-        LoadSpec spec = new LoadSpec(List.of(new Plan.Step("GET /", "GET", target, Map.of())), connections, Duration.ZERO,
-                Duration.ofSeconds(10), new LoadShape.Timed(Duration.ofSeconds(2), Duration.ofSeconds(4)), 2, rate);
+        LoadSpec spec = new LoadSpec(
+                List.of(new Plan.Step("GET /", "GET", target, Map.of())),
+                connections,
+                Duration.ZERO,
+                Duration.ofSeconds(10),
+                new LoadShape.Timed(Duration.ofSeconds(2), Duration.ofSeconds(4)),
+                2,
+                rate);
         LoadResult result = new LoadRunner(spec, stallInTheWindow, Progress.Sink.NONE).run();
         return new Run(result, stalledNanos.join() / 1e6);
     }
@@ -109,22 +128,28 @@ class OpenModelStallTest {
         // sent on schedule, stall or not (a busy machine may leave the client a little behind at the window's start)
         assertEquals(RATE, run.result().achievedRate(), RATE * 0.1);
         // the request intended as the server stopped waits the whole stall
-        assertTrue(run.maxMs() >= 0.9 * run.stallMs() && run.maxMs() < run.stallMs() + 1_500,
+        assertTrue(
+                run.maxMs() >= 0.9 * run.stallMs() && run.maxMs() < run.stallMs() + 1_500,
                 "max " + run.maxMs() + " ms against a stall of " + run.stallMs() + " ms");
         // those intended in the stall's first (stall - 0.5 s) waited more than 0.5 s; the server's catching up after
         // it (the backlog at once, on a shared machine) may add some, but not the whole run's
         double expectedSlow = RATE * (run.stallMs() - SLOW_MICROS / 1000.0) / 1000;
         double atMost = RATE * (run.stallMs() + 1_500) / 1000;
-        assertTrue(run.slow() >= 0.7 * expectedSlow && run.slow() <= atMost,
-                run.slow() + " requests above 500 ms, expected " + Math.round(0.7 * expectedSlow) + " to " + Math.round(atMost));
+        assertTrue(
+                run.slow() >= 0.7 * expectedSlow && run.slow() <= atMost,
+                run.slow() + " requests above 500 ms, expected " + Math.round(0.7 * expectedSlow) + " to "
+                        + Math.round(atMost));
     }
 
     @Test
     void aClosedLoopRecordsTheStallOncePerConnectionAtMost() {
         Run run = runWithStall(CLOSED_CONNECTIONS, null);
         assertEquals(0, run.result().failed());
-        assertTrue(run.maxMs() >= 0.9 * run.stallMs(), "max " + run.maxMs() + " ms against a stall of " + run.stallMs() + " ms");
-        assertTrue(run.slow() >= 1 && run.slow() <= CLOSED_CONNECTIONS,
+        assertTrue(
+                run.maxMs() >= 0.9 * run.stallMs(),
+                "max " + run.maxMs() + " ms against a stall of " + run.stallMs() + " ms");
+        assertTrue(
+                run.slow() >= 1 && run.slow() <= CLOSED_CONNECTIONS,
                 run.slow() + " requests above 500 ms from " + CLOSED_CONNECTIONS + " connections");
     }
 
@@ -132,7 +157,8 @@ class OpenModelStallTest {
     void anOpenRunWithTooFewConnectionsSaysItFellBehind() {
         Run run = runWithStall(20, RATE);
         LoadResult.Open open = run.result().open();
-        // 20 connections stuck in the stall: the next requests wait for one, sent late, counted from their intended time
+        // 20 connections stuck in the stall: the next requests wait for one, sent late, counted from their intended
+        // time
         assertTrue(open.late() > 50, open.late() + " late");
         assertTrue(open.maxLateMs() >= 0.5 * run.stallMs(), "latest " + open.maxLateMs() + " ms");
         assertTrue(run.slow() >= 0.7 * RATE * (run.stallMs() - 500) / 1000, run.slow() + " requests above 500 ms");

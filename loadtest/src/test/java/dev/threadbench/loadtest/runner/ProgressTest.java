@@ -14,7 +14,8 @@ class ProgressTest {
     void theLineShowsRequestsRateFailuresAndTimeLeft() {
         String line = Progress.line(new Progress.Snapshot(0, 123_456, 7, 41.2, 0, "measuring"), 9876.4, 10, 41.2);
         assertEquals("measuring      123,456 requests      9,876 req/s over the last 10 s  7 failed  42 s left", line);
-        assertTrue(Progress.line(new Progress.Snapshot(0, 0, 0, Double.NaN, 0, "warm-up"), 0, 1, Double.NaN).endsWith("? left"));
+        assertTrue(Progress.line(new Progress.Snapshot(0, 0, 0, Double.NaN, 0, "warm-up"), 0, 1, Double.NaN)
+                .endsWith("? left"));
     }
 
     @Test
@@ -28,7 +29,11 @@ class ProgressTest {
         for (int second = 1; second <= 14; second++) {
             completed += second % 2 == 0 ? 5_800 : 4_200;
             last = rate.add(new Progress.Snapshot(second * 1_000_000_000L, completed, 0, Double.NaN, 0, "measuring"));
-            assertEquals(Math.min(second, Progress.RATE_SECONDS), rate.seconds(), 1e-9, "the span grows to 10 s, then slides");
+            assertEquals(
+                    Math.min(second, Progress.RATE_SECONDS),
+                    rate.seconds(),
+                    1e-9,
+                    "the span grows to 10 s, then slides");
         }
         assertEquals(5_000, last, 1e-9, "ten whole seconds: five whole 2 s periods");
     }

@@ -16,7 +16,8 @@ class SecondSeriesTest {
     void eachSecondCountsWhatCompletedInItAndItsPercentilesAreOfAllLoopsTogether() {
         SecondBuckets fastLoop = new SecondBuckets();
         SecondBuckets slowLoop = new SecondBuckets();
-        // second 0: 90 fast answers on one loop, 10 delayed ones on the other; second 1: nothing; second 2: 5, one failed
+        // second 0: 90 fast answers on one loop, 10 delayed ones on the other; second 1: nothing; second 2: 5, one
+        // failed
         for (int i = 0; i < 90; i++) {
             fastLoop.record(i * SECOND / 100, 500, false);
         }
@@ -50,13 +51,19 @@ class SecondSeriesTest {
         for (int i = 0; i < 60; i++) {
             b.record(SECOND + i * SECOND / 60, 3_000, i < 2);
         }
-        SecondSeries merged = SecondSeries.merge(List.of(SecondSeries.of(2.0, 4.0, List.of(a)), SecondSeries.of(2.0, 4.0, List.of(b))));
+        SecondSeries merged = SecondSeries.merge(
+                List.of(SecondSeries.of(2.0, 4.0, List.of(a)), SecondSeries.of(2.0, 4.0, List.of(b))));
         List<SecondSeries.Second> seconds = merged.seconds();
         assertEquals(40, seconds.get(0).requests(), "only the first agent answered in second 0");
         assertEquals(100, seconds.get(1).requests());
         assertEquals(2, seconds.get(1).failed());
-        assertEquals(3.0, seconds.get(1).p50Ms(), 0.05, "60 of the 100 took 3 ms: the merged median is theirs, not an average");
-        assertNull(SecondSeries.merge(java.util.Arrays.asList(SecondSeries.of(2.0, 4.0, List.of(a)), null)),
+        assertEquals(
+                3.0,
+                seconds.get(1).p50Ms(),
+                0.05,
+                "60 of the 100 took 3 ms: the merged median is theirs, not an average");
+        assertNull(
+                SecondSeries.merge(java.util.Arrays.asList(SecondSeries.of(2.0, 4.0, List.of(a)), null)),
                 "an agent without a series: none for the run");
     }
 

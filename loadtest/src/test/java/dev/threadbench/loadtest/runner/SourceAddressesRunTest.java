@@ -21,12 +21,25 @@ class SourceAddressesRunTest {
         Vertx vertx = Vertx.vertx();
         Set<String> remoteHosts = ConcurrentHashMap.newKeySet();
         try {
-            HttpServer server = vertx.createHttpServer().requestHandler(request -> {
-                remoteHosts.add(request.remoteAddress().host());
-                request.response().end("ok");
-            }).listen(0, "127.0.0.1").await();
-            LoadSpec spec = new LoadSpec(List.of(new Plan.Step("step", "GET", URI.create("http://127.0.0.1:" + server.actualPort() + "/"),
-                    Map.of())), 4, Duration.ZERO, Duration.ofSeconds(10), new LoadShape.Counted(Duration.ZERO, 40), 2, null)
+            HttpServer server = vertx.createHttpServer()
+                    .requestHandler(request -> {
+                        remoteHosts.add(request.remoteAddress().host());
+                        request.response().end("ok");
+                    })
+                    .listen(0, "127.0.0.1")
+                    .await();
+            LoadSpec spec = new LoadSpec(
+                            List.of(new Plan.Step(
+                                    "step",
+                                    "GET",
+                                    URI.create("http://127.0.0.1:" + server.actualPort() + "/"),
+                                    Map.of())),
+                            4,
+                            Duration.ZERO,
+                            Duration.ofSeconds(10),
+                            new LoadShape.Counted(Duration.ZERO, 40),
+                            2,
+                            null)
                     .with(GeneratorTransport.DEFAULT, SourceAddresses.parse("127.0.0.2,127.0.0.3"));
             LoadResult result = new LoadRunner(spec, new LoadRunner.Phases() {}, Progress.Sink.NONE).run();
             assertEquals(40, result.successes());

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.threadbench.loadtest.UsageException;
+import dev.threadbench.loadtest.base.UsageException;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
@@ -23,22 +23,30 @@ class SourceAddressesTest {
 
     @Test
     void parsesRangesAndListsInOrderWithoutRepeats() {
-        assertEquals(List.of("127.0.0.2", "127.0.0.3", "127.0.0.4"), names(SourceAddresses.parse("127.0.0.2-127.0.0.4")));
-        assertEquals(List.of("10.0.0.5", "10.0.0.9", "10.0.0.6"), names(SourceAddresses.parse("10.0.0.5, 10.0.0.9,10.0.0.6,10.0.0.5")));
-        assertEquals(List.of("10.0.0.255", "10.0.1.0", "127.0.0.9"), names(SourceAddresses.parse("10.0.0.255-10.0.1.0,127.0.0.9")));
+        assertEquals(
+                List.of("127.0.0.2", "127.0.0.3", "127.0.0.4"), names(SourceAddresses.parse("127.0.0.2-127.0.0.4")));
+        assertEquals(
+                List.of("10.0.0.5", "10.0.0.9", "10.0.0.6"),
+                names(SourceAddresses.parse("10.0.0.5, 10.0.0.9,10.0.0.6,10.0.0.5")));
+        assertEquals(
+                List.of("10.0.0.255", "10.0.1.0", "127.0.0.9"),
+                names(SourceAddresses.parse("10.0.0.255-10.0.1.0,127.0.0.9")));
         assertEquals(List.of(), SourceAddresses.parse(null));
         assertEquals(List.of(), SourceAddresses.parse(" "));
     }
 
     @Test
     void refusesWhatIsNotAnAddressOrARange() {
-        assertTrue(assertThrows(UsageException.class, () -> SourceAddresses.parse("127.0.0.9-127.0.0.2")).getMessage()
+        assertTrue(assertThrows(UsageException.class, () -> SourceAddresses.parse("127.0.0.9-127.0.0.2"))
+                .getMessage()
                 .contains("ends before it starts"));
-        assertTrue(assertThrows(UsageException.class, () -> SourceAddresses.parse("localhost")).getMessage()
+        assertTrue(assertThrows(UsageException.class, () -> SourceAddresses.parse("localhost"))
+                .getMessage()
                 .contains("'localhost' is not an IPv4 address"));
         assertThrows(UsageException.class, () -> SourceAddresses.parse("127.0.0.256"));
         assertThrows(UsageException.class, () -> SourceAddresses.parse("::1"));
-        assertTrue(assertThrows(UsageException.class, () -> SourceAddresses.parse("10.0.0.0-10.1.0.0")).getMessage()
+        assertTrue(assertThrows(UsageException.class, () -> SourceAddresses.parse("10.0.0.0-10.1.0.0"))
+                .getMessage()
                 .contains("more than"));
     }
 
@@ -51,23 +59,35 @@ class SourceAddressesTest {
             bound.add(address.getHostAddress());
             assertEquals(0, SourceAddresses.bindAddress(sources, slot).getPort(), "the port stays the system's choice");
         }
-        assertEquals(List.of("127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.2"), bound);
+        assertEquals(
+                List.of("127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.2"),
+                bound);
         assertNull(SourceAddresses.bindAddress(List.of(), 3));
     }
 
     @Test
     void choosesLoopbackAddressesPastAQuarterOfOneAddresssPorts() {
         List<String> said = new ArrayList<>();
-        assertEquals(List.of(), SourceAddresses.forLoad(List.of(), "127.0.0.1", 7_058, 28_232, said::add), "a quarter: one address");
-        assertEquals(List.of("127.0.0.2", "127.0.0.3"),
+        assertEquals(
+                List.of(),
+                SourceAddresses.forLoad(List.of(), "127.0.0.1", 7_058, 28_232, said::add),
+                "a quarter: one address");
+        assertEquals(
+                List.of("127.0.0.2", "127.0.0.3"),
                 names(SourceAddresses.forLoad(List.of(), "127.0.0.1", 7_059, 28_232, said::add)));
         assertEquals(1, said.size());
         assertTrue(said.getFirst().contains("127.0.0.2-127.0.0.3"), said.getFirst());
-        assertEquals(3, SourceAddresses.forLoad(List.of(), "127.0.0.1", 19_000, 28_232, said::add).size());
-        assertEquals(List.of(), SourceAddresses.forLoad(List.of(), "10.1.2.3", 30_000, 28_232, said::add),
+        assertEquals(
+                3,
+                SourceAddresses.forLoad(List.of(), "127.0.0.1", 19_000, 28_232, said::add)
+                        .size());
+        assertEquals(
+                List.of(),
+                SourceAddresses.forLoad(List.of(), "10.1.2.3", 30_000, 28_232, said::add),
                 "not on loopback: the headroom check says what is missing");
         List<InetAddress> given = SourceAddresses.parse("127.0.0.5");
-        assertEquals(given, SourceAddresses.forLoad(given, "127.0.0.1", 100_000, 28_232, said::add), "given: kept as given");
+        assertEquals(
+                given, SourceAddresses.forLoad(given, "127.0.0.1", 100_000, 28_232, said::add), "given: kept as given");
         assertEquals(2, said.size());
     }
 
@@ -101,7 +121,9 @@ class SourceAddressesTest {
         Path range = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
         if (Files.exists(range)) {
             // a /proc/sys file read as Files.readString reads gives only its first byte: "3", which parses as no range
-            assertTrue(SourceAddresses.EPHEMERAL_PORTS > 1_000, "ephemeral ports read: " + SourceAddresses.EPHEMERAL_PORTS);
+            assertTrue(
+                    SourceAddresses.EPHEMERAL_PORTS > 1_000,
+                    "ephemeral ports read: " + SourceAddresses.EPHEMERAL_PORTS);
         }
     }
 }

@@ -11,10 +11,29 @@ import java.util.Map;
  * @param error        null when the run completed; else why not, in one line (the counts are then empty)
  * @param startLateMs  how long after its intended start (receipt + startInMillis) the agent started the load
  * @param cpus         the CPUs the agent's JVM may use: its generator CPU share is over these
- * @param seconds      the run second by second on the agent's own clock from its start (per-second histograms whole); null
- *                     when the run failed
+ * @param seconds      the run second by second on the agent's own clock from its start (per-second histograms whole);
+ *                     null when the run failed
  */
-public record AgentReport(String runId, String agentNode, String agent, String host, int connections, long requests, long successes,
-                          Map<String, Long> failures, double durationSeconds, String histogram, long sent, long answered,
-                          long connectionsOpened, double clientCpuSeconds, int cpus, String transport, String firstOtherFailure,
-                          LoadResult.Open open, double startLateMs, String error, SecondSeries seconds) implements ClusterMessage {}
+public record AgentReport(
+        String runId,
+        String agentNode,
+        String agent,
+        String host,
+        int connections,
+        long requests,
+        long successes,
+        Map<String, Long> failures,
+        double durationSeconds,
+        String histogram,
+        long sent,
+        long answered,
+        long connectionsOpened,
+        double generatorCpuSeconds,
+        int cpus,
+        String transport,
+        String firstOtherFailure,
+        LoadResult.Open open,
+        double startLateMs,
+        String error,
+        SecondSeries seconds)
+        implements ClusterMessage {}

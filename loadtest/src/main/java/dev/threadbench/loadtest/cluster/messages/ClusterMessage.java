@@ -3,14 +3,33 @@ package dev.threadbench.loadtest.cluster.messages;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 
-/** What compare and its agents say to each other over the event bus; every type travels through {@link MessageCodec}. */
+/**
+ * What compare and its agents say to each other over the event bus; every type travels through {@link MessageCodec}.
+ */
 @JsonTypeInfo(use = JsonTypeInfo.Id.SIMPLE_NAME, property = "type")
-@JsonSubTypes({@JsonSubTypes.Type(Claim.class), @JsonSubTypes.Type(ClaimAnswer.class), @JsonSubTypes.Type(Release.class),
-        @JsonSubTypes.Type(RunOrder.class), @JsonSubTypes.Type(RunAccepted.class), @JsonSubTypes.Type(Heartbeat.class),
-        @JsonSubTypes.Type(StopRun.class), @JsonSubTypes.Type(AgentReport.class), @JsonSubTypes.Type(RunStatus.class),
-        @JsonSubTypes.Type(ReportReceived.class)})
-public sealed interface ClusterMessage permits Claim, ClaimAnswer, Release, RunOrder, RunAccepted, Heartbeat, StopRun, AgentReport,
-        RunStatus, ReportReceived {
+@JsonSubTypes({
+    @JsonSubTypes.Type(Claim.class),
+    @JsonSubTypes.Type(ClaimAnswer.class),
+    @JsonSubTypes.Type(Release.class),
+    @JsonSubTypes.Type(RunOrder.class),
+    @JsonSubTypes.Type(RunAccepted.class),
+    @JsonSubTypes.Type(Heartbeat.class),
+    @JsonSubTypes.Type(StopRun.class),
+    @JsonSubTypes.Type(AgentReport.class),
+    @JsonSubTypes.Type(RunStatus.class),
+    @JsonSubTypes.Type(ReportReceived.class)
+})
+public sealed interface ClusterMessage
+        permits Claim,
+                ClaimAnswer,
+                Release,
+                RunOrder,
+                RunAccepted,
+                Heartbeat,
+                StopRun,
+                AgentReport,
+                RunStatus,
+                ReportReceived {
 
     /** Where an agent takes its orders. */
     static String agentAddress(String nodeId) {
@@ -18,7 +37,7 @@ public sealed interface ClusterMessage permits Claim, ClaimAnswer, Release, RunO
     }
 
     /** Where a compare takes its agents' reports. */
-    static String controllerAddress(String nodeId) {
-        return "threadbench.controller." + nodeId;
+    static String compareAddress(String nodeId) {
+        return "threadbench.compare." + nodeId;
     }
 }

@@ -19,8 +19,10 @@ public final class MessageCodec implements io.vertx.core.eventbus.MessageCodec<C
 
     public static final String NAME = "threadbench";
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final ObjectMapper CANONICAL = JsonMapper.builder().enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
-            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS).build();
+    private static final ObjectMapper CANONICAL = JsonMapper.builder()
+            .enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+            .build();
 
     private final LongAdder messages = new LongAdder();
     private final LongAdder bytes = new LongAdder();
@@ -75,7 +77,8 @@ public final class MessageCodec implements io.vertx.core.eventbus.MessageCodec<C
         try {
             return JSON.writeValueAsBytes(message);
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("cannot encode " + message.getClass().getSimpleName(), e);
+            throw new IllegalArgumentException(
+                    "cannot encode " + message.getClass().getSimpleName(), e);
         }
     }
 
@@ -84,7 +87,8 @@ public final class MessageCodec implements io.vertx.core.eventbus.MessageCodec<C
         try {
             return CANONICAL.writeValueAsBytes(message);
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("cannot encode " + message.getClass().getSimpleName(), e);
+            throw new IllegalArgumentException(
+                    "cannot encode " + message.getClass().getSimpleName(), e);
         }
     }
 

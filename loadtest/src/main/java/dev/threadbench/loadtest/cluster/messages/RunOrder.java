@@ -12,17 +12,31 @@ import java.util.List;
  *
  * @param agentNode the agent it is for: an order passed on to another agent is refused
  * @param nonce     new for every order: an agent refuses one it has seen
- * @param mac       HMAC-SHA256 under the cluster key of {@link #signedContent()}, base64; null without a key (--insecure)
+ * @param mac       HMAC-SHA256 under the cluster key of {@link #signedContent()}, base64; null without a key
+ *                  (--insecure)
  */
-public record RunOrder(String runId, String controllerNode, String agentNode, String nonce, List<Plan.Step> steps, int connections,
-                       Double rate, Engine.Timing timing, long startInMillis, String mac) implements ClusterMessage {
+public record RunOrder(
+        String runId,
+        String compareNode,
+        String agentNode,
+        String nonce,
+        List<Plan.Step> steps,
+        int connections,
+        Double rate,
+        Engine.Timing timing,
+        long startInMillis,
+        String mac)
+        implements ClusterMessage {
 
-    /** What the MAC covers: every field but the MAC, in one canonical JSON encoding (properties and map keys sorted). */
+    /**
+     * What the MAC covers: every field but the MAC, in one canonical JSON encoding (properties and map keys sorted).
+     */
     public byte[] signedContent() {
         return MessageCodec.canonical(withMac(null));
     }
 
     public RunOrder withMac(String newMac) {
-        return new RunOrder(runId, controllerNode, agentNode, nonce, steps, connections, rate, timing, startInMillis, newMac);
+        return new RunOrder(
+                runId, compareNode, agentNode, nonce, steps, connections, rate, timing, startInMillis, newMac);
     }
 }

@@ -32,7 +32,9 @@ class MessageCodecTest {
         MessageCodec codec = new MessageCodec();
         List<ClusterMessage> messages = List.of(
                 new Claim("1.0 built t", "node-1", "compare-1", "198.18.0.5"),
-                new ClaimAnswer("1.0 built t", null),
+                ClaimAnswer.ACCEPTED,
+                ClaimAnswer.refused(
+                        Refusal.TAKEN_BY_ANOTHER_COMPARE, "agent a1 is taken by another compare, c1 (198.18.0.6)"),
                 new Release("node-1"),
                 order(),
                 new RunAccepted("r1"),
@@ -40,9 +42,28 @@ class MessageCodecTest {
                 new StopRun("r1", "agent a2 left"),
                 new RunStatus("r1", true),
                 new ReportReceived("r1"),
-                new AgentReport("r1", "node-2", "a2", "198.18.0.4", 500, 1000, 998, Map.of("TIMEOUT", 2L), 50.0, "HISTOGRAM",
-                        1100, 1090, 500, 3.5, 2, "epoll", null, new LoadResult.Open(2500, 500, 125_000, 124_990, 3, 0, 12.5), 0.3,
-                        null, new SecondSeries(17.0, 67.0, Arrays.asList("SECOND0", null, "SECOND2"), List.of(0L, 0L, 2L))));
+                new AgentReport(
+                        "r1",
+                        "node-2",
+                        "a2",
+                        "198.18.0.4",
+                        500,
+                        1000,
+                        998,
+                        Map.of("TIMEOUT", 2L),
+                        50.0,
+                        "HISTOGRAM",
+                        1100,
+                        1090,
+                        500,
+                        3.5,
+                        2,
+                        "epoll",
+                        null,
+                        new LoadResult.Open(2500, 500, 125_000, 124_990, 3, 0, 12.5),
+                        0.3,
+                        null,
+                        new SecondSeries(17.0, 67.0, Arrays.asList("SECOND0", null, "SECOND2"), List.of(0L, 0L, 2L))));
         for (ClusterMessage message : messages) {
             assertEquals(message, roundTrip(codec, message));
         }
@@ -50,9 +71,21 @@ class MessageCodecTest {
     }
 
     private static RunOrder order() {
-        return new RunOrder("r1", "node-1", "node-2", "bm9uY2U=", List.of(new Plan.Step("GET /", "GET", URI.create("http://198.18.0.2:8080/"),
-                new java.util.TreeMap<>(Map.of("Accept", "text/html", "X-B", "b")))), 500, 2500.0, new Engine.Timing(2, 15, 50, null, 10, 0),
-                500, "TUFD");
+        return new RunOrder(
+                "r1",
+                "node-1",
+                "node-2",
+                "bm9uY2U=",
+                List.of(new Plan.Step(
+                        "GET /",
+                        "GET",
+                        URI.create("http://198.18.0.2:8080/"),
+                        new java.util.TreeMap<>(Map.of("Accept", "text/html", "X-B", "b")))),
+                500,
+                2500.0,
+                new Engine.Timing(2, 15, 50, null, 10, 0),
+                500,
+                "TUFD");
     }
 
     @Test
@@ -61,12 +94,26 @@ class MessageCodecTest {
         RunOrder order = order();
         RunOrder received = (RunOrder) roundTrip(codec, order);
         assertArrayEquals(order.signedContent(), received.signedContent());
-        assertArrayEquals(order.signedContent(), order.withMac("other").signedContent(), "the MAC is not part of what it covers");
+        assertArrayEquals(
+                order.signedContent(), order.withMac("other").signedContent(), "the MAC is not part of what it covers");
         assertFalse(new String(order.signedContent(), StandardCharsets.UTF_8).contains("TUFD"));
-        RunOrder reordered = new RunOrder("r1", "node-1", "node-2", "bm9uY2U=", List.of(new Plan.Step("GET /", "GET",
-                URI.create("http://198.18.0.2:8080/"), new java.util.LinkedHashMap<>(java.util.Map.of("X-B", "b", "Accept", "text/html")))),
-                500, 2500.0, new Engine.Timing(2, 15, 50, null, 10, 0), 500, null);
-        assertArrayEquals(order.signedContent(), reordered.signedContent(), "headers in another order: the same content");
+        RunOrder reordered = new RunOrder(
+                "r1",
+                "node-1",
+                "node-2",
+                "bm9uY2U=",
+                List.of(new Plan.Step(
+                        "GET /",
+                        "GET",
+                        URI.create("http://198.18.0.2:8080/"),
+                        new java.util.LinkedHashMap<>(java.util.Map.of("X-B", "b", "Accept", "text/html")))),
+                500,
+                2500.0,
+                new Engine.Timing(2, 15, 50, null, 10, 0),
+                500,
+                null);
+        assertArrayEquals(
+                order.signedContent(), reordered.signedContent(), "headers in another order: the same content");
     }
 
     @Test

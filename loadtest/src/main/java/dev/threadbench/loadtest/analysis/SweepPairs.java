@@ -1,0 +1,326 @@
+package dev.threadbench.loadtest.analysis;
+
+import dev.threadbench.loadtest.model.Limit;
+import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.Run;
+import dev.threadbench.loadtest.model.ServerCost;
+import dev.threadbench.loadtest.model.Spread;
+import dev.threadbench.loadtest.model.SweepPair;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * A sweep's pairs ({@link SweepPair}) computed from its runs: which concurrencies held, the breaking point between the
+ * last held and the first not held, and what the evidence there says limited it.
+ */
+public final class SweepPairs {
+
+    /** The share of the bound a concurrency's median round must reach to count as held. */
+    public static final double HOLDS = 0.95;
+    /**
+     * A side whose CPUs, or a worker pool whose threads, were this busy or more was full ({@code RunAnalysis}'s 0.9).
+     */
+    public static final double FULL = 0.9;
+
+    static final int CPU_CONCURRENCY = 2000;
+    /** The held rule in words, for the tables and the verdict. */
+    public static final String HOLDS_RULE = String.format(
+            Locale.ROOT,
+            ">= %.0f %% of the bound (median of the rounds)," + " failed requests in fewer than half of the rounds",
+            100 * HOLDS);
+
+    private SweepPairs() {}
+
+    /** A cell's reading: the median of its rounds' shares of the bound, its failed rounds, whether it held. */
+    static SweepPair.Reading reading(Cell cell) {
+        Spread ratio = cell.spread(run -> run.load().ratioToBound());
+        return new SweepPair.Reading(
+                cell.concurrency(),
+                cell.phase(),
+                ratio == null ? null : ratio.median(),
+                cell.failedRounds(),
+                cell.rounds(),
+                holds(cell));
+    }
+
+    /**
+     * One per server x strategy with two or more concurrencies; none for a plain compare at a single one. The ends a
+     * sweep measured again after its narrowing in are set beside their first reading, never mixed into it.
+     */
+    public static List<SweepPair> of(List<Run> runs, List<Results.Skipped> skipped) {
+        Map<String, List<Cell>> pairs = new LinkedHashMap<>();
+        for (Cell cell : Cell.of(runs).stream()
+                .sorted(Comparator.comparing(Cell::server)
+                        .thenComparing(c -> String.valueOf(c.strategy()))
+                        .thenComparingInt(Cell::concurrency))
+                .toList()) {
+            pairs.computeIfAbsent(cell.label() + " " + cell.engine(), key -> new ArrayList<>())
+                    .add(cell);
+        }
+        List<Cell> ends = Cell.remeasuredEnds(runs);
+        return pairs.values().stream()
+                .filter(list -> list.size() >= 2)
+                .map(list -> ofPair(
+                        list,
+                        ends.stream()
+                                .filter(e -> e.label().equals(list.getFirst().label())
+                                        && e.engine().equals(list.getFirst().engine()))
+                                .toList(),
+                        skipped))
+                .toList();
+    }
+
+    /** {@code results} with their sweep section: the pairs computed from the runs (with --sweep; none otherwise). */
+    public static Results withSweep(Results results) {
+        return results.withSweep(
+                results.settings() != null && results.settings().swept()
+                        ? of(results.runs(), results.skipped())
+                        : null);
+    }
+
+    /**
+     * The pairs of a results file: its {@code sweep} section, or for a file from before it (or one edited without it)
+     * computed from its runs as compare would; none for a plain compare.
+     */
+    public static List<SweepPair> of(Results results) {
+        if (results.sweep() != null) {
+            return results.sweep();
+        }
+        return results.settings() != null && results.settings().swept()
+                ? of(results.runs(), results.skipped())
+                : List.of();
+    }
+
+    /**
+     * Of the cells' concurrencies, the one CPU per request is compared at: the nearest to 2000, the lower of two as
+     * near.
+     */
+    static int nearestCpuConcurrency(List<Cell> cells) {
+        return cells.stream()
+                .map(Cell::concurrency)
+                .min(Comparator.comparingInt((Integer c) -> Math.abs(c - CPU_CONCURRENCY))
+                        .thenComparingInt(c -> c))
+                .orElse(CPU_CONCURRENCY);
+    }
+
+    private static SweepPair ofPair(List<Cell> cells, List<Cell> remeasured, List<Results.Skipped> skipped) {
+        Cell first = cells.getFirst();
+        int cpuConcurrency = nearestCpuConcurrency(cells);
+        Cell cpuCell = cells.stream()
+                .filter(c -> c.concurrency() == cpuConcurrency)
+                .findFirst()
+                .orElseThrow();
+        Cell held = null;
+        for (Cell cell : cells) {
+            if (holds(cell)) {
+                held = cell;
+            }
+        }
+        Integer heldAt = held == null ? null : held.concurrency();
+        Cell breaking = cells.stream()
+                .filter(c -> heldAt == null || c.concurrency() > heldAt)
+                .findFirst()
+                .orElse(null);
+        List<String> shortBelow = cells.stream()
+                .filter(c -> heldAt != null && c.concurrency() < heldAt && (!holds(c) || c.failedRounds() > 0))
+                .map(c -> String.format(Locale.ROOT, "%,d (%s)", c.concurrency(), shortfall(c)))
+                .toList();
+        Limit limit;
+        String detail;
+        Integer limitAt = breaking == null ? null : breaking.concurrency();
+        if (breaking != null) {
+            limit = limitAt(breaking);
+            detail = String.format(
+                    Locale.ROOT,
+                    "%s: at %,d: %s",
+                    because(limit, breaking),
+                    breaking.concurrency(),
+                    evidence(breaking));
+        } else {
+            int largest = cells.getLast().concurrency();
+            Results.Skipped next = skipped.stream()
+                    .filter(s -> s.concurrency() > largest)
+                    .min(Comparator.comparingInt(Results.Skipped::concurrency))
+                    .orElse(null);
+            limit = next == null ? Limit.NONE : Limit.MACHINE;
+            limitAt = next == null ? null : next.concurrency();
+            detail = next == null
+                    ? String.format(Locale.ROOT, "held at the largest swept concurrency, %,d", largest)
+                    : String.format(
+                            Locale.ROOT, "the machine's limit: %,d not run: %s", next.concurrency(), next.reason());
+        }
+        Integer notHeldAt = breaking == null ? null : breaking.concurrency();
+        SweepPair.Ends ends = null;
+        if (held != null && breaking != null) {
+            Cell heldAgain = remeasured.stream()
+                    .filter(c -> c.concurrency() == heldAt)
+                    .findFirst()
+                    .orElse(null);
+            Cell notHeldAgain = remeasured.stream()
+                    .filter(c -> c.concurrency() == notHeldAt)
+                    .findFirst()
+                    .orElse(null);
+            if (heldAgain != null && notHeldAgain != null) {
+                ends = new SweepPair.Ends(reading(held), reading(heldAgain), reading(breaking), reading(notHeldAgain));
+            }
+        }
+        Integer breakingPoint = null;
+        if (limit == Limit.SERVER && heldAt != null && (ends == null || ends.agree())) {
+            Integer between = ReadableNumber.between(heldAt, notHeldAt);
+            breakingPoint = between != null ? between : heldAt;
+        }
+        return new SweepPair(
+                first.server(),
+                first.strategy(),
+                breakingPoint,
+                heldAt,
+                notHeldAt,
+                limit,
+                detail,
+                limitAt,
+                shortBelow.isEmpty() ? null : String.join(", ", shortBelow),
+                perThousand(cells, ServerCost::heapAfterGcMb),
+                perThousand(cells, ServerCost::peakRssMb),
+                cpuCell.concurrency(),
+                cpuCell.serverCpuMicrosPerRequest(),
+                cpuCell.cost(ServerCost::cpuUserMicrosPerRequest),
+                cpuCell.cost(ServerCost::cpuSystemMicrosPerRequest),
+                ends);
+    }
+
+    /**
+     * Whether a concurrency held: the median of its rounds' shares of the bound {@value #HOLDS} or more, and failed
+     * requests in fewer than half of its rounds. One rule for the grid, the narrowing in and the verdict: the median
+     * already sets one noisy round's share aside, and a failure in one round of three is that same one round; with one
+     * round, any failure breaks it.
+     */
+    public static boolean holds(Cell cell) {
+        Spread ratio = cell.spread(run -> run.load().ratioToBound());
+        return ratio != null && ratio.median() >= HOLDS && !most(cell.failedRounds(), cell.rounds());
+    }
+
+    /** More than half of {@code rounds}. */
+    private static boolean most(long count, int rounds) {
+        return 2 * count > rounds;
+    }
+
+    /**
+     * What the evidence at the first concurrency not held shows in most of its rounds: accept-queue drops (the
+     * machine's), the server's worker pool held by delayed requests (the server's, whatever else), one side's CPUs full
+     * and not the other's, or none of these (or both sides' CPUs full): unexplained. Where the run-queue wait per
+     * request lands in /stats, a server starved of CPU time would count here too.
+     */
+    static Limit limitAt(Cell cell) {
+        int rounds = cell.rounds();
+        if (most(cell.dropRounds(), rounds)) {
+            return Limit.MACHINE;
+        }
+        if (most(cell.workerPoolRounds(FULL), rounds)) {
+            return Limit.SERVER;
+        }
+        boolean server = most(cell.serverBoundRounds(), rounds);
+        boolean generator = most(cell.generatorBoundRounds(), rounds);
+        return server && !generator ? Limit.SERVER : generator && !server ? Limit.GENERATOR : Limit.UNEXPLAINED;
+    }
+
+    private static String because(Limit limit, Cell cell) {
+        int rounds = cell.rounds();
+        return switch (limit) {
+            case MACHINE -> "the machine's limit (connection attempts dropped at a full accept queue in most rounds)";
+            case SERVER ->
+                most(cell.workerPoolRounds(FULL), rounds)
+                        ? "the server's limit (its worker pool held by delayed requests in most rounds)"
+                        : "the server's limit (its CPUs full in most rounds, the generator's not)";
+            case GENERATOR -> "the generator's limit (its CPUs full in most rounds, the server's not)";
+            default ->
+                most(cell.serverBoundRounds(), rounds) && most(cell.generatorBoundRounds(), rounds)
+                        ? "unexplained (both sides' CPUs full in most rounds)"
+                        : "unexplained (neither side's CPUs, a worker pool nor the accept queue full in most rounds)";
+        };
+    }
+
+    /**
+     * A cell's evidence: "80.0 % of the bound, server CPU 91 % (88-95, full in 2/3), generator CPU 45 % (40-52, full in
+     * 0/3), worker pool 12 % (full in 0/3), accept-queue drops in 0/3, failed requests 0 (in 0/3)".
+     */
+    static String evidence(Cell cell) {
+        int rounds = cell.rounds();
+        List<String> parts = new ArrayList<>();
+        parts.add(ratio(cell));
+        parts.add(
+                share("server CPU", cell.spread(run -> run.serverSide().cpuShare()), cell.serverBoundRounds(), rounds));
+        parts.add(share(
+                "generator CPU",
+                cell.spread(run -> run.generatorSide().cpuShare()),
+                cell.generatorBoundRounds(),
+                rounds));
+        Spread pool = cell.spread(run -> run.serverSide().workerPoolShare());
+        if (pool != null) {
+            parts.add(share("worker pool", pool, cell.workerPoolRounds(FULL), rounds));
+        }
+        parts.add(String.format(Locale.ROOT, "accept-queue drops in %d/%d", cell.dropRounds(), rounds));
+        parts.add(String.format(
+                Locale.ROOT, "failed requests %,d (in %d/%d)", cell.failed(), cell.failedRounds(), rounds));
+        return String.join(", ", parts);
+    }
+
+    private static String ratio(Cell cell) {
+        Spread ratio = cell.spread(run -> run.load().ratioToBound());
+        return ratio == null
+                ? "- of the bound"
+                : String.format(Locale.ROOT, "%.1f %% of the bound", 100 * ratio.median());
+    }
+
+    private static String share(String what, Spread share, long fullRounds, int rounds) {
+        if (share == null) {
+            return what + " n/a";
+        }
+        String range =
+                rounds == 1 ? "" : String.format(Locale.ROOT, "%.0f-%.0f, ", 100 * share.min(), 100 * share.max());
+        return String.format(
+                Locale.ROOT, "%s %.0f %% (%sfull in %d/%d)", what, 100 * share.median(), range, fullRounds, rounds);
+    }
+
+    private static String shortfall(Cell cell) {
+        return String.format(
+                Locale.ROOT,
+                "%s, %,d failed%s",
+                ratio(cell),
+                cell.failed(),
+                cell.failedRounds() == 0
+                        ? ""
+                        : String.format(Locale.ROOT, " in %d/%d rounds", cell.failedRounds(), cell.rounds()));
+    }
+
+    /** The slope of the cells' medians against concurrency, per 1,000 connections; null with fewer than two points. */
+    private static Double perThousand(List<Cell> cells, Function<ServerCost, Double> figure) {
+        List<double[]> points = new ArrayList<>();
+        for (Cell cell : cells) {
+            Spread value = cell.cost(figure);
+            if (value != null) {
+                points.add(new double[] {cell.concurrency(), value.median()});
+            }
+        }
+        Double slope = slope(points);
+        return slope == null ? null : Math.round(slope * 1000 * 10) / 10.0;
+    }
+
+    /** The least-squares slope of y against x; null for fewer than two distinct x. */
+    static Double slope(List<double[]> points) {
+        int n = points.size();
+        double meanX = points.stream().mapToDouble(p -> p[0]).average().orElse(0);
+        double meanY = points.stream().mapToDouble(p -> p[1]).average().orElse(0);
+        double sxx = 0;
+        double sxy = 0;
+        for (double[] p : points) {
+            sxx += (p[0] - meanX) * (p[0] - meanX);
+            sxy += (p[0] - meanX) * (p[1] - meanY);
+        }
+        return n < 2 || sxx == 0 ? null : sxy / sxx;
+    }
+}

@@ -1,0 +1,213 @@
+package dev.threadbench.loadtest.compare;
+
+import dev.threadbench.common.ThreadClasses;
+import dev.threadbench.loadtest.engine.Engine;
+import dev.threadbench.loadtest.engine.Outcome;
+import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.Run;
+import dev.threadbench.loadtest.model.ServerCost;
+import dev.threadbench.loadtest.model.ThreadClassCost;
+import dev.threadbench.loadtest.profile.Profiling;
+import dev.threadbench.loadtest.runner.LoadRunner;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * One run of a compare, measured: the engine's load on one server, the server's count while idle before and after it,
+ * its cost over the measured window as its own /stats reports it (the same way for servers compare started and those
+ * it reached with --targets), and, for a server compare started, its profile and this machine's accept-queue drops.
+ * Also the unmeasured load that warms a server started for one run.
+ */
+final class RunMeasurement {
+
+    /** A run, and the server's JIT ms/s over the last 2 s when its auto warm-up ended (null: not read). */
+    record Measured(Run run, Double warmUpJit) {}
+
+    private final CompareSettings settings;
+    private final Engine engine;
+    private final Profiling profiling;
+    private final List<String> problems;
+
+    /** @param problems where a run's problems go (a count the client cannot explain, say) */
+    RunMeasurement(CompareSettings settings, Engine engine, Profiling profiling, List<String> problems) {
+        this.settings = settings;
+        this.engine = engine;
+        this.profiling = profiling;
+        this.problems = problems;
+    }
+
+    Measured measure(Target server, CompareSettings.Load load, int round) {
+        Engine.Timing timing = settings.generator().timing();
+        CompareSettings.Workload workload = settings.workload();
+        Duration idleLimit = Duration.ofMillis(workload.delayMs()).plusSeconds(timing.timeoutSeconds() + 5L);
+        Target.Stats before = server.idleStats(idleLimit);
+        Profiling.Window profile = server.pid().isEmpty()
+                ? Profiling.Window.NONE
+                : profiling.window(
+                        server.pid().getAsLong(),
+                        server.name(),
+                        before.strategy(),
+                        load.concurrency(),
+                        round,
+                        Profiling.name(
+                                server.name(),
+                                before.strategy(),
+                                load.concurrency(),
+                                load.rate(),
+                                round,
+                                settings.runs().rounds()));
+        Outcome outcome;
+        ServerCost cost;
+        List<Results.ServerSample> serverTimeline = null;
+        // the embedded generator runs in this JVM: its own bill by thread class at the window's edges, for its
+        // run-queue wait
+        ThreadClasses generatorClasses =
+                settings.generator().embeddedHere() ? ThreadClasses.ofThisProcess(ThreadClasses.VERTX) : null;
+        List<Map<String, ThreadClasses.Cost>> generatorEdges = Collections.synchronizedList(new ArrayList<>(2));
+        Double[] jitAtWarmedUp = new Double[1];
+        try (CostSampler costs = new CostSampler(server)) {
+            LoadRunner.Phases phases = new LoadRunner.Phases() {
+                /** --warmup auto, at each whole delay period: the server's JIT over the last 2 s under the limit. */
+                @Override
+                public boolean warmedUp() {
+                    Double jit = costs.recentJitMsPerSecond(RunLength.AUTO_WARMUP_JIT_SECONDS);
+                    jitAtWarmedUp[0] = jit;
+                    return jit == null || jit < RunLength.AUTO_WARMUP_JIT_MS_PER_SECOND;
+                }
+
+                @Override
+                public void measureStarted() {
+                    costs.start();
+                    profile.start();
+                    if (generatorClasses != null) {
+                        generatorEdges.add(generatorClasses.read());
+                    }
+                }
+
+                @Override
+                public void measureEnded() {
+                    costs.stop();
+                    profile.stop();
+                    if (generatorClasses != null) {
+                        generatorEdges.add(generatorClasses.read());
+                    }
+                }
+            };
+            costs.begin();
+            // a server compare started listens on this machine: its accept queue's drops are this machine's
+            Long dropsBefore = server.startedByCompare() ? ListenDrops.read() : null;
+            outcome = load.rate() == null
+                    ? engine.run(server.base().resolve("/"), load.concurrency(), timing, phases)
+                    : engine.runAtRate(server.base().resolve("/"), load.connections(), load.rate(), timing, phases);
+            cost = costs.cost(outcome.window().requestsPerSecond());
+            Long dropsAfter = dropsBefore == null ? null : ListenDrops.read();
+            String drops =
+                    dropsAfter == null ? null : ListenDrops.note(dropsAfter - dropsBefore, ListenDrops.somaxconn());
+            if (drops != null) {
+                outcome = outcome.withNote(drops);
+            }
+            if (outcome.timeline() != null) {
+                serverTimeline = costs.timeline(
+                        outcome.timeline().measureStartSecond(),
+                        settings.pinning().serverShareCpus());
+            }
+        }
+        if (outcome.timeline() != null) {
+            Results.Timeline generator = outcome.timeline();
+            outcome = outcome.withTimeline(new Results.Timeline(
+                    generator.measureStartSecond(),
+                    generator.measureEndSecond(),
+                    generator.generatorSeconds(),
+                    serverTimeline));
+        }
+        profile.finish();
+        Target.Stats after = server.idleStats(idleLimit);
+        Map<String, ThreadClassCost> generatorThreads;
+        synchronized (generatorEdges) {
+            generatorThreads = generatorEdges.size() != 2
+                    ? null
+                    : CostSampler.threads(
+                            ProcessFigures.ClassFigures.of(generatorEdges.get(0)),
+                            ProcessFigures.ClassFigures.of(generatorEdges.get(1)),
+                            outcome.window().requests());
+        }
+        Run run = RunAnalysis.analyse(
+                new RunAnalysis.Measured(
+                        server,
+                        load.concurrency(),
+                        engine.name(),
+                        round,
+                        outcome,
+                        before,
+                        after,
+                        cost,
+                        generatorThreads),
+                workload.delayEvery(),
+                workload.delayMs(),
+                timing.rampupSeconds(),
+                settings.pinning(),
+                problems);
+        return new Measured(run, jitAtWarmedUp[0]);
+    }
+
+    /**
+     * A narrowing-in server is started for its one run, so its JIT is cold, where a grid point's server had run every
+     * concurrency below it first: without this its run measured the compiler (JIT ms/s of 500-1,500 on 2 cores, the
+     * grid's 1-90) and broke well below the grid's own points. This load, unmeasured, gives it about the grid's
+     * requests first.
+     */
+    void warmUp(Target server, int concurrency, PrintStream out) {
+        out.printf(
+                Locale.ROOT,
+                "  warming its JIT first: %,d connections for %d s, not measured (a grid point's"
+                        + " server ran the concurrencies below it first)%n",
+                concurrency,
+                RunLength.NARROWING_WARMUP_SECONDS);
+        out.flush();
+        Engine.Timing timing = settings.generator().timing();
+        try {
+            engine.run(
+                    server.base().resolve("/"),
+                    concurrency,
+                    new Engine.Timing(
+                            timing.rampupSeconds(),
+                            0,
+                            RunLength.NARROWING_WARMUP_SECONDS,
+                            null,
+                            timing.timeoutSeconds(),
+                            timing.eventLoops()),
+                    new LoadRunner.Phases() {});
+        } catch (Engine.RunLost e) {
+            out.println("  warm-up failed: " + e.getMessage() + "; the run goes on");
+        }
+    }
+
+    /** "warm-up 6 s: the server's JIT compiled 4 ms a second over the last 2 s", or that the cap ended it. */
+    static String warmUpLine(double seconds, Double jit) {
+        String compiled = jit == null
+                ? "its JIT not read"
+                : String.format(
+                        Locale.ROOT,
+                        "the server's JIT compiled" + " %.0f ms a second over the last %d s",
+                        jit,
+                        RunLength.AUTO_WARMUP_JIT_SECONDS);
+        return jit != null && jit >= RunLength.AUTO_WARMUP_JIT_MS_PER_SECOND
+                ? String.format(
+                        Locale.ROOT,
+                        "warm-up %.0f s, the cap: %s (still %d or more)",
+                        seconds,
+                        compiled,
+                        RunLength.AUTO_WARMUP_JIT_MS_PER_SECOND)
+                : String.format(
+                        Locale.ROOT,
+                        "warm-up %.0f s: %s (under %d)",
+                        seconds,
+                        compiled,
+                        RunLength.AUTO_WARMUP_JIT_MS_PER_SECOND);
+    }
+}

@@ -1,0 +1,136 @@
+package dev.threadbench.loadtest.compare;
+
+import dev.threadbench.loadtest.analysis.ReadableNumber;
+import dev.threadbench.loadtest.analysis.SweepPairs;
+import dev.threadbench.loadtest.compare.CompareSettings.Planned;
+import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.Run;
+import dev.threadbench.loadtest.model.SweepPair;
+import java.io.PrintStream;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * After the sweep's grid: each pair narrowed in between its last concurrency held and its first not held
+ * ({@link Bisection}), then both ends measured again the way the narrowing measures; each run in a server started for
+ * it and warmed first.
+ */
+final class SweepNarrowing {
+
+    /**
+     * Every round of some planned servers' runs, as the grid's; false when the engine said no run can go on.
+     *
+     * @param warmUps the concurrency that warms each server started for its run, unmeasured
+     */
+    interface Rounds {
+        boolean run(
+                Map<Planned, List<CompareSettings.Load>> plan,
+                Map<Planned, Integer> warmUps,
+                String logSuffix,
+                Run.Phase phase);
+    }
+
+    private final CompareSettings settings;
+    private final PointProgress progress;
+    private final Rounds rounds;
+    private final PrintStream out;
+
+    SweepNarrowing(CompareSettings settings, PointProgress progress, Rounds rounds, PrintStream out) {
+        this.settings = settings;
+        this.progress = progress;
+        this.rounds = rounds;
+        this.out = out;
+    }
+
+    /** Narrows in, then measures the ends again, adding to {@code runs}; stops when no run can go on. */
+    void run(List<Run> runs, List<Results.Skipped> skipped) {
+        if (narrowIn(runs, skipped)) {
+            measureEndsAgain(runs, skipped);
+        }
+    }
+
+    /**
+     * Step by step, every pair not yet narrow enough at its own midpoint, in every round with the servers in turn as in
+     * the grid, until none is left; false when the engine said no run can go on.
+     */
+    private boolean narrowIn(List<Run> runs, List<Results.Skipped> skipped) {
+        double resolution = settings.sweep().resolution();
+        int rounds = settings.runs().rounds();
+        Set<Bisection.Step> tried = new HashSet<>();
+        for (int step = 1; ; step++) {
+            List<SweepPair> pairs = SweepPairs.of(runs, skipped);
+            List<Bisection.Step> next = Bisection.next(pairs, resolution, tried);
+            if (next.isEmpty()) {
+                return true;
+            }
+            tried.addAll(next);
+            List<SweepPair> narrowing = pairs.stream()
+                    .filter(p -> next.stream()
+                            .anyMatch(n -> n.server().equals(p.server()) && Objects.equals(n.strategy(), p.strategy())))
+                    .toList();
+            progress.remaining(rounds
+                    * (Bisection.stepsLeft(narrowing, resolution)
+                            + Bisection.ends(pairs).size()));
+            out.printf(
+                    Locale.ROOT,
+                    "%nnarrowing in, step %d (until the first not held is within %s %% of the last" + " held): %s%n",
+                    step,
+                    ReadableNumber.percent(resolution),
+                    describe(next));
+            out.flush();
+            if (!stepRounds(next, "-step" + step, Run.Phase.NARROWING)) {
+                return false;
+            }
+        }
+    }
+
+    /**
+     * Once narrowed in: each pair's last held and then its first not held measured again, each on a server started for
+     * it and warmed as the narrowing's midpoints are, in every round, so that both ends of its interval are read with
+     * one procedure (a grid point's server had climbed through every concurrency below it). Kept beside the first
+     * readings.
+     */
+    private void measureEndsAgain(List<Run> runs, List<Results.Skipped> skipped) {
+        List<Bisection.Step> ends = Bisection.ends(SweepPairs.of(runs, skipped));
+        if (ends.isEmpty()) {
+            return;
+        }
+        progress.remaining(settings.runs().rounds() * ends.size());
+        List<Bisection.Step> held = ends.subList(0, ends.size() / 2);
+        List<Bisection.Step> notHeld = ends.subList(ends.size() / 2, ends.size());
+        out.printf(
+                Locale.ROOT, "%nmeasuring the ends again as the narrowing measures, held ends: %s%n", describe(held));
+        out.flush();
+        if (!stepRounds(held, "-held-end", Run.Phase.ENDS)) {
+            return;
+        }
+        out.printf(
+                Locale.ROOT,
+                "%nmeasuring the ends again as the narrowing measures, not-held ends: %s%n",
+                describe(notHeld));
+        out.flush();
+        stepRounds(notHeld, "-not-held-end", Run.Phase.ENDS);
+    }
+
+    /** One run per step (at most one per planned server), every round, each server started for it warmed first. */
+    private boolean stepRounds(List<Bisection.Step> steps, String logSuffix, Run.Phase phase) {
+        Map<Planned, List<CompareSettings.Load>> plan = new LinkedHashMap<>();
+        Map<Planned, Integer> warmUps = new LinkedHashMap<>();
+        for (Bisection.Step n : steps) {
+            Planned planned = n.plannedIn(settings.runs().planned())
+                    .orElseThrow(() -> new IllegalStateException("no planned server for " + n));
+            plan.put(planned, List.of(CompareSettings.Load.closed(n.concurrency())));
+            warmUps.put(planned, Math.min(n.heldAt(), RunLength.NARROWING_WARMUP_MAX_CONCURRENCY));
+        }
+        return rounds.run(plan, warmUps, logSuffix, phase);
+    }
+
+    private static String describe(List<Bisection.Step> steps) {
+        return String.join("; ", steps.stream().map(Bisection.Step::describe).toList());
+    }
+}

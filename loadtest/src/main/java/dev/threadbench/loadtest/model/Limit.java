@@ -1,0 +1,47 @@
+package dev.threadbench.loadtest.model;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.Locale;
+
+/**
+ * What stopped a sweep pair at the first concurrency it did not hold, as the evidence there shows in most of its rounds
+ * ({@link SweepPair}). In results.json as the lowercase name, as files from before it wrote the label.
+ */
+public enum Limit {
+    /** The server's own: its CPUs full (the generator's not), or its worker pool held by delayed requests. */
+    SERVER,
+    /** The generator's: its CPUs full, the server's not. */
+    GENERATOR,
+    /**
+     * The machine's: the kernel dropped connection attempts at a full accept queue, or the next concurrency was not
+     * run.
+     */
+    MACHINE,
+    /**
+     * None of the above in most rounds (or both sides' CPUs full): the evidence is printed, no breaking point claimed.
+     */
+    UNEXPLAINED,
+    /** It held at every concurrency run. */
+    NONE;
+
+    @JsonValue
+    public String id() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    @JsonCreator
+    public static Limit of(String id) {
+        for (Limit limit : values()) {
+            if (limit.id().equals(id)) {
+                return limit;
+            }
+        }
+        throw new IllegalArgumentException("unknown limit '" + id + "'");
+    }
+
+    @Override
+    public String toString() {
+        return id();
+    }
+}

@@ -1,0 +1,173 @@
+package dev.threadbench.loadtest.model;
+
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import java.util.Locale;
+
+/**
+ * One server x strategy over a sweep's concurrencies (the grid's and those it narrowed in on): memory per 1,000
+ * connections (the least-squares slope of heap after GC and of peak RSS against concurrency, over the cells' medians),
+ * CPU per request at 2000 (or the swept concurrency nearest it), and the breaking point. What results.json's
+ * {@code sweep} section holds, one entry per pair.
+ *
+ * @param breakingPoint the server's breaking point: a readable number between {@code heldAt} and {@code notHeldAt};
+ *                      null unless {@code limit} is the server's, it held somewhere and its ends, measured again,
+ *                      agree: a pair the generator or the machine stopped, or whose limit the evidence does not show,
+ *                      has none
+ * @param heldAt        the largest concurrency at which it still held ({@code SweepPairs.holds}); null when it held at
+ *                      none. A lower one that fell short (one noisy point, say) does not move it, but
+ *                      {@code shortBelow} names it
+ * @param notHeldAt     the first concurrency above {@code heldAt} (or the lowest, when it held at none) run and not
+ *                      held; null when it held at every one run above
+ * @param limit         what stopped it at {@code notHeldAt}, from the evidence there in most rounds ({@link Limit})
+ * @param limitAt       where that limit showed: {@code notHeldAt}, or for a concurrency not run that one; null for none
+ * @param limitDetail   that in words, with the evidence: each side's CPU share, the worker pool, drops, failures
+ * @param shortBelow    the concurrencies below {@code heldAt} that fell short or had failures, with their figures; null
+ *                      when none did
+ * @param ends          {@code heldAt} and {@code notHeldAt} as first read and as measured again after the narrowing in,
+ *                      with the narrowing's procedure; null when they were not measured again
+ */
+@JsonPropertyOrder({"server", "strategy", "breakingPoint", "heldAt", "notHeldAt", "limit", "limitDetail", "limitAt"})
+public record SweepPair(
+        String server,
+        String strategy,
+        Integer breakingPoint,
+        Integer heldAt,
+        Integer notHeldAt,
+        Limit limit,
+        String limitDetail,
+        Integer limitAt,
+        String shortBelow,
+        Double heapMbPer1000,
+        Double rssMbPer1000,
+        int cpuConcurrency,
+        Spread cpuMicrosPerRequest,
+        Spread cpuUserMicrosPerRequest,
+        Spread cpuSystemMicrosPerRequest,
+        Ends ends) {
+
+    /** A pair without its ends measured again. */
+    public SweepPair(
+            String server,
+            String strategy,
+            Integer breakingPoint,
+            Integer heldAt,
+            Integer notHeldAt,
+            Limit limit,
+            String limitDetail,
+            Integer limitAt,
+            String shortBelow,
+            Double heapMbPer1000,
+            Double rssMbPer1000,
+            int cpuConcurrency,
+            Spread cpuMicrosPerRequest,
+            Spread cpuUserMicrosPerRequest,
+            Spread cpuSystemMicrosPerRequest) {
+        this(
+                server,
+                strategy,
+                breakingPoint,
+                heldAt,
+                notHeldAt,
+                limit,
+                limitDetail,
+                limitAt,
+                shortBelow,
+                heapMbPer1000,
+                rssMbPer1000,
+                cpuConcurrency,
+                cpuMicrosPerRequest,
+                cpuUserMicrosPerRequest,
+                cpuSystemMicrosPerRequest,
+                null);
+    }
+
+    /**
+     * One concurrency's reading: its median share of the bound, the rounds with failed requests, whether it held, and
+     * the procedure that measured it ({@link Run#phase}).
+     */
+    public record Reading(int concurrency, Run.Phase phase, Double ratio, long failedRounds, int rounds, boolean held) {
+
+        /** "99.0 % (grid, 3 rounds)", or with failures "94.0 % (ends, 3 rounds, failures in 1)". */
+        public String describe() {
+            return String.format(
+                    Locale.ROOT,
+                    "%s (%s, %d round%s%s)",
+                    ratio == null ? "-" : String.format(Locale.ROOT, "%.1f %%", 100 * ratio),
+                    phase == null ? "one server" : phase,
+                    rounds,
+                    rounds == 1 ? "" : "s",
+                    failedRounds == 0 ? "" : ", failures in " + failedRounds);
+        }
+    }
+
+    /** The two ends of a pair's interval as first read and as measured again after the narrowing in. */
+    public record Ends(Reading held, Reading heldAgain, Reading notHeld, Reading notHeldAgain) {
+
+        /** Whether measured again the held end still held and the not-held end still did not. */
+        public boolean agree() {
+            return heldAgain.held() && !notHeldAgain.held();
+        }
+
+        /** "held 10,000: 99.0 % (grid, 3 rounds), again 80.8 % (ends, 3 rounds); not held 11,000: ...". */
+        public String describe() {
+            return String.format(
+                    Locale.ROOT,
+                    "held %,d: %s, again %s; not held %,d: %s, again %s",
+                    held.concurrency(),
+                    held.describe(),
+                    heldAgain.describe(),
+                    notHeld.concurrency(),
+                    notHeld.describe(),
+                    notHeldAgain.describe());
+        }
+    }
+
+    public String label() {
+        return server + "/" + strategy;
+    }
+
+    /**
+     * Whether the server itself, not the generator or the machine, stopped it, as the evidence shows, and its ends
+     * measured again (when they were) agree: only then is its breaking point its own and set against others.
+     */
+    public boolean serverLimited() {
+        return limit == Limit.SERVER && (ends == null || ends.agree());
+    }
+
+    /** Whether its ends, measured again, disagree with their first reading: no breaking point, both readings shown. */
+    public boolean nonMonotone() {
+        return ends != null && !ends.agree();
+    }
+
+    /**
+     * (notHeldAt - heldAt) / heldAt: how far apart the last concurrency held and the first not held are; null without
+     * both.
+     */
+    public Double interval() {
+        return heldAt == null || notHeldAt == null ? null : (notHeldAt - heldAt) / (double) heldAt;
+    }
+
+    /**
+     * The breaking point in words: "6,900 (held 6,560, not held 7,190)" when the server stopped it; "not found:
+     * generator limit at 7,190 (held 6,560)" or "not found: machine limit at 20,000 (held 19,000)" when something else
+     * did (never the server's breaking point); "unexplained: not held at 7,190 (held 6,560)"; "non-monotone: ..." when
+     * its ends, measured again, disagree; "not found: held at every concurrency, up to 10,000"; "below 250 (not held
+     * there)".
+     */
+    public String reading() {
+        String held = heldAt == null ? "" : String.format(Locale.ROOT, " (held %,d)", heldAt);
+        if (nonMonotone()) {
+            return String.format(
+                    Locale.ROOT, "non-monotone: held %,d and not held %,d disagree measured again", heldAt, notHeldAt);
+        }
+        return switch (limit) {
+            case SERVER ->
+                breakingPoint == null
+                        ? String.format(Locale.ROOT, "below %,d (not held there)", notHeldAt)
+                        : String.format(Locale.ROOT, "%,d (held %,d, not held %,d)", breakingPoint, heldAt, notHeldAt);
+            case NONE -> String.format(Locale.ROOT, "not found: held at every concurrency, up to %,d", heldAt);
+            case UNEXPLAINED -> String.format(Locale.ROOT, "unexplained: not held at %,d%s", notHeldAt, held);
+            default -> String.format(Locale.ROOT, "not found: %s limit at %,d%s", limit, limitAt, held);
+        };
+    }
+}

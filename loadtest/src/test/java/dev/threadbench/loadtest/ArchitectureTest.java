@@ -1,0 +1,110 @@
+package dev.threadbench.loadtest;
+
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The loadtest module's packages, top to bottom, and what each may use (docs/architecture.md draws it):
+ * <pre>
+ *   loadtest (Main, RunCommand)   the commands' entry points
+ *   compare                       runs servers x strategies x concurrencies, sweeps, writes results.json
+ *   report   | cluster            rendering (console, HTML, Markdown) | the agents and their engine
+ *   analysis | engine             cells, verdicts, sweep pairs, baselines | engines behind one interface
+ *   runner   | profile            the embedded generator | async-profiler
+ *   plan                          the YAML plan
+ *   model                         results.json's records: what a run produced
+ *   base     | cli                leaf types (usage errors, build info, /proc) | console and exit codes
+ * </pre>
+ */
+class ArchitectureTest {
+
+    private static final String ROOT = "dev.threadbench.loadtest";
+
+    static final ArchRule LAYERS = layeredArchitecture()
+            .consideringOnlyDependenciesInLayers()
+            .layer("entry")
+            .definedBy(ROOT)
+            .layer("compare")
+            .definedBy(ROOT + ".compare..")
+            .layer("report")
+            .definedBy(ROOT + ".report..")
+            .layer("cluster")
+            .definedBy(ROOT + ".cluster..")
+            .layer("analysis")
+            .definedBy(ROOT + ".analysis..")
+            .layer("engine")
+            .definedBy(ROOT + ".engine..")
+            .layer("runner")
+            .definedBy(ROOT + ".runner..")
+            .layer("profile")
+            .definedBy(ROOT + ".profile..")
+            .layer("plan")
+            .definedBy(ROOT + ".plan..")
+            .layer("model")
+            .definedBy(ROOT + ".model..")
+            .layer("base")
+            .definedBy(ROOT + ".base..")
+            .layer("cli")
+            .definedBy(ROOT + ".cli..")
+            .whereLayer("compare")
+            .mayOnlyAccessLayers(
+                    "report", "cluster", "analysis", "engine", "runner", "profile", "plan", "model", "base", "cli")
+            .whereLayer("report")
+            .mayOnlyAccessLayers("analysis", "model", "base", "cli")
+            .whereLayer("cluster")
+            .mayOnlyAccessLayers("engine", "runner", "plan", "model", "base", "cli")
+            .whereLayer("analysis")
+            .mayOnlyAccessLayers("model", "base")
+            .whereLayer("engine")
+            .mayOnlyAccessLayers("runner", "plan", "model", "base")
+            .whereLayer("runner")
+            .mayOnlyAccessLayers("plan", "model", "base")
+            .whereLayer("profile")
+            .mayOnlyAccessLayers("model", "base")
+            .whereLayer("plan")
+            .mayOnlyAccessLayers("base")
+            .whereLayer("model")
+            .mayNotAccessAnyLayer()
+            .whereLayer("base")
+            .mayNotAccessAnyLayer()
+            .whereLayer("cli")
+            .mayNotAccessAnyLayer();
+
+    static final ArchRule NO_CYCLES =
+            slices().matching(ROOT + ".(*)..").should().beFreeOfCycles();
+
+    private static JavaClasses main() {
+        return new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages(ROOT);
+    }
+
+    @Test
+    void eachPackageUsesOnlyThoseBelowIt() {
+        LAYERS.check(main());
+    }
+
+    @Test
+    void noTwoPackagesDependOnEachOther() {
+        NO_CYCLES.check(main());
+    }
+
+    @Test
+    void aCycleBetweenTwoPackagesIsCaught() {
+        JavaClasses cycle = new ClassFileImporter().importPackages(ROOT + ".architecture.cycle");
+        assertTrue(
+                slices().matching(ROOT + ".architecture.cycle.(*)..")
+                        .should()
+                        .beFreeOfCycles()
+                        .evaluate(cycle)
+                        .hasViolation(),
+                "two test packages that use each other");
+    }
+}

@@ -1,0 +1,244 @@
+package dev.threadbench.loadtest.analysis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.threadbench.loadtest.model.BaselineFixtures;
+import dev.threadbench.loadtest.model.BaselineJudgement;
+import dev.threadbench.loadtest.model.BaselineJudgement.Outcome;
+import dev.threadbench.loadtest.model.Limit;
+import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.ResultsFixtures;
+import dev.threadbench.loadtest.model.Run;
+import dev.threadbench.loadtest.model.SweepPair;
+import dev.threadbench.loadtest.report.ResultsJson;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Synthetic runs with a known shift are flagged; runs that differ only by noise are not; too few rounds are said to be.
+ */
+class BaselinesTest {
+
+    private static BaselineJudgement judge(Results baseline, Results current) {
+        return Baselines.of(baseline, current, "base/results.json");
+    }
+
+    private static Outcome outcome(BaselineJudgement judgement, String figure) {
+        return judgement.cells().getFirst().figure(figure).outcome();
+    }
+
+    @Test
+    void aFivePercentDropInThroughputAndAFifteenPercentRiseInCpuAreFlagged() {
+        Results baseline = BaselineFixtures.run(4, 9900, 2010, 30, 0.005, 1);
+        Results slower = BaselineFixtures.run(4, 9900 * 0.95, 2010, 30 * 1.15, 0.005, 2);
+
+        BaselineJudgement judgement = judge(baseline, slower);
+
+        assertEquals(1, judgement.cells().size());
+        BaselineJudgement.FigureDelta rps = judgement.cells().getFirst().figure("req/s");
+        assertEquals(Outcome.WORSE, rps.outcome(), rps.describe());
+        assertEquals(2 / 70.0, rps.p(), 1e-9);
+        assertEquals(-0.05, rps.change(), 0.012);
+        assertEquals(Outcome.WORSE, outcome(judgement, "of bound"));
+        assertEquals(Outcome.WORSE, outcome(judgement, "srv us/req"));
+        assertEquals(Outcome.NO_DIFFERENCE, outcome(judgement, "p99 ms"));
+        assertEquals(Outcome.NO_DIFFERENCE, outcome(judgement, "RSS MB"), "the same in every round");
+        assertEquals(Outcome.BETTER, outcome(judge(slower, baseline), "req/s"), "the other way round");
+        assertTrue(rps.describe().startsWith("req/s 9,"), rps.describe());
+        assertTrue(rps.describe().contains("worse (-5."), rps.describe());
+    }
+
+    @Test
+    void runsThatDifferOnlyByNoiseAreNotFlagged() {
+        int flagged = 0;
+        int judged = 0;
+        for (long seed = 0; seed < 200; seed++) {
+            BaselineJudgement judgement = judge(
+                    BaselineFixtures.run(4, 9900, 2010, 30, 0.02, seed),
+                    BaselineFixtures.run(4, 9900, 2010, 30, 0.02, 1000 + seed));
+            for (BaselineJudgement.FigureDelta figure :
+                    judgement.cells().getFirst().figures()) {
+                judged++;
+                if (figure.outcome().significant()) {
+                    flagged++;
+                }
+            }
+        }
+        // noise of ±2 % a round: p <= 0.05 by chance alone in about 1 comparison in 35 (the least p, 2/70, is below
+        // 0.05)
+        assertTrue(flagged <= judged * 0.05, flagged + " of " + judged + " flagged");
+    }
+
+    @Test
+    void aShiftSmallerThanOnePercentIsNotNamedEvenWhenTheRoundsDoNotOverlap() {
+        BaselineJudgement judgement = judge(
+                BaselineFixtures.run(4, 9900, 2010, 30, 0.0005, 3),
+                BaselineFixtures.run(4, 9900 * 0.995, 2010, 30, 0.0005, 4));
+        BaselineJudgement.FigureDelta rps = judgement.cells().getFirst().figure("req/s");
+        assertEquals(Outcome.NO_DIFFERENCE, rps.outcome());
+        assertEquals(2 / 70.0, rps.p(), 1e-9, "significant, but under 1 %");
+    }
+
+    @Test
+    void threeRoundsASideAreTooFewToJudgeWhateverTheShift() {
+        BaselineJudgement judgement = judge(
+                BaselineFixtures.run(3, 9900, 2010, 30, 0.001, 5), BaselineFixtures.run(3, 5000, 2010, 30, 0.001, 6));
+        BaselineJudgement.FigureDelta rps = judgement.cells().getFirst().figure("req/s");
+        assertEquals(Outcome.TOO_FEW_ROUNDS, rps.outcome());
+        assertEquals("3 + 3 rounds can give p no lower than 0.100 (4 + 4 rounds can)", rps.note());
+        assertTrue(rps.describe().contains("baseline: too few rounds to judge: 3 + 3 rounds"), rps.describe());
+        assertEquals(-0.495, rps.change(), 0.002);
+    }
+
+    @Test
+    void generatorBoundRoundsAreNotJudgedInThroughput() {
+        Results baseline = BaselineFixtures.run(4, 9900, 2010, 30, 0.005, 7);
+        Results current = BaselineFixtures.run(4, 9000, 2010, 30, 0.005, 8);
+        List<Run> runs = current.runs().stream()
+                .map(r -> r.round() == 0 ? generatorBound(r) : r)
+                .toList();
+        BaselineJudgement judgement = judge(baseline, new Results(current.environment(), current.settings(), runs));
+        BaselineJudgement.FigureDelta rps = judgement.cells().getFirst().figure("req/s");
+        assertEquals(Outcome.NOT_JUDGED, rps.outcome());
+        assertEquals("generator-bound in 1/4 rounds of this run", rps.note());
+    }
+
+    private static Run generatorBound(Run r) {
+        return ResultsFixtures.flat(
+                r.server(),
+                r.strategy(),
+                r.concurrency(),
+                r.engine(),
+                r.round(),
+                r.load().requests(),
+                r.load().failed(),
+                r.load().durationSeconds(),
+                r.load().requestsPerSecond(),
+                r.load().bound(),
+                r.load().ratioToBound(),
+                r.latency().latencyMs(),
+                r.serverSide().cpuSeconds(),
+                r.serverSide().cpuMicrosPerRequest(),
+                r.serverSide().cpuShare(),
+                r.serverSide().peakRssMb(),
+                r.generatorSide().cpuSeconds(),
+                0.97,
+                r.serverSide().cpuBound(),
+                true,
+                r.reconciliation(),
+                r.load().connectionsOpened(),
+                r.serverSide().exitCode(),
+                r.latency().percentiles(),
+                r.notes(),
+                r.serverSide().cost(),
+                r.open(),
+                r.cluster().agents(),
+                r.cluster().coordination(),
+                r.timeline());
+    }
+
+    @Test
+    void cellsInOneRunOnlyAreListedAndTheEnvironmentDifferencesNamed() {
+        Results baseline = ResultsFixtures.results();
+        Results current = ResultsFixtures.threeRounds();
+        BaselineJudgement judgement = judge(baseline, current);
+        assertEquals(
+                List.of("C=2000 undertow/blocking", "C=2000 vertx/timer"),
+                judgement.cells().stream()
+                        .map(BaselineJudgement.CellDelta::label)
+                        .toList());
+        assertEquals(
+                List.of("C=1000 undertow/blocking (embedded)", "C=1000 vertx/timer (embedded)"),
+                judgement.onlyInBaseline());
+        assertEquals(List.of(), judgement.onlyInThisRun());
+        assertTrue(
+                judgement
+                        .lines()
+                        .contains("  only in the baseline: C=1000 undertow/blocking (embedded); C=1000 vertx/timer"
+                                + " (embedded)"),
+                String.join("\n", judgement.lines()));
+    }
+
+    @Test
+    void theBaselineSectionIsWrittenToResultsJsonAndReadBack(@TempDir Path dir) {
+        Results judged = BaselineFixtures.run(4, 9000, 2010, 30, 0.005, 9)
+                .withBaseline(judge(
+                        BaselineFixtures.run(4, 9900, 2010, 30, 0.005, 10),
+                        BaselineFixtures.run(4, 9000, 2010, 30, 0.005, 9)));
+        String json = ResultsJson.toJson(judged);
+        assertTrue(json.contains("\"baseline\" : {"), json);
+        assertTrue(json.contains("\"outcome\" : \"WORSE\""), json);
+        Path file = dir.resolve("judged.json");
+        ResultsJson.write(judged, file);
+        Results back = ResultsJson.read(file);
+        assertEquals(judged.baseline(), back.baseline());
+    }
+
+    @Test
+    void aServerBuiltAgainstAnotherVersionIsItsOwnsBaselineInOneRun() {
+        List<Run> runs = new ArrayList<>();
+        for (int round = 0; round < 4; round++) {
+            runs.add(BaselineFixtures.round("undertow@2.3.27.Final", round, 9900 + round, 2010, 30));
+            runs.add(BaselineFixtures.round("undertow", round, 9400 + round, 2010, 30));
+        }
+        Results results = new Results(
+                ResultsFixtures.threeRounds().environment(),
+                ResultsFixtures.threeRounds().settings(),
+                runs);
+
+        List<BaselineJudgement> versions = Baselines.versions(results);
+
+        assertEquals(1, versions.size());
+        BaselineJudgement judgement = versions.getFirst();
+        assertEquals("undertow@2.3.27.Final in this run (undertow, rounds alternated)", judgement.path());
+        assertEquals(
+                List.of("C=2000 undertow/blocking"),
+                judgement.cells().stream()
+                        .map(BaselineJudgement.CellDelta::label)
+                        .toList());
+        assertEquals(Outcome.WORSE, outcome(judgement, "req/s"));
+        assertEquals(List.of(), Baselines.versions(BaselineFixtures.run(4, 9900, 2010, 30, 0.005, 1)), "no variant");
+    }
+
+    private static SweepPair pair(String strategy, Integer heldAt, Integer notHeldAt, Limit limit) {
+        return new SweepPair(
+                "vertx", strategy, null, heldAt, notHeldAt, limit, "", notHeldAt, null, null, null, 2000, null, null,
+                null);
+    }
+
+    @Test
+    void twoSweepsAgreeWhenEveryPairsIntervalsOverlapWhateverTheirLabels() {
+        List<SweepPair> first =
+                List.of(pair("blocking", 3200, 3500, Limit.SERVER), pair("timer", 10000, 11000, Limit.SERVER));
+        List<SweepPair> second =
+                List.of(pair("blocking", 3400, 3700, Limit.UNEXPLAINED), pair("timer", 9000, 10500, Limit.SERVER));
+        assertEquals(
+                "agree: every pair's intervals overlap (2 pairs), and where two pairs' intervals are apart (1 time),"
+                        + " they"
+                        + " come in the same order in both",
+                Baselines.sweepsAgree(first, second));
+    }
+
+    @Test
+    void twoSweepsDisagreeOnIntervalsApartAndOnPairsInTheOppositeOrder() {
+        List<SweepPair> first =
+                List.of(pair("timer", 7500, 8000, Limit.SERVER), pair("virtual", 9000, 9500, Limit.SERVER));
+        List<SweepPair> second =
+                List.of(pair("timer", 10000, 11000, Limit.SERVER), pair("virtual", 5500, 6000, Limit.SERVER));
+        String agree = Baselines.sweepsAgree(first, second);
+        assertTrue(
+                agree.startsWith("disagree: vertx/timer intervals apart: 7,500-8,000 and 10,000-11,000; vertx/virtual"
+                        + " intervals apart: 9,000-9,500 and 5,500-6,000; vertx/timer and vertx/virtual in"
+                        + " the opposite order"),
+                agree);
+        assertEquals(
+                "disagree: vertx/timer held at every concurrency in one sweep only",
+                Baselines.sweepsAgree(
+                        List.of(pair("timer", 10000, null, Limit.NONE)),
+                        List.of(pair("timer", 9000, 10000, Limit.SERVER))));
+    }
+}

@@ -1,0 +1,396 @@
+package dev.threadbench.loadtest.analysis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.threadbench.loadtest.model.Limit;
+import dev.threadbench.loadtest.model.Note;
+import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.model.ResultsFixtures;
+import dev.threadbench.loadtest.model.Run;
+import dev.threadbench.loadtest.model.SweepFixtures;
+import dev.threadbench.loadtest.model.SweepPair;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Memory per 1,000 connections, CPU at 2000 and breaking points, from a sweep's cells. */
+class SweepPairsTest {
+
+    private static List<SweepPair> pairs(List<Results.Skipped> skipped) {
+        Results results = SweepFixtures.sweep(skipped);
+        return SweepPairs.of(results.runs(), results.skipped());
+    }
+
+    @Test
+    void theSlopeIsTheLeastSquaresLine() {
+        assertEquals(2.0, SweepPairs.slope(List.of(new double[] {1, 3}, new double[] {2, 5}, new double[] {3, 7})));
+        assertEquals(
+                0.4,
+                SweepPairs.slope(
+                        List.of(new double[] {0, 0}, new double[] {2, 2}, new double[] {4, 1}, new double[] {6, 3})),
+                1e-9,
+                "a noisy line: the least-squares fit, not the end points");
+        assertNull(SweepPairs.slope(List.of(new double[] {1000, 3})));
+        assertNull(SweepPairs.slope(List.of(new double[] {1000, 3}, new double[] {1000, 5})));
+    }
+
+    @Test
+    void eachPairGetsItsMemoryPerThousandConnectionsAndCpuAt2000() {
+        List<SweepPair> pairs = pairs(List.of());
+        assertEquals(
+                List.of("undertow/blocking", "undertow/timer", "vertx/timer"),
+                pairs.stream().map(SweepPair::label).toList());
+        SweepPair blocking = pairs.getFirst();
+        assertEquals(0.5, blocking.heapMbPer1000());
+        assertEquals(100.0, blocking.rssMbPer1000());
+        assertEquals(2000, blocking.cpuConcurrency());
+        assertEquals(200.0, blocking.cpuMicrosPerRequest().median(), 1e-9);
+        assertEquals(160.0, blocking.cpuUserMicrosPerRequest().median(), 1e-9);
+        assertEquals(20.0, pairs.get(1).rssMbPer1000());
+    }
+
+    @Test
+    void theBreakingPointIsTheLargestConcurrencyHeldAndSaysWhatStoppedIt() {
+        List<SweepPair> pairs = pairs(List.of());
+        SweepPair blocking = pairs.get(0);
+        assertEquals(1000, blocking.heldAt());
+        assertEquals(2000, blocking.notHeldAt());
+        assertEquals(1500, blocking.breakingPoint(), "between the two, readable");
+        assertEquals(Limit.SERVER, blocking.limit());
+        assertEquals(2000, blocking.limitAt());
+        assertTrue(
+                blocking.limitDetail()
+                        .startsWith("the server's limit (its CPUs full in most rounds, the generator's not): at"
+                                + " 2,000: 80.0 % of the bound"),
+                blocking.limitDetail());
+        assertEquals("1,500 (held 1,000, not held 2,000)", blocking.reading());
+        assertEquals(2000, pairs.get(1).heldAt());
+        assertNull(pairs.get(1).notHeldAt());
+        assertNull(pairs.get(1).breakingPoint());
+        assertEquals(Limit.NONE, pairs.get(1).limit());
+        assertEquals(
+                "not found: held at every concurrency, up to 2,000",
+                pairs.get(1).reading());
+        SweepPair vertx = pairs.get(2);
+        assertEquals(1000, vertx.heldAt());
+        assertEquals(2000, vertx.notHeldAt());
+        assertNull(vertx.breakingPoint(), "the generator's limit is never the server's breaking point");
+        assertEquals(Limit.GENERATOR, vertx.limit());
+        assertTrue(
+                vertx.limitDetail()
+                        .startsWith("the generator's limit (its CPUs full in most rounds, the server's not): at 2,000:"
+                                + " 90.0 % of the bound, server CPU 50 % (50-50, full in 0/3), generator CPU"
+                                + " 95 % (95-95, full in 3/3)"),
+                vertx.limitDetail());
+        assertEquals("not found: generator limit at 2,000 (held 1,000)", vertx.reading());
+    }
+
+    @Test
+    void aServerAtFullCpuInMostRoundsIsTheLimitEvenWhereTheGeneratorWasOnceToo() {
+        List<Run> runs = new ArrayList<>();
+        for (int round = 0; round < 3; round++) {
+            for (int c : SweepFixtures.CONCURRENCIES) {
+                boolean top = c == 2000;
+                runs.add(SweepFixtures.run(
+                        "undertow",
+                        "blocking",
+                        c,
+                        round,
+                        new SweepFixtures.Point(top ? 0.7 : 0.99, 0, 100, 10, 10, top && round == 0, top)));
+            }
+        }
+        SweepPair pair = SweepPairs.of(runs, List.of()).getFirst();
+        assertEquals(1000, pair.heldAt());
+        assertEquals(1500, pair.breakingPoint());
+        assertEquals(Limit.SERVER, pair.limit());
+        assertTrue(
+                pair.limitDetail()
+                        .startsWith("the server's limit (its CPUs full in most rounds, the generator's not): at 2,000:"
+                                + " 70.0 % of the bound, server CPU 99 % (99-99, full in 3/3), generator CPU"
+                                + " 30 % (30-95, full in 1/3)"),
+                pair.limitDetail());
+    }
+
+    @Test
+    void aConcurrencyTheMachineCouldNotHoldIsTheLimitOfAPairThatHeldEveryOther() {
+        SweepPair timer = pairs(List.of(new Results.Skipped(5000, "the descriptor limit (ulimit -n) is 4,096")))
+                .get(1);
+        assertEquals(2000, timer.heldAt());
+        assertNull(timer.breakingPoint());
+        assertEquals(Limit.MACHINE, timer.limit());
+        assertEquals(5000, timer.limitAt());
+        assertEquals(
+                "the machine's limit: 5,000 not run: the descriptor limit (ulimit -n) is 4,096", timer.limitDetail());
+        assertEquals("not found: machine limit at 5,000 (held 2,000)", timer.reading());
+    }
+
+    @Test
+    void aLowerConcurrencyThatFellShortDoesNotMoveTheBreakingPointButIsNamed() {
+        List<Run> runs = SweepFixtures.pair(
+                "vertx", "virtual", c -> new SweepFixtures.Point(c == 500 ? 0.94 : 0.99, 0, 100, 10, 10, false));
+        SweepPair pair = SweepPairs.of(runs, List.of()).getFirst();
+        assertEquals(2000, pair.heldAt());
+        assertEquals(Limit.NONE, pair.limit());
+        assertEquals("held at the largest swept concurrency, 2,000", pair.limitDetail());
+        assertEquals("500 (94.0 % of the bound, 0 failed)", pair.shortBelow());
+        assertEquals(
+                "vertx/virtual holds the bound (>= 95 % of the bound (median of the rounds), failed requests in fewer"
+                        + " than"
+                        + " half of the rounds) up to the largest swept concurrency, 2,000 (short of it or failures"
+                        + " below, at 500 (94.0 %"
+                        + " of the bound, 0 failed)).",
+                SweepVerdict.holding(pair));
+    }
+
+    @Test
+    void failuresBreakEvenAtTheBound() {
+        Cell failing = Cell.of(List.of(SweepFixtures.run(
+                        "vertx", "virtual", 500, 0, new SweepFixtures.Point(1.0, 3, 100, 10, 10, false))))
+                .getFirst();
+        assertEquals(false, SweepPairs.holds(failing));
+    }
+
+    @Test
+    void narrowedInTheBreakingPointIsANumberBetweenTheLastHeldAndTheFirstNotHeld() {
+        List<Run> runs = new ArrayList<>();
+        for (int round = 0; round < 3; round++) {
+            for (int c : List.of(5000, 10000, 7500, 6300, 6900, 6600)) {
+                runs.add(SweepFixtures.run(
+                        "undertow",
+                        "blocking",
+                        c,
+                        round,
+                        new SweepFixtures.Point(c <= 6600 ? 0.99 : 0.8, 0, 100, 10, 10, false, c > 6600)));
+            }
+        }
+        SweepPair pair = SweepPairs.of(runs, List.of()).getFirst();
+        assertEquals(6600, pair.heldAt());
+        assertEquals(6900, pair.notHeldAt());
+        assertEquals(6800, pair.breakingPoint());
+        assertEquals("6,800 (held 6,600, not held 6,900)", pair.reading());
+        assertEquals(300 / 6600.0, pair.interval(), 1e-9);
+        assertTrue(pair.serverLimited());
+    }
+
+    /** undertow/blocking over the fixtures' concurrencies, 3 rounds, each round at 2000 given by {@code top}. */
+    private static SweepPair breakingAt2000(java.util.function.IntFunction<Run> top) {
+        List<Run> runs = new ArrayList<>();
+        for (int round = 0; round < 3; round++) {
+            for (int c : List.of(250, 500, 1000)) {
+                runs.add(SweepFixtures.run(
+                        "undertow", "blocking", c, round, new SweepFixtures.Point(0.99, 0, 100, 10, 10, false)));
+            }
+            runs.add(top.apply(round));
+        }
+        return SweepPairs.of(runs, List.of()).getFirst();
+    }
+
+    private static Run at2000(int round, boolean generatorFull, boolean serverFull) {
+        return SweepFixtures.run(
+                "undertow",
+                "blocking",
+                2000,
+                round,
+                new SweepFixtures.Point(0.8, 0, 100, 10, 10, generatorFull, serverFull));
+    }
+
+    @Test
+    void aServerFullInOnlyOneRoundOfThreeIsNotTheServersLimitButUnexplainedWithItsEvidence() {
+        SweepPair pair = breakingAt2000(round -> at2000(round, false, round == 0));
+        assertEquals(Limit.UNEXPLAINED, pair.limit());
+        assertNull(pair.breakingPoint(), "no breaking point of the server's own without evidence");
+        assertEquals("unexplained: not held at 2,000 (held 1,000)", pair.reading());
+        assertEquals(
+                "unexplained (neither side's CPUs, a worker pool nor the accept queue full in most rounds): at 2,000:"
+                        + " 80.0 %"
+                        + " of the bound, server CPU 50 % (50-99, full in 1/3), generator CPU 30 % (30-30, full in"
+                        + " 0/3), accept-queue drops"
+                        + " in 0/3, failed requests 0 (in 0/3)",
+                pair.limitDetail());
+        assertEquals(false, pair.serverLimited());
+    }
+
+    @Test
+    void bothSidesFullIsUnexplainedAndTheGeneratorAloneIsTheGenerators() {
+        SweepPair both = breakingAt2000(round -> at2000(round, true, true));
+        assertEquals(Limit.UNEXPLAINED, both.limit());
+        assertTrue(
+                both.limitDetail().startsWith("unexplained (both sides' CPUs full in most rounds)"),
+                both.limitDetail());
+        assertEquals(
+                Limit.GENERATOR,
+                breakingAt2000(round -> at2000(round, round > 0, false)).limit(),
+                "2/3 rounds: most");
+        assertEquals(
+                Limit.UNEXPLAINED,
+                breakingAt2000(round -> at2000(round, round == 0, false)).limit(),
+                "1/3: not most");
+    }
+
+    @Test
+    void aWorkerPoolHeldByDelayedRequestsIsTheServersLimitWhateverTheCpus() {
+        SweepPair pair =
+                breakingAt2000(round -> at2000(round, true, false).inPhase(Run.Phase.GRID, round == 2 ? 0.5 : 0.97));
+        assertEquals(Limit.SERVER, pair.limit());
+        assertEquals(1500, pair.breakingPoint());
+        assertTrue(
+                pair.limitDetail()
+                        .startsWith("the server's limit (its worker pool held by delayed requests in most rounds): at"
+                                + " 2,000: 80.0 % of the bound, server CPU 50 % (50-50, full in 0/3), generator CPU"
+                                + " 95 % (95-95, full in 3/3),"
+                                + " worker pool 97 % (50-97, full in 2/3)"),
+                pair.limitDetail());
+    }
+
+    @Test
+    void acceptQueueDropsInMostRoundsAreTheMachinesLimit() {
+        SweepPair pair = breakingAt2000(round -> {
+            Run run = at2000(round, false, true);
+            return round == 0 ? run : withNote(run, Note.KERNEL_DROPS.write("1,200 connection attempts dropped"));
+        });
+        assertEquals(Limit.MACHINE, pair.limit());
+        assertNull(pair.breakingPoint());
+        assertTrue(pair.limitDetail().contains("accept-queue drops in 2/3"), pair.limitDetail());
+    }
+
+    private static Run withNote(Run r, String note) {
+        return ResultsFixtures.flat(
+                r.server(),
+                r.strategy(),
+                r.concurrency(),
+                r.engine(),
+                r.round(),
+                r.load().requests(),
+                r.load().failed(),
+                r.load().durationSeconds(),
+                r.load().requestsPerSecond(),
+                r.load().bound(),
+                r.load().ratioToBound(),
+                r.latency().latencyMs(),
+                r.serverSide().cpuSeconds(),
+                r.serverSide().cpuMicrosPerRequest(),
+                r.serverSide().cpuShare(),
+                r.serverSide().peakRssMb(),
+                r.generatorSide().cpuSeconds(),
+                r.generatorSide().cpuShare(),
+                r.serverSide().cpuBound(),
+                r.generatorSide().cpuBound(),
+                r.reconciliation(),
+                r.load().connectionsOpened(),
+                r.serverSide().exitCode(),
+                r.latency().percentiles(),
+                List.of(note),
+                r.serverSide().cost(),
+                r.open(),
+                r.cluster().agents(),
+                r.cluster().coordination(),
+                r.timeline(),
+                r.generatorSide().threads(),
+                r.load().warmupSeconds(),
+                r.phase(),
+                r.serverSide().workerPoolShare());
+    }
+
+    @Test
+    void aFailureInOneRoundOfThreeIsTheSameOneNoisyRoundTheMedianSetsAsideButInTwoItBreaks() {
+        java.util.function.IntFunction<Cell> failingIn = failing -> Cell.of(java.util.stream.IntStream.range(0, 3)
+                        .mapToObj(round -> SweepFixtures.run(
+                                "vertx",
+                                "virtual",
+                                500,
+                                round,
+                                new SweepFixtures.Point(0.99, round < failing ? 2 : 0, 100, 10, 10, false)))
+                        .toList())
+                .getFirst();
+        assertTrue(SweepPairs.holds(failingIn.apply(0)));
+        assertTrue(SweepPairs.holds(failingIn.apply(1)), "failures in 1/3 rounds: a minority");
+        assertEquals(false, SweepPairs.holds(failingIn.apply(2)), "failures in 2/3 rounds: most");
+        assertEquals(1, failingIn.apply(1).failedRounds());
+    }
+
+    @Test
+    void endsMeasuredAgainAreSetBesideTheFirstReadingAndADisagreementIsNonMonotoneWithNoBreakingPoint() {
+        java.util.function.BiFunction<Double, Double, SweepPair> again = (heldRatio, notHeldRatio) -> {
+            List<Run> runs = new ArrayList<>();
+            for (int round = 0; round < 3; round++) {
+                for (int c : List.of(5000, 10000, 11000)) {
+                    runs.add(SweepFixtures.run(
+                                    "vertx",
+                                    "timer",
+                                    c,
+                                    round,
+                                    new SweepFixtures.Point(c <= 10000 ? 0.99 : 0.8, 0, 100, 10, 10, false, c > 10000))
+                            .inPhase(c == 11000 ? Run.Phase.NARROWING : Run.Phase.GRID, null));
+                }
+                runs.add(SweepFixtures.run(
+                                "vertx",
+                                "timer",
+                                10000,
+                                round,
+                                new SweepFixtures.Point(heldRatio, 0, 100, 10, 10, false, false))
+                        .inPhase(Run.Phase.ENDS, null));
+                runs.add(SweepFixtures.run(
+                                "vertx",
+                                "timer",
+                                11000,
+                                round,
+                                new SweepFixtures.Point(notHeldRatio, 0, 100, 10, 10, false, true))
+                        .inPhase(Run.Phase.ENDS, null));
+            }
+            return SweepPairs.of(runs, List.of()).getFirst();
+        };
+        SweepPair agree = again.apply(0.98, 0.81);
+        assertEquals(10000, agree.heldAt(), "the ends measured again are not mixed into the first readings");
+        assertEquals(11000, agree.notHeldAt());
+        assertEquals(10500, agree.breakingPoint());
+        assertTrue(agree.serverLimited());
+        assertEquals(
+                "held 10,000: 99.0 % (grid, 3 rounds), again 98.0 % (ends, 3 rounds); not held 11,000: 80.0 %"
+                        + " (narrowing,"
+                        + " 3 rounds), again 81.0 % (ends, 3 rounds)",
+                agree.ends().describe());
+
+        SweepPair disagree = again.apply(0.808, 0.82);
+        assertTrue(disagree.nonMonotone());
+        assertNull(disagree.breakingPoint(), "never smoothed over into a number");
+        assertEquals(false, disagree.serverLimited(), "not set against another pair");
+        assertEquals("non-monotone: held 10,000 and not held 11,000 disagree measured again", disagree.reading());
+        assertTrue(
+                SweepVerdict.holding(disagree)
+                        .contains("; NON-MONOTONE, its ends measured again disagree: held 10,000: 99.0 %"
+                                + " (grid, 3 rounds), again 80.8 % (ends, 3 rounds)"),
+                SweepVerdict.holding(disagree));
+        assertEquals(
+                List.of(),
+                Cell.of(List.of(SweepFixtures.run(
+                                "vertx", "timer", 10000, 0, new SweepFixtures.Point(0.99, 0, 100, 10, 10, false))
+                        .inPhase(Run.Phase.ENDS, null))),
+                "the tables' cells leave the ends measured again out");
+    }
+
+    @Test
+    void heldAtNoneIsBelowTheLowest() {
+        List<Run> runs = SweepFixtures.pair(
+                "undertow", "blocking", c -> new SweepFixtures.Point(0.5, 0, 100, 10, 10, false, true));
+        SweepPair pair = SweepPairs.of(runs, List.of()).getFirst();
+        assertNull(pair.heldAt());
+        assertEquals(250, pair.notHeldAt());
+        assertNull(pair.breakingPoint());
+        assertEquals("below 250 (not held there)", pair.reading());
+    }
+
+    @Test
+    void readableNumbersBetweenTwoConcurrenciesStayInTheMiddleThird() {
+        assertEquals(8000, ReadableNumber.between(5000, 10000));
+        assertEquals(1500, ReadableNumber.between(1000, 2000));
+        assertEquals(800, ReadableNumber.between(500, 1000));
+        assertEquals(6800, ReadableNumber.between(6600, 6900));
+        assertEquals(1050, ReadableNumber.between(1000, 1110));
+        assertEquals(11, ReadableNumber.between(10, 12));
+        assertNull(ReadableNumber.between(10, 11), "nothing whole between");
+        assertEquals("10", ReadableNumber.percent(0.1));
+        assertEquals("2.5", ReadableNumber.percent(0.025));
+    }
+}
