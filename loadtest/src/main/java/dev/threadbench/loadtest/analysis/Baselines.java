@@ -31,18 +31,20 @@ public final class Baselines {
     /** A figure's value in one run. */
     static Function<Run, Double> value(BaselineJudgement.Figure figure) {
         return switch (figure) {
-            case REQUESTS_PER_SECOND -> run -> run.load().requestsPerSecond();
-            case OF_BOUND -> run -> run.load().ratioToBound();
+            case REQUESTS_PER_SECOND -> r -> r.load().requestsPerSecond();
+            case OF_BOUND -> r -> r.load().ratioToBound();
             case P50 -> r -> r.latency().latencyMs().p50();
             case P99 -> r -> r.latency().latencyMs().p99();
             case P999 -> r -> r.latency().latencyMs().p999();
             case SERVER_CPU -> Cell::serverCpuMicrosPerRequest;
-            case RSS -> run -> run.serverSide().peakRssMb();
+            case RSS -> r -> r.serverSide().peakRssMb();
         };
     }
 
     /** {@code current} judged against {@code baseline}, read from {@code path}. */
     public static BaselineJudgement of(Results baseline, Results current, String path) {
+        boolean sweeps = baseline.swept() && current.swept();
+        List<Matched> pairs = sweeps ? matched(SweepPairs.of(baseline), SweepPairs.of(current)) : List.of();
         Cells cells = cells(Cell.of(baseline.runs()), Cell.of(current.runs()), UnaryOperator.identity());
         return new BaselineJudgement(
                 path,
@@ -54,8 +56,8 @@ public final class Baselines {
                 cells.deltas,
                 cells.onlyInBaseline,
                 cells.onlyInThisRun,
-                breakingPoints(baseline, current),
-                sweepsAgree(baseline, current));
+                breakingPoints(pairs),
+                sweeps ? sweepsAgree(pairs) : null);
     }
 
     /**
@@ -231,23 +233,30 @@ public final class Baselines {
                 .toArray();
     }
 
-    private static List<BaselineJudgement.BreakingPoint> breakingPoints(Results baseline, Results current) {
-        if (baseline.settings() == null
-                || !baseline.settings().swept()
-                || current.settings() == null
-                || !current.settings().swept()) {
-            return List.of();
-        }
-        List<SweepPair> before = SweepPairs.of(baseline);
-        List<BaselineJudgement.BreakingPoint> points = new ArrayList<>();
-        for (SweepPair now : SweepPairs.of(current)) {
+    /** A pair of this run's sweep beside the baseline's of the same server and strategy. */
+    private record Matched(SweepPair before, SweepPair now) {}
+
+    /** Each of {@code after}'s pairs that {@code before} has too, in {@code after}'s order. */
+    private static List<Matched> matched(List<SweepPair> before, List<SweepPair> after) {
+        List<Matched> matched = new ArrayList<>();
+        for (SweepPair now : after) {
             before.stream()
-                    .filter(b -> b.server().equals(now.server()) && Objects.equals(b.strategy(), now.strategy()))
+                    .filter(b -> b.label().equals(now.label()))
                     .findFirst()
-                    .ifPresent(b -> points.add(new BaselineJudgement.BreakingPoint(
-                            now.server(), now.strategy(), b.reading(), now.reading(), moved(b, now))));
+                    .ifPresent(b -> matched.add(new Matched(b, now)));
         }
-        return points;
+        return matched;
+    }
+
+    private static List<BaselineJudgement.BreakingPoint> breakingPoints(List<Matched> pairs) {
+        return pairs.stream()
+                .map(p -> new BaselineJudgement.BreakingPoint(
+                        p.now().server(),
+                        p.now().strategy(),
+                        p.before().reading(),
+                        p.now().reading(),
+                        moved(p.before(), p.now())))
+                .toList();
     }
 
     static String moved(SweepPair baseline, SweepPair current) {
@@ -270,42 +279,28 @@ public final class Baselines {
      * Whether two sweeps repeat each other: every pair in both has overlapping intervals (last held, first not held:
      * its breaking point lies between them, so two that overlap may share one), or held at every concurrency (or at
      * none) in both; and any two pairs whose intervals are apart in one sweep are not apart the other way round in the
-     * other. Labels aside: a repeat is about where each pair stopped holding, whatever stopped it. Null without a sweep
-     * in both.
+     * other. Labels aside: a repeat is about where each pair stopped holding, whatever stopped it.
      */
-    static String sweepsAgree(Results baseline, Results current) {
-        if (baseline.settings() == null
-                || !baseline.settings().swept()
-                || current.settings() == null
-                || !current.settings().swept()) {
-            return null;
-        }
-        return sweepsAgree(SweepPairs.of(baseline), SweepPairs.of(current));
+    static String sweepsAgree(List<SweepPair> before, List<SweepPair> after) {
+        return sweepsAgree(matched(before, after));
     }
 
-    static String sweepsAgree(List<SweepPair> before, List<SweepPair> after) {
-        List<SweepPair[]> both = new ArrayList<>();
-        for (SweepPair now : after) {
-            before.stream()
-                    .filter(b -> b.label().equals(now.label()))
-                    .findFirst()
-                    .ifPresent(b -> both.add(new SweepPair[] {b, now}));
-        }
+    private static String sweepsAgree(List<Matched> both) {
         if (both.isEmpty()) {
             return "have no pair in common";
         }
         List<String> apart = new ArrayList<>();
-        for (SweepPair[] p : both) {
-            String why = disagreement(p[0], p[1]);
+        for (Matched p : both) {
+            String why = disagreement(p.before(), p.now());
             if (why != null) {
-                apart.add(p[1].label() + " " + why);
+                apart.add(p.now().label() + " " + why);
             }
         }
         int ordered = 0;
         for (int i = 0; i < both.size(); i++) {
             for (int j = i + 1; j < both.size(); j++) {
-                int before0 = below(both.get(i)[0], both.get(j)[0]);
-                int after0 = below(both.get(i)[1], both.get(j)[1]);
+                int before0 = below(both.get(i).before(), both.get(j).before());
+                int after0 = below(both.get(i).now(), both.get(j).now());
                 if (before0 != 0 || after0 != 0) {
                     ordered++;
                 }
@@ -313,8 +308,8 @@ public final class Baselines {
                     apart.add(String.format(
                             Locale.ROOT,
                             "%s and %s in the opposite order",
-                            both.get(i)[1].label(),
-                            both.get(j)[1].label()));
+                            both.get(i).now().label(),
+                            both.get(j).now().label()));
                 }
             }
         }

@@ -77,10 +77,7 @@ public final class SweepPairs {
 
     /** {@code results} with their sweep section: the pairs computed from the runs (with --sweep; none otherwise). */
     public static Results withSweep(Results results) {
-        return results.withSweep(
-                results.settings() != null && results.settings().swept()
-                        ? of(results.runs(), results.skipped())
-                        : null);
+        return results.withSweep(results.swept() ? of(results.runs(), results.skipped()) : null);
     }
 
     /**
@@ -91,9 +88,7 @@ public final class SweepPairs {
         if (results.sweep() != null) {
             return results.sweep();
         }
-        return results.settings() != null && results.settings().swept()
-                ? of(results.runs(), results.skipped())
-                : List.of();
+        return results.swept() ? of(results.runs(), results.skipped()) : List.of();
     }
 
     /**

@@ -31,7 +31,7 @@ public final class Verdict {
      */
     public static List<String> lines(Results results) {
         List<Cell> cells = Cell.of(results.runs());
-        if (results.settings() == null || !results.settings().swept()) {
+        if (!results.swept()) {
             return lines(cells);
         }
         List<SweepPair> pairs = SweepPairs.of(results);

@@ -2,13 +2,13 @@ package dev.threadbench.loadtest.compare;
 
 import dev.threadbench.loadtest.analysis.AboveBound;
 import dev.threadbench.loadtest.analysis.Baselines;
-import dev.threadbench.loadtest.analysis.Cell;
 import dev.threadbench.loadtest.analysis.SweepPairs;
 import dev.threadbench.loadtest.base.RunFailure;
 import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.cli.ExitCodes;
 import dev.threadbench.loadtest.compare.CompareSettings.Planned;
 import dev.threadbench.loadtest.engine.Engine;
+import dev.threadbench.loadtest.model.Note;
 import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.profile.ProfileMode;
@@ -367,9 +367,7 @@ final class Comparison {
                             settings.generator().timing().rampupSeconds(),
                             settings.workload().delayMs()));
         }
-        run.notes().stream()
-                .filter(note -> ListenDrops.isNote(note) || Cell.starvedNote(note))
-                .forEach(note -> out.println("      " + note));
+        run.notes().stream().filter(Note::named).forEach(note -> out.println("      " + note));
         AgentLines.of(run).forEach(line -> out.println("      " + line));
         out.flush();
     }

@@ -18,16 +18,8 @@ final class ListenDrops {
 
     static final Path NETSTAT = Path.of("/proc/net/netstat");
     static final Path SOMAXCONN = Path.of("/proc/sys/net/core/somaxconn");
-    /**
-     * How a run's note on drops begins, so that the console can print it under the run's line and a sweep see a machine
-     * limit.
-     */
-    private ListenDrops() {}
 
-    /** Whether a run's note is {@link #note}'s, on drops at the accept queue. */
-    static boolean isNote(String note) {
-        return Note.KERNEL_DROPS.is(note);
-    }
+    private ListenDrops() {}
 
     /** The count so far; null where it cannot be read (not Linux). */
     static Long read() {

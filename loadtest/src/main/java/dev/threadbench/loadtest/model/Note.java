@@ -30,6 +30,16 @@ public enum Note {
         return note.startsWith(prefix);
     }
 
+    /** Whether {@code note} is of any of these kinds: one the console prints under its run's line. */
+    public static boolean named(String note) {
+        for (Note kind : values()) {
+            if (kind.is(note)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether any of {@code notes} is of this kind. */
     public boolean in(List<String> notes) {
         return notes.stream().anyMatch(this::is);

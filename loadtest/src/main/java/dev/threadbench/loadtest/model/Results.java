@@ -56,6 +56,11 @@ public record Results(
         this(environment, settings, runs, List.of(), null, List.of());
     }
 
+    /** Whether these are a sweep's (--sweep); false for a plain compare and for files without settings. */
+    public boolean swept() {
+        return settings != null && settings.swept();
+    }
+
     /** These results with their sweep section (null for none). */
     public Results withSweep(List<SweepPair> pairs) {
         return new Results(environment, settings, runs, skipped, pairs, profiles, baseline);
