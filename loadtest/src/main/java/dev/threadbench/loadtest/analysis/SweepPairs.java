@@ -110,16 +110,23 @@ public final class SweepPairs {
                 .filter(c -> c.concurrency() == cpuConcurrency)
                 .findFirst()
                 .orElseThrow();
+        Map<Integer, Cell> again = new LinkedHashMap<>();
+        remeasured.forEach(c -> again.put(c.concurrency(), c));
         Cell held = null;
         for (Cell cell : cells) {
-            if (holds(cell)) {
+            if (holds(cell) && (!again.containsKey(cell.concurrency()) || holds(again.get(cell.concurrency())))) {
                 held = cell;
             }
         }
         Integer heldAt = held == null ? null : held.concurrency();
-        Cell breaking = cells.stream()
+        List<Cell> above = cells.stream()
                 .filter(c -> heldAt == null || c.concurrency() > heldAt)
+                .toList();
+        // the first above not held whose reading again (if any) did not hold either; else the first above, disputed
+        Cell breaking = above.stream()
+                .filter(c -> !holds(c) && (!again.containsKey(c.concurrency()) || !holds(again.get(c.concurrency()))))
                 .findFirst()
+                .or(() -> above.stream().findFirst())
                 .orElse(null);
         List<String> shortBelow = cells.stream()
                 .filter(c -> heldAt != null && c.concurrency() < heldAt && (!holds(c) || c.failedRounds() > 0))
@@ -129,13 +136,14 @@ public final class SweepPairs {
         String detail;
         Integer limitAt = breaking == null ? null : breaking.concurrency();
         if (breaking != null) {
-            limit = limitAt(breaking);
+            Cell evidence = pooled(breaking, again.get(breaking.concurrency()));
+            limit = limitAt(evidence);
             detail = String.format(
                     Locale.ROOT,
                     "%s: at %,d: %s",
-                    because(limit, breaking),
+                    because(limit, evidence),
                     breaking.concurrency(),
-                    evidence(breaking));
+                    evidence(evidence));
         } else {
             int largest = cells.getLast().concurrency();
             Results.Skipped next = skipped.stream()
@@ -151,18 +159,20 @@ public final class SweepPairs {
         }
         Integer notHeldAt = breaking == null ? null : breaking.concurrency();
         SweepPair.Ends ends = null;
-        if (held != null && breaking != null) {
-            Cell heldAgain = remeasured.stream()
-                    .filter(c -> c.concurrency() == heldAt)
-                    .findFirst()
-                    .orElse(null);
-            Cell notHeldAgain = remeasured.stream()
-                    .filter(c -> c.concurrency() == notHeldAt)
-                    .findFirst()
-                    .orElse(null);
-            if (heldAgain != null && notHeldAgain != null) {
-                ends = new SweepPair.Ends(reading(held), reading(heldAgain), reading(breaking), reading(notHeldAgain));
-            }
+        if (held != null && breaking != null && !remeasured.isEmpty()) {
+            Cell heldAgain = again.get(heldAt);
+            Cell notHeldAgain = again.get(notHeldAt);
+            List<SweepPair.Remeasured> between = cells.stream()
+                    .filter(c -> c.concurrency() > heldAt && c.concurrency() < notHeldAt)
+                    .filter(c -> again.containsKey(c.concurrency()))
+                    .map(c -> new SweepPair.Remeasured(reading(c), reading(again.get(c.concurrency()))))
+                    .toList();
+            ends = new SweepPair.Ends(
+                    reading(held),
+                    heldAgain == null ? null : reading(heldAgain),
+                    reading(breaking),
+                    notHeldAgain == null ? null : reading(notHeldAgain),
+                    between.isEmpty() ? null : between);
         }
         Integer breakingPoint = null;
         if (limit == Limit.SERVER && heldAt != null && (ends == null || ends.agree())) {
@@ -186,6 +196,16 @@ public final class SweepPairs {
                 cpuCell.cost(ServerCost::cpuUserMicrosPerRequest),
                 cpuCell.cost(ServerCost::cpuSystemMicrosPerRequest),
                 ends);
+    }
+
+    /** One concurrency's first reading and its reading again as one cell of all their rounds. */
+    private static Cell pooled(Cell first, Cell again) {
+        if (again == null) {
+            return first;
+        }
+        List<Run> runs = new ArrayList<>(first.runs());
+        runs.addAll(again.runs());
+        return new Cell(first.concurrency(), first.strategy(), first.server(), first.engine(), runs);
     }
 
     /**

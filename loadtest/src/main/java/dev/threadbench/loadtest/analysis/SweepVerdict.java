@@ -59,12 +59,7 @@ final class SweepVerdict {
                     + "; then " + (p.serverLimited() ? "" : "no breaking point of its own: ") + p.limitDetail();
         }
         return line + (p.shortBelow() == null ? "" : " (short of it or failures below, at " + p.shortBelow() + ")")
-                + (p.ends() == null
-                        ? ""
-                        : (p.nonMonotone()
-                                        ? "; NON-MONOTONE, its ends measured again disagree: "
-                                        : "; its ends measured again agree: ")
-                                + p.ends().describe())
+                + (p.ends() == null ? "" : "; its " + p.endsReading())
                 + ".";
     }
 

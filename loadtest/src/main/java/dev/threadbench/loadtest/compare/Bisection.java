@@ -74,15 +74,22 @@ final class Bisection {
     }
 
     /**
-     * Once narrowed in: each pair's last held and first not held, to be measured again with the narrowing's procedure
-     * (a server started for the point and warmed), so that both ends of its interval are read alike; held ends first.
+     * Once narrowed in: each pair's last held and first not held not yet measured again, to be measured with the
+     * narrowing's procedure (a server started for the point and warmed), so that both ends of its interval are read
+     * alike; held ends first. An end read otherwise the second time is no longer an end ({@code SweepPairs}): the
+     * interval widens to the next concurrency out, which is then measured again in its turn.
      */
     static List<Step> ends(List<SweepPair> pairs) {
         List<Step> held = new ArrayList<>();
         List<Step> notHeld = new ArrayList<>();
         for (SweepPair p : pairs) {
-            if (p.heldAt() != null && p.notHeldAt() != null) {
+            if (p.heldAt() == null || p.notHeldAt() == null) {
+                continue;
+            }
+            if (p.ends() == null || p.ends().heldAgain() == null) {
                 held.add(new Step(p.server(), p.strategy(), p.heldAt(), p.heldAt(), p.notHeldAt(), p.limit()));
+            }
+            if (p.ends() == null || p.ends().notHeldAgain() == null) {
                 notHeld.add(new Step(p.server(), p.strategy(), p.notHeldAt(), p.heldAt(), p.notHeldAt(), p.limit()));
             }
         }

@@ -35,6 +35,9 @@ final class SweepNarrowing {
                 Run.Phase phase);
     }
 
+    /** Passes measuring ends again: the first, then up to two widenings past an end read otherwise. */
+    static final int END_PASSES = 3;
+
     private final CompareSettings settings;
     private final PointProgress progress;
     private final Rounds rounds;
@@ -93,28 +96,49 @@ final class SweepNarrowing {
      * Once narrowed in: each pair's last held and then its first not held measured again, each on a server started for
      * it and warmed as the narrowing's midpoints are, in every round, so that both ends of its interval are read with
      * one procedure (a grid point's server had climbed through every concurrency below it). Kept beside the first
-     * readings.
+     * readings. An end read otherwise the second time widens the interval to the next concurrency out, measured again
+     * in the next pass; at most {@value #END_PASSES} passes, after which an end not measured again leaves the pair
+     * unconfirmed.
      */
     private void measureEndsAgain(List<Run> runs, List<Results.Skipped> skipped) {
-        List<Bisection.Step> ends = Bisection.ends(SweepPairs.of(runs, skipped));
-        if (ends.isEmpty()) {
-            return;
+        for (int pass = 1; pass <= END_PASSES; pass++) {
+            List<Bisection.Step> ends = Bisection.ends(SweepPairs.of(runs, skipped));
+            if (ends.isEmpty()) {
+                return;
+            }
+            progress.remaining(settings.runs().rounds() * ends.size());
+            String widened = pass == 1 ? "" : ", widened past an end read otherwise";
+            List<Bisection.Step> held =
+                    ends.stream().filter(e -> e.concurrency() == e.heldAt()).toList();
+            List<Bisection.Step> notHeld =
+                    ends.stream().filter(e -> e.concurrency() != e.heldAt()).toList();
+            if (!held.isEmpty()) {
+                out.printf(
+                        Locale.ROOT,
+                        "%nmeasuring the ends again as the narrowing measures%s, held ends: %s%n",
+                        widened,
+                        describe(held));
+                out.flush();
+                if (!stepRounds(held, "-held-end" + suffix(pass), Run.Phase.ENDS)) {
+                    return;
+                }
+            }
+            if (!notHeld.isEmpty()) {
+                out.printf(
+                        Locale.ROOT,
+                        "%nmeasuring the ends again as the narrowing measures%s, not-held ends: %s%n",
+                        widened,
+                        describe(notHeld));
+                out.flush();
+                if (!stepRounds(notHeld, "-not-held-end" + suffix(pass), Run.Phase.ENDS)) {
+                    return;
+                }
+            }
         }
-        progress.remaining(settings.runs().rounds() * ends.size());
-        List<Bisection.Step> held = ends.subList(0, ends.size() / 2);
-        List<Bisection.Step> notHeld = ends.subList(ends.size() / 2, ends.size());
-        out.printf(
-                Locale.ROOT, "%nmeasuring the ends again as the narrowing measures, held ends: %s%n", describe(held));
-        out.flush();
-        if (!stepRounds(held, "-held-end", Run.Phase.ENDS)) {
-            return;
-        }
-        out.printf(
-                Locale.ROOT,
-                "%nmeasuring the ends again as the narrowing measures, not-held ends: %s%n",
-                describe(notHeld));
-        out.flush();
-        stepRounds(notHeld, "-not-held-end", Run.Phase.ENDS);
+    }
+
+    private static String suffix(int pass) {
+        return pass == 1 ? "" : "-" + pass;
     }
 
     /** One run per step (at most one per planned server), every round, each server started for it warmed first. */

@@ -1,6 +1,7 @@
 package dev.threadbench.loadtest.model;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -13,18 +14,20 @@ import java.util.Locale;
  *                      null unless {@code limit} is the server's, it held somewhere and its ends, measured again,
  *                      agree: a pair the generator or the machine stopped, or whose limit the evidence does not show,
  *                      has none
- * @param heldAt        the largest concurrency at which it still held ({@code SweepPairs.holds}); null when it held at
- *                      none. A lower one that fell short (one noisy point, say) does not move it, but
- *                      {@code shortBelow} names it
+ * @param heldAt        the largest concurrency at which it still held ({@code SweepPairs.holds}), and held again where
+ *                      it was measured again; null when it held at none. A lower one that fell short (one noisy point,
+ *                      say) does not move it, but {@code shortBelow} names it
  * @param notHeldAt     the first concurrency above {@code heldAt} (or the lowest, when it held at none) run and not
- *                      held; null when it held at every one run above
- * @param limit         what stopped it at {@code notHeldAt}, from the evidence there in most rounds ({@link Limit})
+ *                      held, nor held where it was measured again; null when it held at every one run above
+ * @param limit         what stopped it at {@code notHeldAt}, from the evidence there (both readings' rounds) in most
+ *                      rounds ({@link Limit})
  * @param limitAt       where that limit showed: {@code notHeldAt}, or for a concurrency not run that one; null for none
  * @param limitDetail   that in words, with the evidence: each side's CPU share, the worker pool, drops, failures
  * @param shortBelow    the concurrencies below {@code heldAt} that fell short or had failures, with their figures; null
  *                      when none did
  * @param ends          {@code heldAt} and {@code notHeldAt} as first read and as measured again after the narrowing in,
- *                      with the narrowing's procedure; null when they were not measured again
+ *                      with the narrowing's procedure, and the readings between them that disagree; null when none
+ *                      was measured again
  */
 @JsonPropertyOrder({"server", "strategy", "breakingPoint", "heldAt", "notHeldAt", "limit", "limitDetail", "limitAt"})
 public record SweepPair(
@@ -100,26 +103,90 @@ public record SweepPair(
         }
     }
 
-    /** The two ends of a pair's interval as first read and as measured again after the narrowing in. */
-    public record Ends(Reading held, Reading heldAgain, Reading notHeld, Reading notHeldAgain) {
+    /** One concurrency as first read and as read again with the ends' procedure. */
+    public record Remeasured(Reading first, Reading again) {
 
-        /** Whether measured again the held end still held and the not-held end still did not. */
-        public boolean agree() {
-            return heldAgain.held() && !notHeldAgain.held();
-        }
-
-        /** "held 10,000: 99.0 % (grid, 3 rounds), again 80.8 % (ends, 3 rounds); not held 11,000: ...". */
+        /** "10,500: 97.0 % (narrowing, 3 rounds), again 93.0 % (ends, 3 rounds)". */
         public String describe() {
             return String.format(
-                    Locale.ROOT,
-                    "held %,d: %s, again %s; not held %,d: %s, again %s",
-                    held.concurrency(),
-                    held.describe(),
-                    heldAgain.describe(),
-                    notHeld.concurrency(),
-                    notHeld.describe(),
-                    notHeldAgain.describe());
+                    Locale.ROOT, "%,d: %s, again %s", first.concurrency(), first.describe(), again.describe());
         }
+    }
+
+    /**
+     * The two ends of a pair's interval as first read and as measured again after the narrowing in (null where not
+     * measured again), and the concurrencies between them whose two readings disagree ({@code between}, null when
+     * none): an end read otherwise the second time is no end, the interval widens past it to the next one measured
+     * twice alike.
+     */
+    public record Ends(
+            Reading held, Reading heldAgain, Reading notHeld, Reading notHeldAgain, List<Remeasured> between) {
+
+        /** Whether both ends were measured again and read the same the second time: held still, not held still. */
+        public boolean agree() {
+            return heldAgain != null && heldAgain.held() && notHeldAgain != null && !notHeldAgain.held();
+        }
+
+        /**
+         * Whether some concurrency read held once and not held the other time: an end measured again, or one in
+         * between.
+         */
+        public boolean nonMonotone() {
+            return (heldAgain != null && !heldAgain.held())
+                    || (notHeldAgain != null && notHeldAgain.held())
+                    || (between != null && !between.isEmpty());
+        }
+
+        /**
+         * "agree", "agree, widened past readings that disagree", "disagree (non-monotone)" or "not both measured
+         * again".
+         */
+        public String verdict() {
+            if (agree()) {
+                return nonMonotone() ? "agree, widened past readings that disagree" : "agree";
+            }
+            return nonMonotone() ? "disagree (non-monotone)" : "not both measured again";
+        }
+
+        /**
+         * "held 10,000: 99.0 % (grid, 3 rounds), again 98.0 % (ends, 3 rounds); not held 11,000: ...", then "; in
+         * between, read otherwise the second time: 10,500: ..." when some were.
+         */
+        public String describe() {
+            return String.format(
+                            Locale.ROOT,
+                            "held %,d: %s, again %s; not held %,d: %s, again %s",
+                            held.concurrency(),
+                            held.describe(),
+                            again(heldAgain),
+                            notHeld.concurrency(),
+                            notHeld.describe(),
+                            again(notHeldAgain))
+                    + (between == null || between.isEmpty()
+                            ? ""
+                            : "; in between, read otherwise the second time: "
+                                    + String.join(
+                                            "; ",
+                                            between.stream()
+                                                    .map(Remeasured::describe)
+                                                    .toList()));
+        }
+
+        private static String again(Reading reading) {
+            return reading == null ? "not measured" : reading.describe();
+        }
+    }
+
+    /**
+     * Its ends measured again in words, as the tables and the verdict print them: "ends measured again, agree: held
+     * ...", the verdict in capitals when some reading disagrees; empty when none was measured again.
+     */
+    public String endsReading() {
+        if (ends == null) {
+            return "";
+        }
+        String verdict = nonMonotone() ? ends.verdict().toUpperCase(Locale.ROOT) : ends.verdict();
+        return "ends measured again, " + verdict + ": " + ends.describe();
     }
 
     public String label() {
@@ -134,9 +201,12 @@ public record SweepPair(
         return limit == Limit.SERVER && (ends == null || ends.agree());
     }
 
-    /** Whether its ends, measured again, disagree with their first reading: no breaking point, both readings shown. */
+    /**
+     * Whether some reading, measured again, disagrees with its first: an end (no breaking point then) or a concurrency
+     * the interval was widened past; both readings shown.
+     */
     public boolean nonMonotone() {
-        return ends != null && !ends.agree();
+        return ends != null && ends.nonMonotone();
     }
 
     /**
@@ -156,9 +226,14 @@ public record SweepPair(
      */
     public String reading() {
         String held = heldAt == null ? "" : String.format(Locale.ROOT, " (held %,d)", heldAt);
-        if (nonMonotone()) {
+        if (ends != null && !ends.agree()) {
             return String.format(
-                    Locale.ROOT, "non-monotone: held %,d and not held %,d disagree measured again", heldAt, notHeldAt);
+                    Locale.ROOT,
+                    ends.nonMonotone()
+                            ? "non-monotone: held %,d, not held %,d, readings disagree measured again"
+                            : "unconfirmed: held %,d and not held %,d not both measured again",
+                    heldAt,
+                    notHeldAt);
         }
         return switch (limit) {
             case SERVER ->

@@ -28,7 +28,8 @@ public final class HtmlReport {
 
     /**
      * What the page draws besides the runs: the cells, the verdict's lines, the CPU sets in words, and with a sweep its
-     * pairs, each one's breaking point in words ({@link SweepPair#reading()}, in the pairs' order) and its points read
+     * pairs, each one's breaking point and its ends measured again in words ({@link SweepPair#reading()},
+     * {@link SweepPair#endsReading()}, in the pairs' order) and its points read
      * above the bound ({@link AboveBound#sweepPoints}, flagged), and with --profile too each pair's profiles at 2000
      * and at its largest concurrency held ({@link SweepProfiles}).
      */
@@ -38,6 +39,7 @@ public final class HtmlReport {
             String pinning,
             List<SweepPair> pairs,
             List<String> readings,
+            List<String> endsReadings,
             List<List<String>> aboveBound,
             List<SweepProfiles> sweepProfiles) {}
 
@@ -67,6 +69,7 @@ public final class HtmlReport {
                 ConsoleTable.pinning(results.environment()),
                 pairs,
                 pairs.stream().map(SweepPair::reading).toList(),
+                pairs.stream().map(SweepPair::endsReading).toList(),
                 pairs.stream()
                         .map(p -> AboveBound.sweepPoints(cells, p).stream()
                                 .map(point -> "ARTEFACT: " + point + SweepTable.ARTEFACT)

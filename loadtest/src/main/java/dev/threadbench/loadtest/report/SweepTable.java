@@ -91,10 +91,7 @@ public final class SweepTable {
                                     : "; short of the bound or failures below it, at " + p.shortBelow())
                     .append('\n');
             if (p.ends() != null) {
-                text.append("    ")
-                        .append(p.nonMonotone() ? "NON-MONOTONE, measured again: " : "ends measured again: ")
-                        .append(p.ends().describe())
-                        .append('\n');
+                text.append("    ").append(p.endsReading()).append('\n');
             }
         }
         AboveBound.sweepPoints(cells, null)
@@ -136,8 +133,7 @@ public final class SweepTable {
                                     : "; short of the bound or failures below, at " + p.shortBelow()),
                     p.ends() == null
                             ? "-"
-                            : (p.nonMonotone() ? "disagree (non-monotone): " : "agree: ")
-                                    + p.ends().describe(),
+                            : p.ends().verdict() + ": " + p.ends().describe(),
                     number(p.rssMbPer1000(), "%+.1f"),
                     Spread.format(p.cpuMicrosPerRequest(), "%.1f").replace('-', '–'),
                     p.cpuConcurrency()));
@@ -147,7 +143,8 @@ public final class SweepTable {
 
     /**
      * ", narrowed in to within 10 % of it" when every pair with an interval is within the resolution; otherwise it says
-     * which are not (a lost run, or no readable number left between), never claiming a narrowing that did not happen.
+     * which are not (a lost run, no readable number left between, or an interval widened past readings that disagree),
+     * never claiming a narrowing that did not happen.
      */
     static String narrowed(List<SweepPair> pairs, Double resolution) {
         if (resolution == null) {
@@ -157,7 +154,12 @@ public final class SweepTable {
                 .filter(p -> p.interval() != null
                         && p.interval() > resolution + 1e-9
                         && ReadableNumber.between(p.heldAt(), p.notHeldAt()) != null)
-                .map(p -> String.format(Locale.ROOT, "%s %.0f %%", p.label(), 100 * p.interval()))
+                .map(p -> String.format(
+                        Locale.ROOT,
+                        "%s %.0f %%%s",
+                        p.label(),
+                        100 * p.interval(),
+                        p.nonMonotone() ? " (widened past readings that disagree)" : ""))
                 .toList();
         String within = ReadableNumber.percent(resolution);
         return wide.isEmpty()

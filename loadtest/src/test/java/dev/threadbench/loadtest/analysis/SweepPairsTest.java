@@ -13,6 +13,7 @@ import dev.threadbench.loadtest.model.SweepFixtures;
 import dev.threadbench.loadtest.model.SweepPair;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Memory per 1,000 connections, CPU at 2000 and breaking points, from a sweep's cells. */
@@ -310,64 +311,104 @@ class SweepPairsTest {
         assertEquals(1, failingIn.apply(1).failedRounds());
     }
 
-    @Test
-    void endsMeasuredAgainAreSetBesideTheFirstReadingAndADisagreementIsNonMonotoneWithNoBreakingPoint() {
-        java.util.function.BiFunction<Double, Double, SweepPair> again = (heldRatio, notHeldRatio) -> {
-            List<Run> runs = new ArrayList<>();
-            for (int round = 0; round < 3; round++) {
-                for (int c : List.of(5000, 10000, 11000)) {
-                    runs.add(SweepFixtures.run(
-                                    "vertx",
-                                    "timer",
-                                    c,
-                                    round,
-                                    new SweepFixtures.Point(c <= 10000 ? 0.99 : 0.8, 0, 100, 10, 10, false, c > 10000))
-                            .inPhase(c == 11000 ? Run.Phase.NARROWING : Run.Phase.GRID, null));
-                }
+    /** Vert.x timer's grid 5,000 and 10,000 held, its narrowing 11,000 not; each reading again as the test gives. */
+    private static List<Run> readingsAgain(Map<Integer, Double> again) {
+        List<Run> runs = new ArrayList<>();
+        for (int round = 0; round < 3; round++) {
+            for (int c : List.of(5000, 10000, 11000)) {
                 runs.add(SweepFixtures.run(
                                 "vertx",
                                 "timer",
-                                10000,
+                                c,
                                 round,
-                                new SweepFixtures.Point(heldRatio, 0, 100, 10, 10, false, false))
-                        .inPhase(Run.Phase.ENDS, null));
+                                new SweepFixtures.Point(c <= 10000 ? 0.99 : 0.8, 0, 100, 10, 10, false, c > 10000))
+                        .inPhase(c == 11000 ? Run.Phase.NARROWING : Run.Phase.GRID, null));
+            }
+            for (Map.Entry<Integer, Double> e : again.entrySet()) {
                 runs.add(SweepFixtures.run(
                                 "vertx",
                                 "timer",
-                                11000,
+                                e.getKey(),
                                 round,
-                                new SweepFixtures.Point(notHeldRatio, 0, 100, 10, 10, false, true))
+                                new SweepFixtures.Point(e.getValue(), 0, 100, 10, 10, false, e.getValue() < 0.95))
                         .inPhase(Run.Phase.ENDS, null));
             }
-            return SweepPairs.of(runs, List.of()).getFirst();
-        };
-        SweepPair agree = again.apply(0.98, 0.81);
+        }
+        return runs;
+    }
+
+    @Test
+    void endsMeasuredAgainAreSetBesideTheFirstReadingAndAgreeingTheyGiveTheBreakingPoint() {
+        SweepPair agree = SweepPairs.of(readingsAgain(Map.of(10000, 0.98, 11000, 0.81)), List.of())
+                .getFirst();
         assertEquals(10000, agree.heldAt(), "the ends measured again are not mixed into the first readings");
         assertEquals(11000, agree.notHeldAt());
         assertEquals(10500, agree.breakingPoint());
         assertTrue(agree.serverLimited());
+        assertEquals(false, agree.nonMonotone());
+        assertEquals("agree", agree.ends().verdict());
         assertEquals(
                 "held 10,000: 99.0 % (grid, 3 rounds), again 98.0 % (ends, 3 rounds); not held 11,000: 80.0 %"
                         + " (narrowing,"
                         + " 3 rounds), again 81.0 % (ends, 3 rounds)",
                 agree.ends().describe());
-
-        SweepPair disagree = again.apply(0.808, 0.82);
-        assertTrue(disagree.nonMonotone());
-        assertNull(disagree.breakingPoint(), "never smoothed over into a number");
-        assertEquals(false, disagree.serverLimited(), "not set against another pair");
-        assertEquals("non-monotone: held 10,000 and not held 11,000 disagree measured again", disagree.reading());
-        assertTrue(
-                SweepVerdict.holding(disagree)
-                        .contains("; NON-MONOTONE, its ends measured again disagree: held 10,000: 99.0 %"
-                                + " (grid, 3 rounds), again 80.8 % (ends, 3 rounds)"),
-                SweepVerdict.holding(disagree));
+        assertTrue(agree.limitDetail().contains("full in 6/6"), "the limit from both readings' rounds: " + agree);
         assertEquals(
                 List.of(),
                 Cell.of(List.of(SweepFixtures.run(
                                 "vertx", "timer", 10000, 0, new SweepFixtures.Point(0.99, 0, 100, 10, 10, false))
                         .inPhase(Run.Phase.ENDS, null))),
                 "the tables' cells leave the ends measured again out");
+    }
+
+    @Test
+    void aHeldEndNotHeldAgainWidensTheIntervalToTheNextHeldBelowWhichIsMeasuredAgainInTurn() {
+        SweepPair widened = SweepPairs.of(readingsAgain(Map.of(10000, 0.808, 11000, 0.82)), List.of())
+                .getFirst();
+        assertEquals(5000, widened.heldAt(), "10,000 read held once and not held again: no end");
+        assertEquals(11000, widened.notHeldAt());
+        assertTrue(widened.nonMonotone());
+        assertNull(widened.breakingPoint(), "no number before the new held end is measured again");
+        assertEquals(false, widened.serverLimited(), "not set against another pair");
+        assertEquals("not measured", widened.ends().describe().replaceFirst(".*, again (not measured);.*", "$1"));
+        assertEquals("non-monotone: held 5,000, not held 11,000, readings disagree measured again", widened.reading());
+        assertTrue(
+                SweepVerdict.holding(widened)
+                        .contains("; its ends measured again, DISAGREE (NON-MONOTONE): held 5,000: 99.0 % (grid, 3"
+                                + " rounds), again not measured"),
+                SweepVerdict.holding(widened));
+
+        SweepPair confirmed = SweepPairs.of(readingsAgain(Map.of(5000, 0.99, 10000, 0.808, 11000, 0.82)), List.of())
+                .getFirst();
+        assertEquals(5000, confirmed.heldAt());
+        assertEquals(11000, confirmed.notHeldAt());
+        assertEquals(8000, confirmed.breakingPoint(), "a number for the wider interval both of whose ends repeat");
+        assertTrue(confirmed.serverLimited());
+        assertTrue(confirmed.nonMonotone(), "the reading that disagrees is shown, not smoothed over");
+        assertEquals(
+                "agree, widened past readings that disagree", confirmed.ends().verdict());
+        assertTrue(
+                confirmed
+                        .ends()
+                        .describe()
+                        .endsWith("; in between, read otherwise the second time: 10,000: 99.0 % (grid, 3 rounds),"
+                                + " again 80.8 % (ends, 3 rounds)"),
+                confirmed.ends().describe());
+    }
+
+    @Test
+    void aNotHeldEndHeldAgainWidensTheIntervalUpwards() {
+        List<Run> runs = new ArrayList<>(readingsAgain(Map.of(10000, 0.99, 11000, 0.97)));
+        for (int round = 0; round < 3; round++) {
+            runs.add(SweepFixtures.run(
+                            "vertx", "timer", 12000, round, new SweepFixtures.Point(0.7, 0, 100, 10, 10, false, true))
+                    .inPhase(Run.Phase.NARROWING, null));
+        }
+        SweepPair pair = SweepPairs.of(runs, List.of()).getFirst();
+        assertEquals(10000, pair.heldAt());
+        assertEquals(12000, pair.notHeldAt(), "11,000 read not held once and held again: no end");
+        assertNull(pair.ends().notHeldAgain(), "12,000 still to be measured again");
+        assertTrue(pair.nonMonotone());
     }
 
     @Test
