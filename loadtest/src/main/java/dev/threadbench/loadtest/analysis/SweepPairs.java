@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Function;
 
 /**
@@ -122,10 +123,12 @@ public final class SweepPairs {
         List<Cell> above = cells.stream()
                 .filter(c -> heldAt == null || c.concurrency() > heldAt)
                 .toList();
-        // the first above not held whose reading again (if any) did not hold either; else the first above, disputed
+        // the first above not held whose reading again (if any) did not hold either; else the first above not held
+        // the first time, though it held the second (the pair then has no end that reads alike twice)
         Cell breaking = above.stream()
                 .filter(c -> !holds(c) && (!again.containsKey(c.concurrency()) || !holds(again.get(c.concurrency()))))
                 .findFirst()
+                .or(() -> above.stream().filter(c -> !holds(c)).findFirst())
                 .or(() -> above.stream().findFirst())
                 .orElse(null);
         List<String> shortBelow = cells.stream()
@@ -159,20 +162,21 @@ public final class SweepPairs {
         }
         Integer notHeldAt = breaking == null ? null : breaking.concurrency();
         SweepPair.Ends ends = null;
-        if (held != null && breaking != null && !remeasured.isEmpty()) {
-            Cell heldAgain = again.get(heldAt);
+        if (breaking != null && !remeasured.isEmpty()) {
+            Cell heldAgain = heldAt == null ? null : again.get(heldAt);
             Cell notHeldAgain = again.get(notHeldAt);
-            List<SweepPair.Remeasured> between = cells.stream()
-                    .filter(c -> c.concurrency() > heldAt && c.concurrency() < notHeldAt)
-                    .filter(c -> again.containsKey(c.concurrency()))
+            // every other concurrency read twice and otherwise the second time, wherever it lies: never hidden
+            List<SweepPair.Remeasured> disputed = cells.stream()
+                    .filter(c -> !Objects.equals(c.concurrency(), heldAt) && c.concurrency() != notHeldAt)
+                    .filter(c -> again.containsKey(c.concurrency()) && holds(c) != holds(again.get(c.concurrency())))
                     .map(c -> new SweepPair.Remeasured(reading(c), reading(again.get(c.concurrency()))))
                     .toList();
             ends = new SweepPair.Ends(
-                    reading(held),
+                    held == null ? null : reading(held),
                     heldAgain == null ? null : reading(heldAgain),
                     reading(breaking),
                     notHeldAgain == null ? null : reading(notHeldAgain),
-                    between.isEmpty() ? null : between);
+                    disputed.isEmpty() ? null : disputed);
         }
         Integer breakingPoint = null;
         if (limit == Limit.SERVER && heldAt != null && (ends == null || ends.agree())) {

@@ -26,7 +26,8 @@ import java.util.Locale;
  * @param shortBelow    the concurrencies below {@code heldAt} that fell short or had failures, with their figures; null
  *                      when none did
  * @param ends          {@code heldAt} and {@code notHeldAt} as first read and as measured again after the narrowing in,
- *                      with the narrowing's procedure, and the readings between them that disagree; null when none
+ *                      with the narrowing's procedure, and any other concurrency whose two readings differ; null when
+ *                      none
  *                      was measured again
  */
 @JsonPropertyOrder({"server", "strategy", "breakingPoint", "heldAt", "notHeldAt", "limit", "limitDetail", "limitAt"})
@@ -115,59 +116,74 @@ public record SweepPair(
 
     /**
      * The two ends of a pair's interval as first read and as measured again after the narrowing in (null where not
-     * measured again), and the concurrencies between them whose two readings disagree ({@code between}, null when
-     * none): an end read otherwise the second time is no end, the interval widens past it to the next one measured
-     * twice alike.
+     * measured again; {@code held} null when it held nowhere), and every other concurrency read twice whose two
+     * readings differ ({@code disputed}, null when none), wherever it lies: an end read otherwise the second time is no
+     * end, the interval widens past it to the next one out, measured again in its turn.
      */
     public record Ends(
-            Reading held, Reading heldAgain, Reading notHeld, Reading notHeldAgain, List<Remeasured> between) {
+            Reading held, Reading heldAgain, Reading notHeld, Reading notHeldAgain, List<Remeasured> disputed) {
 
-        /** Whether both ends were measured again and read the same the second time: held still, not held still. */
+        /** Whether both ends were measured again and each read alike both times: held, and not held. */
         public boolean agree() {
-            return heldAgain != null && heldAgain.held() && notHeldAgain != null && !notHeldAgain.held();
+            return held != null
+                    && held.held()
+                    && heldAgain != null
+                    && heldAgain.held()
+                    && !notHeld.held()
+                    && notHeldAgain != null
+                    && !notHeldAgain.held();
         }
 
-        /**
-         * Whether some concurrency read held once and not held the other time: an end measured again, or one in
-         * between.
-         */
+        /** Whether an end measured again read otherwise than the first time. */
+        public boolean endsDisagree() {
+            return (held != null && heldAgain != null && held.held() != heldAgain.held())
+                    || (notHeldAgain != null && notHeld.held() != notHeldAgain.held());
+        }
+
+        /** Whether some concurrency read held once and not held the other time: an end, or another one. */
         public boolean nonMonotone() {
-            return (heldAgain != null && !heldAgain.held())
-                    || (notHeldAgain != null && notHeldAgain.held())
-                    || (between != null && !between.isEmpty());
+            return endsDisagree() || (disputed != null && !disputed.isEmpty());
         }
 
         /**
-         * "agree", "agree, widened past readings that disagree", "disagree (non-monotone)" or "not both measured
-         * again".
+         * "agree", "agree, other readings disagree", "disagree (non-monotone)", "unconfirmed, other readings disagree"
+         * or "not both measured again".
          */
         public String verdict() {
             if (agree()) {
-                return nonMonotone() ? "agree, widened past readings that disagree" : "agree";
+                return nonMonotone() ? "agree, other readings disagree" : "agree";
             }
-            return nonMonotone() ? "disagree (non-monotone)" : "not both measured again";
+            if (endsDisagree()) {
+                return "disagree (non-monotone)";
+            }
+            return nonMonotone() ? "unconfirmed, other readings disagree" : "not both measured again";
         }
 
         /**
-         * "held 10,000: 99.0 % (grid, 3 rounds), again 98.0 % (ends, 3 rounds); not held 11,000: ...", then "; in
-         * between, read otherwise the second time: 10,500: ..." when some were.
+         * "held 10,000: 99.0 % (grid, 3 rounds), again 98.0 % (ends, 3 rounds); not held 11,000: ...", then "; read
+         * otherwise the second time: 10,500: ..." when some were.
          */
         public String describe() {
-            return String.format(
+            return (held == null
+                            ? "held at none"
+                            : String.format(
+                                    Locale.ROOT,
+                                    "held %,d: %s, again %s",
+                                    held.concurrency(),
+                                    held.describe(),
+                                    again(heldAgain)))
+                    + String.format(
                             Locale.ROOT,
-                            "held %,d: %s, again %s; not held %,d: %s, again %s",
-                            held.concurrency(),
-                            held.describe(),
-                            again(heldAgain),
+                            "; not held %,d: %s, again %s",
                             notHeld.concurrency(),
                             notHeld.describe(),
                             again(notHeldAgain))
-                    + (between == null || between.isEmpty()
+                    + (disputed == null || disputed.isEmpty()
                             ? ""
-                            : "; in between, read otherwise the second time: "
+                            : "; read otherwise the second time: "
                                     + String.join(
                                             "; ",
-                                            between.stream()
+                                            disputed.stream()
                                                     .map(Remeasured::describe)
                                                     .toList()));
         }
@@ -202,8 +218,8 @@ public record SweepPair(
     }
 
     /**
-     * Whether some reading, measured again, disagrees with its first: an end (no breaking point then) or a concurrency
-     * the interval was widened past; both readings shown.
+     * Whether some reading, measured again, disagrees with its first: an end (no breaking point then) or another
+     * concurrency (one the interval was widened past, say); both readings shown.
      */
     public boolean nonMonotone() {
         return ends != null && ends.nonMonotone();
@@ -226,10 +242,10 @@ public record SweepPair(
      */
     public String reading() {
         String held = heldAt == null ? "" : String.format(Locale.ROOT, " (held %,d)", heldAt);
-        if (ends != null && !ends.agree()) {
+        if (ends != null && !ends.agree() && heldAt != null) {
             return String.format(
                     Locale.ROOT,
-                    ends.nonMonotone()
+                    ends.endsDisagree()
                             ? "non-monotone: held %,d, not held %,d, readings disagree measured again"
                             : "unconfirmed: held %,d and not held %,d not both measured again",
                     heldAt,

@@ -143,7 +143,7 @@ public final class SweepTable {
 
     /**
      * ", narrowed in to within 10 % of it" when every pair with an interval is within the resolution; otherwise it says
-     * which are not (a lost run, no readable number left between, or an interval widened past readings that disagree),
+     * which are not (a lost run, no readable number left between, or an interval widened past readings that differ),
      * never claiming a narrowing that did not happen.
      */
     static String narrowed(List<SweepPair> pairs, Double resolution) {
@@ -159,7 +159,7 @@ public final class SweepTable {
                         "%s %.0f %%%s",
                         p.label(),
                         100 * p.interval(),
-                        p.nonMonotone() ? " (widened past readings that disagree)" : ""))
+                        p.nonMonotone() ? " (widened past readings that differ)" : ""))
                 .toList();
         String within = ReadableNumber.percent(resolution);
         return wide.isEmpty()

@@ -14,6 +14,7 @@ import dev.threadbench.loadtest.model.SweepPair;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /** Memory per 1,000 connections, CPU at 2000 and breaking points, from a sweep's cells. */
@@ -313,18 +314,26 @@ class SweepPairsTest {
 
     /** Vert.x timer's grid 5,000 and 10,000 held, its narrowing 11,000 not; each reading again as the test gives. */
     private static List<Run> readingsAgain(Map<Integer, Double> again) {
+        return readings(Map.of(5000, 0.99, 10000, 0.99, 11000, 0.8), again);
+    }
+
+    /**
+     * Vert.x timer's first readings ({@code first}: concurrency to share of the bound, 3 rounds, the server's CPUs full
+     * where it did not hold), the grid's below 11,000 and the narrowing's from it, and its readings again.
+     */
+    private static List<Run> readings(Map<Integer, Double> first, Map<Integer, Double> again) {
         List<Run> runs = new ArrayList<>();
         for (int round = 0; round < 3; round++) {
-            for (int c : List.of(5000, 10000, 11000)) {
+            for (Map.Entry<Integer, Double> e : new TreeMap<>(first).entrySet()) {
                 runs.add(SweepFixtures.run(
                                 "vertx",
                                 "timer",
-                                c,
+                                e.getKey(),
                                 round,
-                                new SweepFixtures.Point(c <= 10000 ? 0.99 : 0.8, 0, 100, 10, 10, false, c > 10000))
-                        .inPhase(c == 11000 ? Run.Phase.NARROWING : Run.Phase.GRID, null));
+                                new SweepFixtures.Point(e.getValue(), 0, 100, 10, 10, false, e.getValue() < 0.95))
+                        .inPhase(e.getKey() >= 11000 ? Run.Phase.NARROWING : Run.Phase.GRID, null));
             }
-            for (Map.Entry<Integer, Double> e : again.entrySet()) {
+            for (Map.Entry<Integer, Double> e : new TreeMap<>(again).entrySet()) {
                 runs.add(SweepFixtures.run(
                                 "vertx",
                                 "timer",
@@ -370,12 +379,12 @@ class SweepPairsTest {
         assertTrue(widened.nonMonotone());
         assertNull(widened.breakingPoint(), "no number before the new held end is measured again");
         assertEquals(false, widened.serverLimited(), "not set against another pair");
-        assertEquals("not measured", widened.ends().describe().replaceFirst(".*, again (not measured);.*", "$1"));
-        assertEquals("non-monotone: held 5,000, not held 11,000, readings disagree measured again", widened.reading());
+        assertEquals("unconfirmed, other readings disagree", widened.ends().verdict());
+        assertEquals("unconfirmed: held 5,000 and not held 11,000 not both measured again", widened.reading());
         assertTrue(
                 SweepVerdict.holding(widened)
-                        .contains("; its ends measured again, DISAGREE (NON-MONOTONE): held 5,000: 99.0 % (grid, 3"
-                                + " rounds), again not measured"),
+                        .contains("; its ends measured again, UNCONFIRMED, OTHER READINGS DISAGREE: held 5,000: 99.0 %"
+                                + " (grid, 3 rounds), again not measured"),
                 SweepVerdict.holding(widened));
 
         SweepPair confirmed = SweepPairs.of(readingsAgain(Map.of(5000, 0.99, 10000, 0.808, 11000, 0.82)), List.of())
@@ -385,30 +394,80 @@ class SweepPairsTest {
         assertEquals(8000, confirmed.breakingPoint(), "a number for the wider interval both of whose ends repeat");
         assertTrue(confirmed.serverLimited());
         assertTrue(confirmed.nonMonotone(), "the reading that disagrees is shown, not smoothed over");
-        assertEquals(
-                "agree, widened past readings that disagree", confirmed.ends().verdict());
+        assertEquals("agree, other readings disagree", confirmed.ends().verdict());
         assertTrue(
                 confirmed
                         .ends()
                         .describe()
-                        .endsWith("; in between, read otherwise the second time: 10,000: 99.0 % (grid, 3 rounds),"
-                                + " again 80.8 % (ends, 3 rounds)"),
+                        .endsWith("; read otherwise the second time: 10,000: 99.0 % (grid, 3 rounds), again 80.8 %"
+                                + " (ends, 3 rounds)"),
                 confirmed.ends().describe());
     }
 
     @Test
     void aNotHeldEndHeldAgainWidensTheIntervalUpwards() {
-        List<Run> runs = new ArrayList<>(readingsAgain(Map.of(10000, 0.99, 11000, 0.97)));
-        for (int round = 0; round < 3; round++) {
-            runs.add(SweepFixtures.run(
-                            "vertx", "timer", 12000, round, new SweepFixtures.Point(0.7, 0, 100, 10, 10, false, true))
-                    .inPhase(Run.Phase.NARROWING, null));
-        }
-        SweepPair pair = SweepPairs.of(runs, List.of()).getFirst();
+        SweepPair pair = SweepPairs.of(
+                        readings(
+                                Map.of(5000, 0.99, 10000, 0.99, 11000, 0.8, 12000, 0.7),
+                                Map.of(10000, 0.99, 11000, 0.97)),
+                        List.of())
+                .getFirst();
         assertEquals(10000, pair.heldAt());
         assertEquals(12000, pair.notHeldAt(), "11,000 read not held once and held again: no end");
         assertNull(pair.ends().notHeldAgain(), "12,000 still to be measured again");
         assertTrue(pair.nonMonotone());
+    }
+
+    @Test
+    void bothEndsReadOtherwiseWithNothingAboveNotHeldTwiceLeaveTheFirstNotHeldDisputedAndNoNumber() {
+        SweepPair pair = SweepPairs.of(
+                        readings(
+                                Map.of(5000, 0.99, 10000, 0.99, 11000, 0.8),
+                                Map.of(5000, 0.99, 10000, 0.8, 11000, 0.97)),
+                        List.of())
+                .getFirst();
+        assertEquals(5000, pair.heldAt());
+        assertEquals(11000, pair.notHeldAt(), "the first not held the first time, not 10,000, which held then");
+        assertEquals(false, pair.ends().agree(), "11,000 held the second time: no end reads alike twice");
+        assertEquals("disagree (non-monotone)", pair.ends().verdict());
+        assertNull(pair.breakingPoint());
+        assertTrue(
+                pair.ends().describe().contains("read otherwise the second time: 10,000"),
+                pair.ends().describe());
+    }
+
+    @Test
+    void aReadingOtherwiseAboveTheIntervalIsStillShownWhenTheIntervalMovesDown() {
+        SweepPair pair = SweepPairs.of(
+                        readings(
+                                Map.of(2000, 0.99, 5000, 0.8, 10000, 0.99, 11000, 0.8), Map.of(10000, 0.8, 11000, 0.8)),
+                        List.of())
+                .getFirst();
+        assertEquals(2000, pair.heldAt());
+        assertEquals(5000, pair.notHeldAt());
+        assertTrue(pair.nonMonotone(), "10,000 held once, above the new interval");
+        assertTrue(
+                pair.ends()
+                        .describe()
+                        .endsWith("read otherwise the second time: 10,000: 99.0 % (grid, 3 rounds),"
+                                + " again 80.0 % (ends, 3 rounds)"),
+                pair.ends().describe());
+    }
+
+    @Test
+    void theLowestHeldReadOtherwiseLeavesNoHeldEndButShowsBothReadings() {
+        SweepPair pair = SweepPairs.of(readings(Map.of(250, 0.99, 500, 0.8), Map.of(250, 0.8, 500, 0.8)), List.of())
+                .getFirst();
+        assertNull(pair.heldAt());
+        assertEquals(500, pair.notHeldAt(), "the first not held the first time, whose second reading agrees");
+        assertNull(pair.breakingPoint());
+        assertTrue(pair.nonMonotone());
+        assertTrue(
+                pair.endsReading()
+                        .startsWith("ends measured again, UNCONFIRMED, OTHER READINGS DISAGREE: held at none; not held"
+                                + " 500:"),
+                pair.endsReading());
+        assertTrue(pair.endsReading().contains("read otherwise the second time: 250: 99.0 %"), pair.endsReading());
     }
 
     @Test

@@ -201,6 +201,7 @@ class BisectionTest {
         int limit = 6873;
         int misled = 0;
         int widened = 0;
+        int unconfirmed = 0;
         for (long seed = 0; seed < 200; seed++) {
             Random noise = new Random(seed);
             Map<Integer, Integer> wrong = new HashMap<>();
@@ -236,16 +237,17 @@ class BisectionTest {
             }
             int passes = 0;
             for (List<Bisection.Step> ends = Bisection.ends(List.of(narrowed));
-                    !ends.isEmpty() && passes < 6;
+                    !ends.isEmpty() && passes < SweepNarrowing.END_PASSES;
                     ends = Bisection.ends(SweepPairs.of(runs, List.of()))) {
                 passes++;
                 ends.forEach(step -> measure.accept(step.concurrency(), Run.Phase.ENDS));
             }
             SweepPair pair = SweepPairs.of(runs, List.of()).getFirst();
-            if (pair.heldAt() == null || pair.notHeldAt() == null) {
-                continue; // the lowest held end, or the top not-held end, read otherwise: nothing left to widen to
+            if (pair.ends() == null || !pair.ends().agree()) {
+                unconfirmed++;
+                assertEquals(null, pair.breakingPoint(), "seed " + seed + ": no number unconfirmed: " + pair.reading());
+                continue;
             }
-            assertTrue(pair.ends().agree(), "seed " + seed + ": " + pair.ends().describe());
             boolean contains = pair.heldAt() <= limit && limit < pair.notHeldAt();
             boolean wrongTwice =
                     wrong.getOrDefault(pair.heldAt(), 0) >= 2 || wrong.getOrDefault(pair.notHeldAt(), 0) >= 2;
@@ -260,8 +262,9 @@ class BisectionTest {
             assertTrue(pair.breakingPoint() != null, "seed " + seed + ": " + pair.reading());
         }
         assertTrue(
-                misled >= 10 && widened >= misled,
-                "the noise misled the narrowing " + misled + " times, the ends widened " + widened);
+                misled >= 10 && widened >= misled && unconfirmed <= 10,
+                "the noise misled the narrowing " + misled + " times, the ends widened " + widened + ", " + unconfirmed
+                        + " left unconfirmed after " + SweepNarrowing.END_PASSES + " passes");
     }
 
     /** One round at {@code concurrency}: held (99 % of the bound) or not (80 %, the server's CPUs full). */
