@@ -25,6 +25,11 @@ import org.junit.jupiter.api.Test;
 class BisectionTest {
 
     private static SweepPair pair(String server, String strategy, Integer heldAt, Integer notHeldAt, String limit) {
+        return pair(server, strategy, heldAt, notHeldAt, limit, null);
+    }
+
+    private static SweepPair pair(
+            String server, String strategy, Integer heldAt, Integer notHeldAt, String limit, SweepPair.Ends ends) {
         return new SweepPair(
                 server,
                 strategy,
@@ -40,7 +45,8 @@ class BisectionTest {
                 2000,
                 null,
                 null,
-                null);
+                null,
+                ends);
     }
 
     @Test
@@ -162,27 +168,11 @@ class BisectionTest {
 
     @Test
     void onlyTheEndsNotYetMeasuredAgainAreMeasuredAgainSoAWidenedIntervalMeasuresItsNewEndAlone() {
-        SweepPair p = pair("vertx", "timer", 5000, 11000, "server");
         SweepPair.Reading held = new SweepPair.Reading(5000, Run.Phase.GRID, 0.99, 0, 3, true);
         SweepPair.Reading notHeld = new SweepPair.Reading(11000, Run.Phase.NARROWING, 0.8, 0, 3, false);
         SweepPair.Reading notHeldAgain = new SweepPair.Reading(11000, Run.Phase.ENDS, 0.81, 0, 3, false);
-        SweepPair widened = new SweepPair(
-                p.server(),
-                p.strategy(),
-                null,
-                5000,
-                11000,
-                p.limit(),
-                p.limitDetail(),
-                p.limitAt(),
-                null,
-                null,
-                null,
-                2000,
-                null,
-                null,
-                null,
-                new SweepPair.Ends(held, null, notHeld, notHeldAgain, null));
+        SweepPair widened = pair(
+                "vertx", "timer", 5000, 11000, "server", new SweepPair.Ends(held, null, notHeld, notHeldAgain, null));
         List<Bisection.Step> ends = Bisection.ends(List.of(widened));
         assertEquals(
                 List.of(5000), ends.stream().map(Bisection.Step::concurrency).toList());
