@@ -113,9 +113,12 @@ public final class SweepPairs {
                 .orElseThrow();
         Map<Integer, Cell> again = new LinkedHashMap<>();
         remeasured.forEach(c -> again.put(c.concurrency(), c));
+        // whether each concurrency measured again held then; absent where it was not measured again
+        Map<Integer, Boolean> heldAgainAt = new LinkedHashMap<>();
+        again.forEach((c, cell) -> heldAgainAt.put(c, holds(cell)));
         Cell held = null;
         for (Cell cell : cells) {
-            if (holds(cell) && (!again.containsKey(cell.concurrency()) || holds(again.get(cell.concurrency())))) {
+            if (holds(cell) && heldAgainAt.getOrDefault(cell.concurrency(), true)) {
                 held = cell;
             }
         }
@@ -126,7 +129,7 @@ public final class SweepPairs {
         // the first above not held whose reading again (if any) did not hold either; else the first above not held
         // the first time, though it held the second (the pair then has no end that reads alike twice)
         Cell breaking = above.stream()
-                .filter(c -> !holds(c) && (!again.containsKey(c.concurrency()) || !holds(again.get(c.concurrency()))))
+                .filter(c -> !holds(c) && !heldAgainAt.getOrDefault(c.concurrency(), false))
                 .findFirst()
                 .or(() -> above.stream().filter(c -> !holds(c)).findFirst())
                 .or(() -> above.stream().findFirst())
@@ -168,7 +171,8 @@ public final class SweepPairs {
             // every other concurrency read twice and otherwise the second time, wherever it lies: never hidden
             List<SweepPair.Remeasured> disputed = cells.stream()
                     .filter(c -> !Objects.equals(c.concurrency(), heldAt) && c.concurrency() != notHeldAt)
-                    .filter(c -> again.containsKey(c.concurrency()) && holds(c) != holds(again.get(c.concurrency())))
+                    .filter(c ->
+                            heldAgainAt.containsKey(c.concurrency()) && holds(c) != heldAgainAt.get(c.concurrency()))
                     .map(c -> new SweepPair.Remeasured(reading(c), reading(again.get(c.concurrency()))))
                     .toList();
             ends = new SweepPair.Ends(

@@ -112,29 +112,25 @@ final class SweepNarrowing {
                     ends.stream().filter(e -> e.concurrency() == e.heldAt()).toList();
             List<Bisection.Step> notHeld =
                     ends.stream().filter(e -> e.concurrency() != e.heldAt()).toList();
-            if (!held.isEmpty()) {
-                out.printf(
-                        Locale.ROOT,
-                        "%nmeasuring the ends again as the narrowing measures%s, held ends: %s%n",
-                        widened,
-                        describe(held));
-                out.flush();
-                if (!stepRounds(held, "-held-end" + suffix(pass), Run.Phase.ENDS)) {
-                    return;
-                }
-            }
-            if (!notHeld.isEmpty()) {
-                out.printf(
-                        Locale.ROOT,
-                        "%nmeasuring the ends again as the narrowing measures%s, not-held ends: %s%n",
-                        widened,
-                        describe(notHeld));
-                out.flush();
-                if (!stepRounds(notHeld, "-not-held-end" + suffix(pass), Run.Phase.ENDS)) {
-                    return;
-                }
+            if (!measureAgain(held, "held", widened, pass) || !measureAgain(notHeld, "not-held", widened, pass)) {
+                return;
             }
         }
+    }
+
+    /** One group of ends (held, or not held) measured again, if any; false when the engine said no run can go on. */
+    private boolean measureAgain(List<Bisection.Step> ends, String which, String widened, int pass) {
+        if (ends.isEmpty()) {
+            return true;
+        }
+        out.printf(
+                Locale.ROOT,
+                "%nmeasuring the ends again as the narrowing measures%s, %s ends: %s%n",
+                widened,
+                which,
+                describe(ends));
+        out.flush();
+        return stepRounds(ends, "-" + which + "-end" + suffix(pass), Run.Phase.ENDS);
     }
 
     private static String suffix(int pass) {

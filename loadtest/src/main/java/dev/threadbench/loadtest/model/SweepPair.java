@@ -27,8 +27,7 @@ import java.util.Locale;
  *                      when none did
  * @param ends          {@code heldAt} and {@code notHeldAt} as first read and as measured again after the narrowing in,
  *                      with the narrowing's procedure, and any other concurrency whose two readings differ; null when
- *                      none
- *                      was measured again
+ *                      none was measured again
  */
 @JsonPropertyOrder({"server", "strategy", "breakingPoint", "heldAt", "notHeldAt", "limit", "limitDetail", "limitAt"})
 public record SweepPair(
