@@ -30,7 +30,7 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Parameters(
             paramLabel = "FILE.json",
-            description = "results.json from loadtest compare (with --history: the results"
+            description = "results.json from loadtest compare, or gzipped (.json.gz) (with --history: the results"
                     + " directory or its history directory)")
     private Path resultsFile;
 

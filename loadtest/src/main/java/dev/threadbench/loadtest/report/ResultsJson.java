@@ -7,10 +7,13 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.model.Results;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.zip.GZIPInputStream;
 
 /** results.json: written by compare, read back by report. */
 public final class ResultsJson {
@@ -46,9 +49,10 @@ public final class ResultsJson {
         }
     }
 
+    /** A results.json, or one gzipped (FILE.json.gz: how docs/measurements keeps a sweep's). */
     public static Results read(Path file) {
         try {
-            Results results = MAPPER.readValue(Files.readString(file), Results.class);
+            Results results = MAPPER.readValue(text(file), Results.class);
             if (results == null || results.environment() == null || results.runs() == null) {
                 throw new UsageException(file + ": not a results file from loadtest compare (no environment or runs)");
             }
@@ -60,6 +64,15 @@ public final class ResultsJson {
                     + e.getOriginalMessage().lines().findFirst().orElse(""));
         } catch (IOException e) {
             throw new UsageException(file + ": cannot read (" + e.getMessage() + ")");
+        }
+    }
+
+    private static String text(Path file) throws IOException {
+        if (!file.getFileName().toString().endsWith(".gz")) {
+            return Files.readString(file);
+        }
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(file))) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
     }
 }

@@ -14,9 +14,11 @@ import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.model.ResultsFixtures;
 import dev.threadbench.loadtest.model.SweepFixtures;
 import dev.threadbench.loadtest.model.SweepPair;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -103,6 +105,19 @@ public class ResultsJsonTest {
         Path file = dir.resolve("results.json");
         ResultsJson.write(results, file);
         assertEquals(results, ResultsJson.read(file));
+    }
+
+    @Test
+    void aGzippedFileReadsTheSameAndOneThatIsNotGzipSaysSo() throws Exception {
+        Results results = ResultsFixtures.results();
+        Path gzipped = dir.resolve("sweep.json.gz");
+        try (var out = new GZIPOutputStream(Files.newOutputStream(gzipped))) {
+            out.write(ResultsJson.toJson(results).getBytes(StandardCharsets.UTF_8));
+        }
+        assertEquals(results, ResultsJson.read(gzipped));
+        Path plain = Files.writeString(dir.resolve("plain.json.gz"), ResultsJson.toJson(results));
+        UsageException e = assertThrows(UsageException.class, () -> ResultsJson.read(plain));
+        assertTrue(e.getMessage().startsWith(plain + ": cannot read"), e.getMessage());
     }
 
     @Test
