@@ -11,7 +11,6 @@ import dev.threadbench.process.ServerProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -62,7 +61,7 @@ class AcceptRecoveryTest {
                 for (int i = 0; i < BURST; i++) {
                     Socket socket = raw.connect(Duration.ofSeconds(30));
                     burst.add(socket);
-                    socket.getOutputStream().write(request("/"));
+                    socket.getOutputStream().write(RawHttp.get("/"));
                 }
                 awaitLine(process, STALLED, Duration.ofSeconds(20));
                 Servers.sleep(HOLD.toMillis());
@@ -72,9 +71,9 @@ class AcceptRecoveryTest {
                 }
             }
             long burstEnded = System.nanoTime();
-            RawHttp.Outcome health = raw.exchange(request("/health"), false, Duration.ofSeconds(30));
+            RawHttp.Outcome health = raw.exchange(RawHttp.get("/health"), false, Duration.ofSeconds(30));
             Duration healthAfter = Duration.ofNanos(System.nanoTime() - burstEnded);
-            RawHttp.Outcome page = raw.exchange(request("/"), false, Duration.ofSeconds(30));
+            RawHttp.Outcome page = raw.exchange(RawHttp.get("/"), false, Duration.ofSeconds(30));
             Duration pageAfter = Duration.ofNanos(System.nanoTime() - burstEnded);
             awaitLine(process, RESUMED, Duration.ofSeconds(20));
             Servers.sleep(1_000); // what the burst left to do (JIT, GC) settles
@@ -101,10 +100,6 @@ class AcceptRecoveryTest {
                             ticks <= IDLE_TICKS,
                             "idle after recovery, yet used " + ticks + " clock ticks of CPU in " + IDLE));
         }
-    }
-
-    private static byte[] request(String path) {
-        return ("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
     }
 
     private static void awaitLine(ServerProcess process, String text, Duration timeout) {

@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import dev.threadbench.process.ServerProcess;
 import java.io.IOException;
 import java.net.Socket;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Queue;
@@ -38,9 +36,7 @@ class ExactnessTest {
             // raw sockets, not java.net.http: that client sends a GET again when a pooled connection closes
             // under it, and the server rightly counts both
             RawHttp raw = new RawHttp(process.baseUrl());
-            byte[] request = ("GET / HTTP/1.1\r\nHost: "
-                            + URI.create(process.baseUrl()).getAuthority() + "\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII);
+            byte[] request = RawHttp.get("/");
             AtomicInteger sent = new AtomicInteger();
             AtomicInteger ok = new AtomicInteger();
             Queue<String> other = new ConcurrentLinkedQueue<>();

@@ -32,8 +32,7 @@ class OverloadTest {
      */
     private static final int BURST = 2_000;
 
-    private static final byte[] GET_ROOT =
-            "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] GET_ROOT = RawHttp.get("/");
 
     @BeforeAll
     static void onlyWhenTheSuiteStartsTheServers() {

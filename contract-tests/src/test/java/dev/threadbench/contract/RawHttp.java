@@ -52,6 +52,11 @@ final class RawHttp {
         this.port = uri.getPort();
     }
 
+    /** A plain {@code GET path} of HTTP/1.1, as every client sends it. */
+    static byte[] get(String path) {
+        return ("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+    }
+
     Socket connect(Duration readTimeout) throws IOException {
         Socket socket = new Socket();
         socket.connect(new InetSocketAddress(host, port), 5_000);

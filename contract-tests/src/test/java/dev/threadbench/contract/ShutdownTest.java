@@ -15,7 +15,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -41,10 +40,8 @@ class ShutdownTest {
     /** Beyond the drain limit: the JVM's own exit, and a busy machine. */
     private static final long EXIT_SLACK_MS = 3_000;
 
-    private static final byte[] GET_ROOT =
-            "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] GET_HEALTH =
-            "GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] GET_ROOT = RawHttp.get("/");
+    private static final byte[] GET_HEALTH = RawHttp.get("/health");
 
     @BeforeAll
     static void onlyWhenTheSuiteStartsTheServers() {
