@@ -1,5 +1,6 @@
 package dev.threadbench.loadtest.analysis;
 
+import dev.threadbench.loadtest.model.Hold;
 import dev.threadbench.loadtest.model.Limit;
 import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.model.Run;
@@ -21,7 +22,7 @@ import java.util.function.Function;
  */
 public final class SweepPairs {
 
-    /** The share of the bound a concurrency's median round must reach to count as held. */
+    /** The share of the bound a round must reach, without a failed request, to count as held. */
     public static final double HOLDS = 0.95;
     /**
      * A side whose CPUs, or a worker pool whose threads, were this busy or more was full ({@code RunAnalysis}'s 0.9).
@@ -32,7 +33,7 @@ public final class SweepPairs {
     /** The held rule in words, for the tables and the verdict. */
     public static final String HOLDS_RULE = String.format(
             Locale.ROOT,
-            ">= %.0f %% of the bound (median of the rounds)," + " failed requests in fewer than half of the rounds",
+            "in at least 5 of 6 rounds, all of 3 or fewer: a round at >= %.0f %% of the bound without a failed request",
             100 * HOLDS);
 
     private SweepPairs() {}
@@ -46,7 +47,8 @@ public final class SweepPairs {
                 ratio == null ? null : ratio.median(),
                 cell.failedRounds(),
                 cell.rounds(),
-                holds(cell));
+                holds(cell),
+                heldRounds(cell));
     }
 
     /**
@@ -113,12 +115,12 @@ public final class SweepPairs {
                 .orElseThrow();
         Map<Integer, Cell> again = new LinkedHashMap<>();
         remeasured.forEach(c -> again.put(c.concurrency(), c));
-        // whether each concurrency measured again held then; absent where it was not measured again
-        Map<Integer, Boolean> heldAgainAt = new LinkedHashMap<>();
-        again.forEach((c, cell) -> heldAgainAt.put(c, holds(cell)));
+        // each concurrency's class, all its readings pooled
+        Map<Integer, Hold> hold = new LinkedHashMap<>();
+        cells.forEach(c -> hold.put(c.concurrency(), hold(pooled(c, again.get(c.concurrency())))));
         Cell held = null;
         for (Cell cell : cells) {
-            if (holds(cell) && heldAgainAt.getOrDefault(cell.concurrency(), true)) {
+            if (hold.get(cell.concurrency()) == Hold.HELD) {
                 held = cell;
             }
         }
@@ -126,16 +128,23 @@ public final class SweepPairs {
         List<Cell> above = cells.stream()
                 .filter(c -> heldAt == null || c.concurrency() > heldAt)
                 .toList();
-        // the first above not held whose reading again (if any) did not hold either; else the first above not held
-        // the first time, though it held the second (the pair then has no end that reads alike twice)
+        // the first above that held in (nearly) no round; else the first above, which held in some rounds only (the
+        // pair then has no end that did not hold)
         Cell breaking = above.stream()
-                .filter(c -> !holds(c) && !heldAgainAt.getOrDefault(c.concurrency(), false))
+                .filter(c -> hold.get(c.concurrency()) == Hold.NOT_HELD)
                 .findFirst()
-                .or(() -> above.stream().filter(c -> !holds(c)).findFirst())
                 .or(() -> above.stream().findFirst())
                 .orElse(null);
+        // above the held end: every concurrency held in some rounds only, between the ends or (noise) above them
+        List<SweepPair.Share> band = above.stream()
+                .filter(c -> hold.get(c.concurrency()) == Hold.MIXED)
+                .map(c -> pooled(c, again.get(c.concurrency())))
+                .map(c -> new SweepPair.Share(c.concurrency(), heldRounds(c), c.rounds()))
+                .toList();
         List<String> shortBelow = cells.stream()
-                .filter(c -> heldAt != null && c.concurrency() < heldAt && (!holds(c) || c.failedRounds() > 0))
+                .filter(c -> heldAt != null
+                        && c.concurrency() < heldAt
+                        && (hold.get(c.concurrency()) != Hold.HELD || c.failedRounds() > 0))
                 .map(c -> String.format(Locale.ROOT, "%,d (%s)", c.concurrency(), shortfall(c)))
                 .toList();
         Limit limit;
@@ -172,7 +181,7 @@ public final class SweepPairs {
             List<SweepPair.Remeasured> disputed = cells.stream()
                     .filter(c -> !Objects.equals(c.concurrency(), heldAt) && c.concurrency() != notHeldAt)
                     .filter(c ->
-                            heldAgainAt.containsKey(c.concurrency()) && holds(c) != heldAgainAt.get(c.concurrency()))
+                            again.containsKey(c.concurrency()) && opposite(hold(c), hold(again.get(c.concurrency()))))
                     .map(c -> new SweepPair.Remeasured(reading(c), reading(again.get(c.concurrency()))))
                     .toList();
             ends = new SweepPair.Ends(
@@ -203,7 +212,8 @@ public final class SweepPairs {
                 cpuCell.serverCpuMicrosPerRequest(),
                 cpuCell.cost(ServerCost::cpuUserMicrosPerRequest),
                 cpuCell.cost(ServerCost::cpuSystemMicrosPerRequest),
-                ends);
+                ends,
+                band.isEmpty() ? null : band);
     }
 
     /** One concurrency's first reading and its reading again as one cell of all their rounds. */
@@ -217,14 +227,32 @@ public final class SweepPairs {
     }
 
     /**
-     * Whether a concurrency held: the median of its rounds' shares of the bound {@value #HOLDS} or more, and failed
-     * requests in fewer than half of its rounds. One rule for the grid, the narrowing in and the verdict: the median
-     * already sets one noisy round's share aside, and a failure in one round of three is that same one round; with one
-     * round, any failure breaks it.
+     * Whether a concurrency held: in at least five of six of its rounds ({@link Hold}), a round holding when it reached
+     * {@value #HOLDS} of the bound without a failed request. One rule for the grid, the narrowing in, the ends and the
+     * verdict.
      */
     public static boolean holds(Cell cell) {
-        Spread ratio = cell.spread(run -> run.load().ratioToBound());
-        return ratio != null && ratio.median() >= HOLDS && !most(cell.failedRounds(), cell.rounds());
+        return hold(cell) == Hold.HELD;
+    }
+
+    /** Its rounds' class: held in nearly all, in nearly none, or in some and not others. */
+    public static Hold hold(Cell cell) {
+        return Hold.of(heldRounds(cell), cell.rounds());
+    }
+
+    /** Rounds that reached {@value #HOLDS} of the bound without a failed request. */
+    static long heldRounds(Cell cell) {
+        return cell.runs().stream().filter(SweepPairs::roundHeld).count();
+    }
+
+    static boolean roundHeld(Run run) {
+        Double ratio = run.load().ratioToBound();
+        return ratio != null && ratio >= HOLDS && run.load().failed().total() == 0;
+    }
+
+    /** One reading held and the other did not, in (nearly) every round: read otherwise, not just noisier. */
+    private static boolean opposite(Hold a, Hold b) {
+        return a != b && a != Hold.MIXED && b != Hold.MIXED;
     }
 
     /** More than half of {@code rounds}. */

@@ -59,7 +59,7 @@ final class SweepVerdict {
                     + "; then " + (p.serverLimited() ? "" : "no breaking point of its own: ") + p.limitDetail();
         }
         return line + (p.shortBelow() == null ? "" : " (short of it or failures below, at " + p.shortBelow() + ")")
-                + (p.ends() == null ? "" : "; its " + p.endsReading())
+                + (p.endsReading().isEmpty() ? "" : "; its " + p.endsReading())
                 + ".";
     }
 

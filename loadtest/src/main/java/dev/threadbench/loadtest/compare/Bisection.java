@@ -4,6 +4,7 @@ import dev.threadbench.loadtest.analysis.ReadableNumber;
 import dev.threadbench.loadtest.model.Limit;
 import dev.threadbench.loadtest.model.SweepPair;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -54,20 +55,40 @@ final class Bisection {
 
     /**
      * The next step of each pair whose interval is wider than {@code resolution}; none once all are narrow enough.
-     * A step already {@code tried} (its run lost, so the pair's interval did not move) is not taken again.
+     * Where concurrencies between the ends held in some rounds only (its band), the steps narrow in on the band's two
+     * edges instead, the wider gap first: last held to the band's lowest, its highest to the first not held. A step
+     * already {@code tried} (its run lost, so the pair's interval did not move) is not taken again.
      */
     static List<Step> next(List<SweepPair> pairs, double resolution, Set<Step> tried) {
         List<Step> steps = new ArrayList<>();
         for (SweepPair p : pairs) {
-            if (p.heldAt() == null || p.notHeldAt() == null || narrowEnough(p.heldAt(), p.notHeldAt(), resolution)) {
+            if (p.heldAt() == null || p.notHeldAt() == null) {
                 continue;
             }
-            Integer midpoint = ReadableNumber.between(p.heldAt(), p.notHeldAt());
-            Step step = midpoint == null
-                    ? null
-                    : new Step(p.server(), p.strategy(), midpoint, p.heldAt(), p.notHeldAt(), p.limit());
-            if (step != null && !tried.contains(step)) {
-                steps.add(step);
+            // concurrencies held in some rounds only between the ends, a band: narrow in on its two edges, the wider
+            // gap first
+            List<Integer> band = p.band() == null
+                    ? List.of()
+                    : p.band().stream()
+                            .map(SweepPair.Share::concurrency)
+                            .filter(c -> c < p.notHeldAt())
+                            .toList();
+            int low = band.isEmpty() ? p.notHeldAt() : band.getFirst();
+            int high = band.isEmpty() ? p.heldAt() : band.getLast();
+            List<int[]> gaps = new ArrayList<>(List.of(new int[] {p.heldAt(), low}, new int[] {high, p.notHeldAt()}));
+            gaps.sort(Comparator.comparingDouble((int[] g) -> -(g[1] - g[0]) / (double) g[0]));
+            for (int[] gap : gaps) {
+                if (gap[0] >= gap[1] || narrowEnough(gap[0], gap[1], resolution)) {
+                    continue;
+                }
+                Integer midpoint = ReadableNumber.between(gap[0], gap[1]);
+                Step step = midpoint == null
+                        ? null
+                        : new Step(p.server(), p.strategy(), midpoint, p.heldAt(), p.notHeldAt(), p.limit());
+                if (step != null && !tried.contains(step)) {
+                    steps.add(step);
+                    break;
+                }
             }
         }
         return steps;

@@ -14,11 +14,12 @@ import java.util.Locale;
  *                      null unless {@code limit} is the server's, it held somewhere and its ends, measured again,
  *                      agree: a pair the generator or the machine stopped, or whose limit the evidence does not show,
  *                      has none
- * @param heldAt        the largest concurrency at which it still held ({@code SweepPairs.holds}), and held again where
- *                      it was measured again; null when it held at none. A lower one that fell short (one noisy point,
- *                      say) does not move it, but {@code shortBelow} names it
- * @param notHeldAt     the first concurrency above {@code heldAt} (or the lowest, when it held at none) run and not
- *                      held, nor held where it was measured again; null when it held at every one run above
+ * @param heldAt        the largest concurrency that held ({@code SweepPairs.holds}: in at least five of six of its
+ *                      rounds, every reading of it pooled); null when it held at none. A lower one that fell short
+ *                      (one noisy point, say) does not move it, but {@code shortBelow} names it
+ * @param notHeldAt     the first concurrency above {@code heldAt} (or the lowest, when it held at none) that held in at
+ *                      most one round in six, every reading pooled; else the first above it, held in some rounds only;
+ *                      null when it held at every one run above
  * @param limit         what stopped it at {@code notHeldAt}, from the evidence there (both readings' rounds) in most
  *                      rounds ({@link Limit})
  * @param limitAt       where that limit showed: {@code notHeldAt}, or for a concurrency not run that one; null for none
@@ -28,6 +29,9 @@ import java.util.Locale;
  * @param ends          {@code heldAt} and {@code notHeldAt} as first read and as measured again after the narrowing in,
  *                      with the narrowing's procedure, and any other concurrency whose two readings differ; null when
  *                      none was measured again
+ * @param band          the concurrencies above {@code heldAt}, each held in some of its rounds and not in others
+ *                      ({@link Hold#MIXED}): between the ends, where a run holds or collapses by chance, or above
+ *                      {@code notHeldAt} (noise, shown); null when none
  */
 @JsonPropertyOrder({"server", "strategy", "breakingPoint", "heldAt", "notHeldAt", "limit", "limitDetail", "limitAt"})
 public record SweepPair(
@@ -46,7 +50,46 @@ public record SweepPair(
         Spread cpuMicrosPerRequest,
         Spread cpuUserMicrosPerRequest,
         Spread cpuSystemMicrosPerRequest,
-        Ends ends) {
+        Ends ends,
+        List<Share> band) {
+
+    /** A pair without a band (from before 2026-12-04, or with none). */
+    public SweepPair(
+            String server,
+            String strategy,
+            Integer breakingPoint,
+            Integer heldAt,
+            Integer notHeldAt,
+            Limit limit,
+            String limitDetail,
+            Integer limitAt,
+            String shortBelow,
+            Double heapMbPer1000,
+            Double rssMbPer1000,
+            int cpuConcurrency,
+            Spread cpuMicrosPerRequest,
+            Spread cpuUserMicrosPerRequest,
+            Spread cpuSystemMicrosPerRequest,
+            Ends ends) {
+        this(
+                server,
+                strategy,
+                breakingPoint,
+                heldAt,
+                notHeldAt,
+                limit,
+                limitDetail,
+                limitAt,
+                shortBelow,
+                heapMbPer1000,
+                rssMbPer1000,
+                cpuConcurrency,
+                cpuMicrosPerRequest,
+                cpuUserMicrosPerRequest,
+                cpuSystemMicrosPerRequest,
+                ends,
+                null);
+    }
 
     /** A pair without its ends measured again. */
     public SweepPair(
@@ -85,20 +128,61 @@ public record SweepPair(
     }
 
     /**
+     * A concurrency between the last held and the first not held that held in some of its rounds (all readings) and not
+     * in others: where a run holds or collapses by chance.
+     */
+    public record Share(int concurrency, long heldRounds, int rounds) {
+
+        /** "5,500 (held in 4 of 6 rounds)". */
+        public String describe() {
+            return String.format(Locale.ROOT, "%,d (held in %d of %d rounds)", concurrency, heldRounds, rounds);
+        }
+    }
+
+    /**
      * One concurrency's reading: its median share of the bound, the rounds with failed requests, whether it held, and
      * the procedure that measured it ({@link Run#phase}).
      */
-    public record Reading(int concurrency, Run.Phase phase, Double ratio, long failedRounds, int rounds, boolean held) {
+    public record Reading(
+            int concurrency,
+            Run.Phase phase,
+            Double ratio,
+            long failedRounds,
+            int rounds,
+            boolean held,
+            Long heldRounds) {
 
-        /** "99.0 % (grid, 3 rounds)", or with failures "94.0 % (ends, 3 rounds, failures in 1)". */
+        /** A reading from before rounds held were counted (results.json files written before 2026-12-04). */
+        public Reading(int concurrency, Run.Phase phase, Double ratio, long failedRounds, int rounds, boolean held) {
+            this(concurrency, phase, ratio, failedRounds, rounds, held, null);
+        }
+
+        /** This reading's class alone ({@link Hold}); held or not held for a reading without its rounds held. */
+        public Hold hold() {
+            return heldRounds == null ? (held ? Hold.HELD : Hold.NOT_HELD) : Hold.of(heldRounds, rounds);
+        }
+
+        /** Two readings of one concurrency as one: their rounds pooled, or both alike for readings without them. */
+        static Hold pooled(Reading a, Reading b) {
+            if (a.heldRounds == null || b.heldRounds == null) {
+                return a.held && b.held ? Hold.HELD : !a.held && !b.held ? Hold.NOT_HELD : Hold.MIXED;
+            }
+            return Hold.of(a.heldRounds + b.heldRounds, a.rounds + b.rounds);
+        }
+
+        /**
+         * "99.0 % (grid, 3 rounds)"; held in some rounds only "96.1 % (narrowing, 3 rounds, held in 2)"; with failures
+         * "94.0 % (ends, 3 rounds, failures in 1)".
+         */
         public String describe() {
             return String.format(
                     Locale.ROOT,
-                    "%s (%s, %d round%s%s)",
+                    "%s (%s, %d round%s%s%s)",
                     ratio == null ? "-" : String.format(Locale.ROOT, "%.1f %%", 100 * ratio),
                     phase == null ? "one server" : phase,
                     rounds,
                     rounds == 1 ? "" : "s",
+                    heldRounds == null || heldRounds == 0 || heldRounds == rounds ? "" : ", held in " + heldRounds,
                     failedRounds == 0 ? "" : ", failures in " + failedRounds);
         }
     }
@@ -125,18 +209,16 @@ public record SweepPair(
         /** Whether both ends were measured again and each read alike both times: held, and not held. */
         public boolean agree() {
             return held != null
-                    && held.held()
                     && heldAgain != null
-                    && heldAgain.held()
-                    && !notHeld.held()
                     && notHeldAgain != null
-                    && !notHeldAgain.held();
+                    && Reading.pooled(held, heldAgain) == Hold.HELD
+                    && Reading.pooled(notHeld, notHeldAgain) == Hold.NOT_HELD;
         }
 
         /** Whether an end measured again read otherwise than the first time. */
         public boolean endsDisagree() {
-            return (held != null && heldAgain != null && held.held() != heldAgain.held())
-                    || (notHeldAgain != null && notHeld.held() != notHeldAgain.held());
+            return (held != null && heldAgain != null && Reading.pooled(held, heldAgain) != Hold.HELD)
+                    || (notHeldAgain != null && Reading.pooled(notHeld, notHeldAgain) != Hold.NOT_HELD);
         }
 
         /** Whether some concurrency read held once and not held the other time: an end, or another one. */
@@ -197,11 +279,15 @@ public record SweepPair(
      * ...", the verdict in capitals when some reading disagrees; empty when none was measured again.
      */
     public String endsReading() {
+        String held = band == null
+                ? ""
+                : "held in some rounds only: "
+                        + String.join(", ", band.stream().map(Share::describe).toList());
         if (ends == null) {
-            return "";
+            return held;
         }
         String verdict = nonMonotone() ? ends.verdict().toUpperCase(Locale.ROOT) : ends.verdict();
-        return "ends measured again, " + verdict + ": " + ends.describe();
+        return "ends measured again, " + verdict + ": " + ends.describe() + (held.isEmpty() ? "" : "; " + held);
     }
 
     public String label() {

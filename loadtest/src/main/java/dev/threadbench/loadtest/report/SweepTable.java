@@ -68,7 +68,9 @@ public final class SweepTable {
                 .append(String.format(
                         Locale.ROOT,
                         "breaking point: between the largest concurrency still held (%s) and the"
-                                + " first above it not held%s; a number only where the evidence shows the server"
+                                + " first above it held in at most 1 of 6 rounds (none of 3 or fewer), the"
+                                + " concurrencies between held in some rounds only%s; a number only where the"
+                                + " evidence shows the server"
                                 + " stopped it and its ends,"
                                 + " measured again, agree.%n",
                         SweepPairs.HOLDS_RULE,
@@ -90,7 +92,7 @@ public final class SweepTable {
                                     ? ""
                                     : "; short of the bound or failures below it, at " + p.shortBelow())
                     .append('\n');
-            if (p.ends() != null) {
+            if (!p.endsReading().isEmpty()) {
                 text.append("    ").append(p.endsReading()).append('\n');
             }
         }
@@ -133,7 +135,15 @@ public final class SweepTable {
                                     : "; short of the bound or failures below, at " + p.shortBelow()),
                     p.ends() == null
                             ? "-"
-                            : p.ends().verdict() + ": " + p.ends().describe(),
+                            : p.ends().verdict() + ": " + p.ends().describe()
+                                    + (p.band() == null
+                                            ? ""
+                                            : "; held in some rounds only: "
+                                                    + String.join(
+                                                            ", ",
+                                                            p.band().stream()
+                                                                    .map(SweepPair.Share::describe)
+                                                                    .toList())),
                     number(p.rssMbPer1000(), "%+.1f"),
                     Spread.format(p.cpuMicrosPerRequest(), "%.1f").replace('-', '–'),
                     p.cpuConcurrency()));
@@ -159,7 +169,9 @@ public final class SweepTable {
                         "%s %.0f %%%s",
                         p.label(),
                         100 * p.interval(),
-                        p.nonMonotone() ? " (widened past readings that differ)" : ""))
+                        p.band() != null
+                                ? " (across concurrencies held in some rounds only)"
+                                : p.nonMonotone() ? " (widened past readings that differ)" : ""))
                 .toList();
         String within = ReadableNumber.percent(resolution);
         return wide.isEmpty()

@@ -79,6 +79,35 @@ class BisectionTest {
     }
 
     @Test
+    void aBandHeldInSomeRoundsOnlyIsNarrowedInOnFromBothEdgesTheWiderFirst() {
+        SweepPair banded = new SweepPair(
+                "vertx",
+                "timer",
+                null,
+                5000,
+                10000,
+                Limit.SERVER,
+                "server",
+                10000,
+                null,
+                null,
+                null,
+                2000,
+                null,
+                null,
+                null,
+                null,
+                List.of(new SweepPair.Share(8000, 4, 6), new SweepPair.Share(12000, 1, 3)));
+        List<Bisection.Step> first = Bisection.next(List.of(banded), 0.10, Set.of());
+        assertEquals(1, first.size(), "one step a pair at a time");
+        int low = first.getFirst().concurrency();
+        assertTrue(low > 5000 && low < 8000, "5,000-8,000 (60 %) before 8,000-10,000 (25 %): " + low);
+        List<Bisection.Step> second = Bisection.next(List.of(banded), 0.10, Set.copyOf(first));
+        int high = second.getFirst().concurrency();
+        assertTrue(high > 8000 && high < 10000, "then the band's upper edge, 12,000 above the end aside: " + high);
+    }
+
+    @Test
     void narrowEnoughIsWithinTheResolutionOfTheLastHeldOrNothingLeftBetween() {
         assertTrue(Bisection.narrowEnough(6600, 6900, 0.10));
         assertTrue(Bisection.narrowEnough(1000, 1100, 0.10), "exactly 10 %");
