@@ -15,7 +15,7 @@ final class CompareHeader {
     /**
      * With --sweep: what narrowing in may add, at most (every pair breaking in the grid's widest gap, then its two ends
      * measured again), each of its runs in a server started for it and warmed first
-     * ({@link RunLength#NARROWING_WARMUP_SECONDS}).
+     * ({@link RunLength#FRESH_SERVER_WARMUP_SECONDS} in place of the grid's warm-up).
      */
     private static String narrowing(CompareSettings settings, long perRun, long gridSeconds) {
         CompareSettings.Runs runs = settings.runs();
@@ -30,9 +30,8 @@ final class CompareHeader {
         long startAndWarm = runs.running()
                 ? 0
                 : startAndStopSeconds(settings)
-                        + generator.timing().rampupSeconds()
-                        + RunLength.NARROWING_WARMUP_SECONDS
-                        + 3;
+                        + RunLength.FRESH_SERVER_WARMUP_SECONDS
+                        - generator.timing().warmupSeconds();
         long most = gridSeconds + more * (perRun + startAndWarm);
         return String.format(
                 Locale.ROOT,

@@ -134,8 +134,8 @@ final class Comparison {
             Map<Planned, List<CompareSettings.Load>> grid = new LinkedHashMap<>();
             planned.planned().forEach(server -> grid.put(server, loads));
             SweepNarrowing.Rounds rounds =
-                    (plan, warmUps, logSuffix, phase) -> rounds(plan, warmUps, running, runs, logSuffix, phase);
-            if (rounds.run(grid, Map.of(), "", settings.sweep().on() ? Run.Phase.GRID : null)
+                    (plan, freshWarmup, logSuffix, phase) -> rounds(plan, freshWarmup, running, runs, logSuffix, phase);
+            if (rounds.run(grid, null, "", settings.sweep().on() ? Run.Phase.GRID : null)
                     && settings.sweep().on()) {
                 new SweepNarrowing(settings, progress, rounds, out).run(runs, skipped);
             }
@@ -221,13 +221,13 @@ final class Comparison {
 
     /**
      * Every round of the planned servers' runs (those in {@code plan}, each with its loads), servers in turn in each
-     * round as {@link CompareSettings.Runs#order} says, each server compare starts first warmed, unmeasured, at the
-     * concurrency {@code warmUps} gives it, if any; false when the engine said no run can go on (the runs made are
-     * kept).
+     * round as {@link CompareSettings.Runs#order} says, a run whose server compare starts for it warmed for
+     * {@code freshServerWarmupSeconds} (null: the settings' warm-up); false when the engine said no run can go on (the
+     * runs made are kept).
      */
     private boolean rounds(
             Map<Planned, List<CompareSettings.Load>> plan,
-            Map<Planned, Integer> warmUps,
+            Integer freshServerWarmupSeconds,
             Map<String, RunningServer> running,
             List<Run> runs,
             String logSuffix,
@@ -244,7 +244,7 @@ final class Comparison {
                             round,
                             running.get(server.server()),
                             plan.get(server),
-                            warmUps.get(server),
+                            freshServerWarmupSeconds,
                             logSuffix,
                             phase,
                             runs);
@@ -282,7 +282,7 @@ final class Comparison {
             int round,
             RunningServer alreadyRunning,
             List<CompareSettings.Load> loads,
-            Integer warmUpConcurrency,
+            Integer freshServerWarmupSeconds,
             String logSuffix,
             Run.Phase phase,
             List<Run> done) {
@@ -301,16 +301,18 @@ final class Comparison {
             if (version != null) {
                 versions.put(planned.server(), version);
             }
+            // a server already running has been warm since the grid; one started for this run alone warms longer
+            Integer warmupSeconds = alreadyRunning != null ? null : freshServerWarmupSeconds;
             if (alreadyRunning != null) {
                 out.printf(Locale.ROOT, "%n%s at %s%s%n", planned.server(), server.base(), runsPlanned.label(round));
-            } else if (warmUpConcurrency != null) {
-                measurement.warmUp(server, warmUpConcurrency, out);
+            } else if (warmupSeconds != null) {
+                RunMeasurement.printFreshWarmup(warmupSeconds, out);
             }
             for (CompareSettings.Load load : loads) {
                 RunMeasurement.Measured measured;
                 Run run;
                 try {
-                    measured = measurement.measure(server, load, round);
+                    measured = measurement.measure(server, load, round, warmupSeconds);
                     run = phase == null
                             ? measured.run()
                             : measured.run()

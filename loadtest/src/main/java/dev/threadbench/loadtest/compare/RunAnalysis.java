@@ -230,12 +230,20 @@ final class RunAnalysis {
 
     /**
      * A note when the JIT compiled for a tenth or more of the server's CPU time in the window: its CPU per request then
-     * counts the compiler too (the JIT's time is elapsed time in its threads, so "up to"). A longer warm-up does not
-     * always end it: HotSpot on one core kept compiling 25-39 ms a second after 45 s of warm-up.
+     * counts the compiler too. Its compiler threads' CPU where the bill by thread class gives it, else its compile
+     * time, elapsed in its threads (so "up to"). A longer warm-up does not always end it: HotSpot on one core kept
+     * compiling 25-39 ms a second after 45 s of warm-up.
      */
     static String compiling(ServerCost cost, double requestsPerSecond) {
         if (cost == null || !cost.compiling(requestsPerSecond)) {
             return null;
+        }
+        if (cost.classShare("jit") != null) {
+            return String.format(
+                    Locale.ROOT,
+                    "JIT compiling: its compiler threads used %.0f %% of the server's CPU in the window, which its CPU"
+                            + " per request includes",
+                    100 * cost.classShare("jit"));
         }
         return String.format(
                 Locale.ROOT,

@@ -32,14 +32,15 @@ import java.util.Locale;
  * <p>Sweep: 6 server x strategy pairs over the grid, 250 ... 10,000 and on to what the machine holds (--sweep-max;
  * 19,000 here, 20,000 descriptors: 7 points), then narrowing in. Grid, full: 3 rounds of 2 + 2 + 6 s: 126 x 13 s + 18 x
  * 8 s = 1,782 s, about 30 min. Narrowing in ({@link Bisection}): each step runs every pair still too wide once per
- * round, each in a server started for it and warmed first (2 + 12 s, {@link #NARROWING_WARMUP_SECONDS}), 13 + 8 + 14 s;
- * from a 2x gap to within 10 % takes 4 steps, at most 5 (middle-third midpoints). With all six pairs breaking within
- * one gap of the grid, 6 x 3 x 4 = 72 runs x 35 s = 2,520 s more: about 72 min in all, at most about 80 (CompareHeader
- * prints the bound before the first run). --quick: one round of 2 + 2 + 4 s: 42 x 11 s + 6 x 8 s = 510 s for the grid,
- * 6 x 4 x 33 s = 792 s narrowing in, about 22 min, with no spread to judge differences by. Short warm-ups are enough on
- * the grid: each server runs its concurrencies in one process, lowest first, so only its first point meets a cold JIT;
- * a narrowing-in run meets a cold JIT every time (its server is started for it, since the next midpoint depends on
- * every round), which the JIT flag shows where it weighs.
+ * round, each in a server started for it and warmed at its own concurrency (2 + 20 s,
+ * {@link #FRESH_SERVER_WARMUP_SECONDS}) + 6 + 3 + 8 s; from a 2x gap to within 10 % takes 4 steps, at most 5
+ * (middle-third midpoints). With all six pairs breaking within one gap of the grid, 6 x 3 x 4 = 72 runs x 39 s =
+ * 2,808 s more: about 77 min in all, at most about 85 (CompareHeader prints the bound before the first run). --quick:
+ * one round of 2 + 2 + 4 s: 42 x 11 s + 6 x 8 s = 510 s for the grid, 6 x 4 x 37 s = 888 s narrowing in, about 23 min,
+ * with no spread to judge differences by. Short warm-ups are enough on the grid: each server runs its concurrencies in
+ * one process, lowest first, so only its first point meets a cold JIT; a narrowing-in run meets a cold JIT every time
+ * (its server is started for it, since the next midpoint depends on every round), hence its longer warm-up at its own
+ * concurrency.
  */
 record RunLength(int rampupSeconds, int warmupSeconds, int durationSeconds, int rounds, boolean autoWarmup) {
 
@@ -74,14 +75,14 @@ record RunLength(int rampupSeconds, int warmupSeconds, int durationSeconds, int 
     static final RunLength SWEEP_QUICK = new RunLength(2, 2, 4, 1);
 
     /**
-     * A narrowing-in run's server, started for it, first gets this many seconds of unmeasured load at its pair's
-     * largest concurrency held, at most {@link #NARROWING_WARMUP_MAX_CONCURRENCY}: about the requests a grid point's
-     * server has answered before its point (250 ... 2,000 connections, ~90,000 requests to 2,000). Without it a cold
-     * JIT broke every pair at its first midpoint, below points the grid had held (docs/sweep.md).
+     * The warm-up of a run whose server compare started for it alone (the sweep's narrowing and ends), at the run's own
+     * concurrency, in place of the grid's 2 s: a grid point's server has run every concurrency below it first. A fresh
+     * server's compiler threads settle after 14-20 s of load (2026-12-06, 2 cores AMD EPYC: under 3 % of its CPU from
+     * then on, Undertow blocking at 3,500, both virtual strategies at 6,000-6,500); the 12 s at no more than 2,000
+     * connections that came before left them 4-9 % of the server's CPU in the window, against the grid's 0.2-1.4 %
+     * (docs/sweep.md). A whole number of delay periods.
      */
-    static final int NARROWING_WARMUP_SECONDS = 12;
-
-    static final int NARROWING_WARMUP_MAX_CONCURRENCY = 2000;
+    static final int FRESH_SERVER_WARMUP_SECONDS = 20;
 
     /** The longest whole number of seconds a window may have to grow by to hold whole delay periods. */
     static final long MAX_STEP_SECONDS = 60;

@@ -41,8 +41,18 @@ final class RunMeasurement {
         this.problems = problems;
     }
 
-    Measured measure(Target server, CompareSettings.Load load, int round) {
-        Engine.Timing timing = settings.generator().timing();
+    /** @param warmupSeconds this run's warm-up in place of the settings' (a server started for it alone); or null */
+    Measured measure(Target server, CompareSettings.Load load, int round, Integer warmupSeconds) {
+        Engine.Timing given = settings.generator().timing();
+        Engine.Timing timing = warmupSeconds == null
+                ? given
+                : new Engine.Timing(
+                        given.rampupSeconds(),
+                        warmupSeconds,
+                        given.durationSeconds(),
+                        given.iterations(),
+                        given.timeoutSeconds(),
+                        given.eventLoops());
         CompareSettings.Workload workload = settings.workload();
         Duration idleLimit = Duration.ofMillis(workload.delayMs()).plusSeconds(timing.timeoutSeconds() + 5L);
         Target.Stats before = server.idleStats(idleLimit);
@@ -155,36 +165,14 @@ final class RunMeasurement {
         return new Measured(run, jitAtWarmedUp[0]);
     }
 
-    /**
-     * A narrowing-in server is started for its one run, so its JIT is cold, where a grid point's server had run every
-     * concurrency below it first: without this its run measured the compiler (JIT ms/s of 500-1,500 on 2 cores, the
-     * grid's 1-90) and broke well below the grid's own points. This load, unmeasured, gives it about the grid's
-     * requests first.
-     */
-    void warmUp(Target server, int concurrency, PrintStream out) {
+    /** The line before a run whose server compare started for it alone: its longer warm-up, and why. */
+    static void printFreshWarmup(int warmupSeconds, PrintStream out) {
         out.printf(
                 Locale.ROOT,
-                "  warming its JIT first: %,d connections for %d s, not measured (a grid point's"
-                        + " server ran the concurrencies below it first)%n",
-                concurrency,
-                RunLength.NARROWING_WARMUP_SECONDS);
+                "  warming its JIT first: %d s at the run's own concurrency before the window, not measured (a grid"
+                        + " point's server ran the concurrencies below it first)%n",
+                warmupSeconds);
         out.flush();
-        Engine.Timing timing = settings.generator().timing();
-        try {
-            engine.run(
-                    server.base().resolve("/"),
-                    concurrency,
-                    new Engine.Timing(
-                            timing.rampupSeconds(),
-                            0,
-                            RunLength.NARROWING_WARMUP_SECONDS,
-                            null,
-                            timing.timeoutSeconds(),
-                            timing.eventLoops()),
-                    new LoadRunner.Phases() {});
-        } catch (Engine.RunLost e) {
-            out.println("  warm-up failed: " + e.getMessage() + "; the run goes on");
-        }
     }
 
     /** "warm-up 6 s: the server's JIT compiled 4 ms a second over the last 2 s", or that the cap ended it. */

@@ -18,19 +18,20 @@ import java.util.Set;
 /**
  * After the sweep's grid: each pair narrowed in between its last concurrency held and its first not held
  * ({@link Bisection}), then both ends measured again the way the narrowing measures; each run in a server started for
- * it and warmed first.
+ * it, warmed at the run's own concurrency first ({@link RunLength#FRESH_SERVER_WARMUP_SECONDS}).
  */
 final class SweepNarrowing {
 
     /**
      * Every round of some planned servers' runs, as the grid's; false when the engine said no run can go on.
      *
-     * @param warmUps the concurrency that warms each server started for its run, unmeasured
+     * @param freshServerWarmupSeconds the warm-up of a run whose server compare starts for it alone; null: the
+     *     settings' (a grid server climbs through its concurrencies in one process)
      */
     interface Rounds {
         boolean run(
                 Map<Planned, List<CompareSettings.Load>> plan,
-                Map<Planned, Integer> warmUps,
+                Integer freshServerWarmupSeconds,
                 String logSuffix,
                 Run.Phase phase);
     }
@@ -140,14 +141,12 @@ final class SweepNarrowing {
     /** One run per step (at most one per planned server), every round, each server started for it warmed first. */
     private boolean stepRounds(List<Bisection.Step> steps, String logSuffix, Run.Phase phase) {
         Map<Planned, List<CompareSettings.Load>> plan = new LinkedHashMap<>();
-        Map<Planned, Integer> warmUps = new LinkedHashMap<>();
         for (Bisection.Step n : steps) {
             Planned planned = n.plannedIn(settings.runs().planned())
                     .orElseThrow(() -> new IllegalStateException("no planned server for " + n));
             plan.put(planned, List.of(CompareSettings.Load.closed(n.concurrency())));
-            warmUps.put(planned, Math.min(n.heldAt(), RunLength.NARROWING_WARMUP_MAX_CONCURRENCY));
         }
-        return rounds.run(plan, warmUps, logSuffix, phase);
+        return rounds.run(plan, RunLength.FRESH_SERVER_WARMUP_SECONDS, logSuffix, phase);
     }
 
     private static String describe(List<Bisection.Step> steps) {

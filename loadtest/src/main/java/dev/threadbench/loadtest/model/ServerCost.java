@@ -86,11 +86,16 @@ public record ServerCost(
     public static final double COMPILING_SHARE = 0.1;
 
     /**
-     * The JIT's compile time as a share of the server's CPU in the window, at the window's
-     * {@code requestsPerSecond} (compile time is elapsed time in the compiler threads, so it can pass 1); null when
-     * either is unknown.
+     * The JIT's share of the server's CPU in the window: its compiler threads' CPU time from the bill by thread class
+     * when there is one; else its compile time over the server's CPU at the window's {@code requestsPerSecond}, which
+     * overstates it (compile time is elapsed time in the compiler threads, waits for a CPU included: 2-4 x their CPU on
+     * a busy core, and it can pass 1). Null when neither is known.
      */
     public Double jitShare(double requestsPerSecond) {
+        Double measured = classShare("jit");
+        if (measured != null) {
+            return measured;
+        }
         if (jitMsPerSecond == null || cpuMicrosPerRequest == null) {
             return null;
         }

@@ -16,6 +16,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
@@ -187,6 +188,37 @@ class RunAnalysisTest {
                 "the JIT's time is elapsed time: it can exceed the CPU");
         assertNull(RunAnalysis.compiling(cost(20.0, 9.9), 5000), "under a tenth");
         assertNull(RunAnalysis.compiling(cost(20.0, null), 5000), "a server from before the JIT figure");
+    }
+
+    @Test
+    void theJitsShareIsItsCompilerThreadsCpuWhereTheServerGivesItsBillByThreadClass() {
+        // 300 ms of compile time a second (elapsed, waits for the CPU included) on a core the requests keep busy,
+        // while the compiler threads ran 60 ms of the window's 800 ms of CPU: 7.5 %, under a tenth, no note
+        assertNull(RunAnalysis.compiling(billed(300.0, 60.0, 740.0), 5000), "the compiler threads' CPU, not its time");
+        assertEquals(
+                "JIT compiling: its compiler threads used 15 % of the server's CPU in the window, which its CPU per"
+                        + " request includes",
+                RunAnalysis.compiling(billed(20.0, 120.0, 680.0), 5000));
+    }
+
+    private static ServerCost billed(double jitMsPerSecond, double jitCpuMs, double requestCpuMs) {
+        return new ServerCost(
+                0.8,
+                160.0,
+                null,
+                null,
+                20L,
+                null,
+                null,
+                null,
+                null,
+                0L,
+                0.0,
+                jitMsPerSecond,
+                3,
+                Map.of(
+                        "io", new ThreadClassCost(requestCpuMs, null, null, null, null, null, 1L, null, null),
+                        "jit", new ThreadClassCost(jitCpuMs, null, null, null, null, null, 2L, null, null)));
     }
 
     private static ServerCost cost(double microsPerRequest, Double jitMsPerSecond) {

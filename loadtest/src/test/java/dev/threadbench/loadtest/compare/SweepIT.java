@@ -102,9 +102,9 @@ class SweepIT {
      * finds a worker and not past it: at the bound each connection spends nearly all its time in a delayed request, so
      * 40 workers hold 95 % of it up to about 42 connections (the 9 quick requests of each 10 add a little to each
      * cycle), and at 45 at most 40/45 of it. Between the grid's 20 (held) and 80 (not held, half the bound) the sweep
-     * narrows in, each step a server started for it and warmed first, until the first not held is within 25 % of the
-     * last held, then measures both ends again the same way. --strategies default: the runs carry the strategy the
-     * server reports.
+     * narrows in, each step a server started for it and warmed at its own concurrency first, until the first not held
+     * is within 25 % of the last held, then measures both ends again the same way. --strategies default: the runs carry
+     * the strategy the server reports.
      */
     @Test
     void aSweepNarrowsInOnTheKnownBreakingPointOfFortyWorkers() throws Exception {
@@ -145,8 +145,8 @@ class SweepIT {
                                 + " undertow/blocking at 50 (held 20, not held 80)\n"),
                 ran.out());
         assertTrue(
-                ran.out().contains("  warming its JIT first: 20 connections for 12 s, not measured"),
-                "each step's fresh server is" + " warmed at the concurrency its pair held: " + ran.out());
+                ran.out().contains("  warming its JIT first: 20 s at the run's own concurrency before the window"),
+                "each step's fresh server is warmed at its own concurrency: " + ran.out());
 
         JsonNode json = new ObjectMapper().readTree(out.resolve("results.json").toFile());
         List<Integer> concurrencies = json.get("runs").findValues("concurrency").stream()
