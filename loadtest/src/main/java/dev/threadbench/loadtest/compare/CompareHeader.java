@@ -30,7 +30,7 @@ final class CompareHeader {
         long startAndWarm = runs.running()
                 ? 0
                 : startAndStopSeconds(settings)
-                        + RunLength.FRESH_SERVER_WARMUP_SECONDS
+                        + RunLength.freshServerWarmupSeconds(generator.timing())
                         - generator.timing().warmupSeconds();
         long most = gridSeconds + more * (perRun + startAndWarm);
         return String.format(

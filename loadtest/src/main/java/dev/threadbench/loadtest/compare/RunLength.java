@@ -1,6 +1,7 @@
 package dev.threadbench.loadtest.compare;
 
 import dev.threadbench.loadtest.base.UsageException;
+import dev.threadbench.loadtest.engine.Engine;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,11 +36,12 @@ import java.util.Locale;
  * round, each in a server started for it and warmed at its own concurrency (2 + 20 s,
  * {@link #FRESH_SERVER_WARMUP_SECONDS}) + 6 + 3 + 8 s; from a 2x gap to within 10 % takes 4 steps, at most 5
  * (middle-third midpoints). With all six pairs breaking within one gap of the grid, 6 x 3 x 4 = 72 runs x 39 s =
- * 2,808 s more: about 77 min in all, at most about 85 (CompareHeader prints the bound before the first run). --quick:
- * one round of 2 + 2 + 4 s: 42 x 11 s + 6 x 8 s = 510 s for the grid, 6 x 4 x 37 s = 888 s narrowing in, about 23 min,
- * with no spread to judge differences by. Short warm-ups are enough on the grid: each server runs its concurrencies in
- * one process, lowest first, so only its first point meets a cold JIT; a narrowing-in run meets a cold JIT every time
- * (its server is started for it, since the next midpoint depends on every round), hence its longer warm-up at its own
+ * 2,808 s more, then each pair's two ends again, 36 x 39 s = 1,404 s (more when an end reads otherwise): about 100 min
+ * in all (CompareHeader prints the bound before the first run). --quick: one round of 2 + 2 + 4 s: 42 x 11 s + 6 x 8
+ * s = 510 s for the grid, 6 x 4 x 37 s = 888 s narrowing in, 12 x 37 s = 444 s for the ends, about 31 min, with no
+ * spread to judge differences by. Short warm-ups are enough on the grid: each server runs its concurrencies in one
+ * process, lowest first, so only its first point meets a cold JIT; a narrowing-in run meets a cold JIT every time (its
+ * server is started for it, since the next midpoint depends on every round), hence its longer warm-up at its own
  * concurrency.
  */
 record RunLength(int rampupSeconds, int warmupSeconds, int durationSeconds, int rounds, boolean autoWarmup) {
@@ -79,10 +81,16 @@ record RunLength(int rampupSeconds, int warmupSeconds, int durationSeconds, int 
      * concurrency, in place of the grid's 2 s: a grid point's server has run every concurrency below it first. A fresh
      * server's compiler threads settle after 14-20 s of load (2026-12-06, 2 cores AMD EPYC: under 3 % of its CPU from
      * then on, Undertow blocking at 3,500, both virtual strategies at 6,000-6,500); the 12 s at no more than 2,000
-     * connections that came before left them 4-9 % of the server's CPU in the window, against the grid's 0.2-1.4 %
+     * connections that came before left them 4-9 % of the server's CPU in the window, against the grid's 0.2-1.4 %.
+     * Near the limit it is not enough either: 3-16 % in the 2026-12-06 sweep's fresh runs, the grid's under 1 %
      * (docs/sweep.md). A whole number of delay periods.
      */
     static final int FRESH_SERVER_WARMUP_SECONDS = 20;
+
+    /** A fresh server's warm-up: {@link #FRESH_SERVER_WARMUP_SECONDS}, or the one given when that is longer. */
+    static int freshServerWarmupSeconds(Engine.Timing timing) {
+        return Math.max(FRESH_SERVER_WARMUP_SECONDS, timing.warmupSeconds());
+    }
 
     /** The longest whole number of seconds a window may have to grow by to hold whole delay periods. */
     static final long MAX_STEP_SECONDS = 60;

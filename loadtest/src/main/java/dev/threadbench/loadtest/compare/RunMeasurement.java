@@ -21,7 +21,6 @@ import java.util.Map;
  * One run of a compare, measured: the engine's load on one server, the server's count while idle before and after it,
  * its cost over the measured window as its own /stats reports it (the same way for servers compare started and those
  * it reached with --targets), and, for a server compare started, its profile and this machine's accept-queue drops.
- * Also the unmeasured load that warms a server started for one run.
  */
 final class RunMeasurement {
 

@@ -146,7 +146,8 @@ final class SweepNarrowing {
                     .orElseThrow(() -> new IllegalStateException("no planned server for " + n));
             plan.put(planned, List.of(CompareSettings.Load.closed(n.concurrency())));
         }
-        return rounds.run(plan, RunLength.FRESH_SERVER_WARMUP_SECONDS, logSuffix, phase);
+        return rounds.run(
+                plan, RunLength.freshServerWarmupSeconds(settings.generator().timing()), logSuffix, phase);
     }
 
     private static String describe(List<Bisection.Step> steps) {

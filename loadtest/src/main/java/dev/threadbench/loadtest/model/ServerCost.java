@@ -88,8 +88,8 @@ public record ServerCost(
     /**
      * The JIT's share of the server's CPU in the window: its compiler threads' CPU time from the bill by thread class
      * when there is one; else its compile time over the server's CPU at the window's {@code requestsPerSecond}, which
-     * overstates it (compile time is elapsed time in the compiler threads, waits for a CPU included: 2-4 x their CPU on
-     * a busy core, and it can pass 1). Null when neither is known.
+     * overstates it (compile time is elapsed time in the compiler threads, waits for a CPU included: 1.4-4 x their CPU
+     * on a busy core, and it can pass 1). Null when neither is known.
      */
     public Double jitShare(double requestsPerSecond) {
         Double measured = classShare("jit");

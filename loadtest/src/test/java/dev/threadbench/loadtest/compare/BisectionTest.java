@@ -192,7 +192,7 @@ class BisectionTest {
         assertEquals(
                 List.of(6600, 9500, 6900, 10000),
                 ends.stream().map(Bisection.Step::concurrency).toList());
-        assertEquals(6600, ends.get(2).heldAt(), "warmed as its pair's midpoints were, at the last held");
+        assertEquals(6600, ends.get(2).heldAt(), "the widened end still knows its pair's last held");
     }
 
     @Test
