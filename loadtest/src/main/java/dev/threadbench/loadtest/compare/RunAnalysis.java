@@ -238,12 +238,13 @@ final class RunAnalysis {
         if (cost == null || !cost.compiling(requestsPerSecond)) {
             return null;
         }
-        if (cost.classShare("jit") != null) {
+        Double compilerThreads = cost.classShare("jit");
+        if (compilerThreads != null) {
             return String.format(
                     Locale.ROOT,
                     "JIT compiling: its compiler threads used %.0f %% of the server's CPU in the window, which its CPU"
                             + " per request includes",
-                    100 * cost.classShare("jit"));
+                    100 * compilerThreads);
         }
         return String.format(
                 Locale.ROOT,
