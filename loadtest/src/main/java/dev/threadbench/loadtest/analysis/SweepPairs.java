@@ -33,7 +33,7 @@ public final class SweepPairs {
     /** The held rule in words, for the tables and the verdict. */
     public static final String HOLDS_RULE = String.format(
             Locale.ROOT,
-            "in at least 5 of 6 rounds, all of 3 or fewer: a round at >= %.0f %% of the bound without a failed request",
+            "in every round, every reading pooled: a round at >= %.0f %% of the bound without a failed request",
             100 * HOLDS);
 
     private SweepPairs() {}
@@ -84,11 +84,12 @@ public final class SweepPairs {
     }
 
     /**
-     * The pairs of a results file: its {@code sweep} section, or for a file from before it (or one edited without it)
-     * computed from its runs as compare would; none for a plain compare.
+     * The pairs of a results file, computed from its runs by this build's rule, as compare would, so that two files
+     * (a sweep and its baseline) are read alike whatever rule the build that wrote them had; its {@code sweep} section
+     * (what that build read) only for a file without runs. None for a plain compare.
      */
     public static List<SweepPair> of(Results results) {
-        if (results.sweep() != null) {
+        if (results.runs().isEmpty() && results.sweep() != null) {
             return results.sweep();
         }
         return results.swept() ? of(results.runs(), results.skipped()) : List.of();
@@ -128,7 +129,7 @@ public final class SweepPairs {
         List<Cell> above = cells.stream()
                 .filter(c -> heldAt == null || c.concurrency() > heldAt)
                 .toList();
-        // the first above that held in (nearly) no round; else the first above, which held in some rounds only (the
+        // the first above that held in no round; else the first above, which held in some rounds only (the
         // pair then has no end that did not hold)
         Cell breaking = above.stream()
                 .filter(c -> hold.get(c.concurrency()) == Hold.NOT_HELD)
@@ -227,7 +228,7 @@ public final class SweepPairs {
     }
 
     /**
-     * Whether a concurrency held: in at least five of six of its rounds ({@link Hold}), a round holding when it reached
+     * Whether a concurrency held: in every one of its rounds ({@link Hold}), a round holding when it reached
      * {@value #HOLDS} of the bound without a failed request. One rule for the grid, the narrowing in, the ends and the
      * verdict.
      */
@@ -235,7 +236,7 @@ public final class SweepPairs {
         return hold(cell) == Hold.HELD;
     }
 
-    /** Its rounds' class: held in nearly all, in nearly none, or in some and not others. */
+    /** Its rounds' class: held in all, in none, or in some and not others. */
     public static Hold hold(Cell cell) {
         return Hold.of(heldRounds(cell), cell.rounds());
     }
@@ -250,7 +251,7 @@ public final class SweepPairs {
         return ratio != null && ratio >= HOLDS && run.load().failed().total() == 0;
     }
 
-    /** One reading held and the other did not, in (nearly) every round: read otherwise, not just noisier. */
+    /** One reading held and the other did not, in every round: read otherwise, not just noisier. */
     private static boolean opposite(Hold a, Hold b) {
         return a != b && a != Hold.MIXED && b != Hold.MIXED;
     }

@@ -14,11 +14,11 @@ import java.util.Locale;
  *                      null unless {@code limit} is the server's, it held somewhere and its ends, measured again,
  *                      agree: a pair the generator or the machine stopped, or whose limit the evidence does not show,
  *                      has none
- * @param heldAt        the largest concurrency that held ({@code SweepPairs.holds}: in at least five of six of its
- *                      rounds, every reading of it pooled); null when it held at none. A lower one that fell short
+ * @param heldAt        the largest concurrency that held ({@code SweepPairs.holds}: in every one of its rounds,
+ *                      every reading of it pooled); null when it held at none. A lower one that fell short
  *                      (one noisy point, say) does not move it, but {@code shortBelow} names it
- * @param notHeldAt     the first concurrency above {@code heldAt} (or the lowest, when it held at none) that held in at
- *                      most one round in six, every reading pooled; else the first above it, held in some rounds only;
+ * @param notHeldAt     the first concurrency above {@code heldAt} (or the lowest, when it held at none) that held in
+ *                      none of its rounds, every reading pooled; else the first above it, held in some rounds only;
  *                      null when it held at every one run above
  * @param limit         what stopped it at {@code notHeldAt}, from the evidence there (both readings' rounds) in most
  *                      rounds ({@link Limit})

@@ -68,7 +68,7 @@ public final class SweepTable {
                 .append(String.format(
                         Locale.ROOT,
                         "breaking point: between the largest concurrency still held (%s) and the"
-                                + " first above it held in at most 1 of 6 rounds (none of 3 or fewer), the"
+                                + " first above it held in none of its rounds, the"
                                 + " concurrencies between held in some rounds only%s; a number only where the"
                                 + " evidence shows the server"
                                 + " stopped it and its ends,"

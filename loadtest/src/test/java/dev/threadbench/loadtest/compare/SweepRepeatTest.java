@@ -31,6 +31,9 @@ class SweepRepeatTest {
 
     private static final List<Double> LIMITS = List.of(3800.0, 5800.0, 9200.0);
 
+    /** How far the machine's state moves a limit between two sweeps, as a share of it. */
+    private static final double SHIFT = 0.08;
+
     /**
      * Every pair's intervals overlapping in two sweeps needs each pair to repeat nearly always: six pairs that each
      * repeat 85 % of the time all repeat in 38 % of sweeps (the median of 3 rounds per reading did so here, 81-97 % a
@@ -38,6 +41,19 @@ class SweepRepeatTest {
      */
     @Test
     void twoSweepsOfOneServerWhoseRunsHoldByChanceAcrossABandGiveIntervalsThatOverlap() {
+        repeat(0.0, 0.97);
+    }
+
+    /**
+     * The machine's state moves between sweeps (2026-12-06: Undertow virtual at 7,500 held in 6 of 6 runs in one sweep
+     * of a build and 1 of 6 in the next): the second sweep's server holds to a limit 8 % higher.
+     */
+    @Test
+    void twoSweepsWhoseMachineMovedBetweenThemStillGiveIntervalsThatOverlap() {
+        repeat(SHIFT, 0.90);
+    }
+
+    private static void repeat(double shift, double overlapAtLeast) {
         for (double limit : LIMITS) {
             for (double scale : SCALES) {
                 int overlap = 0;
@@ -46,7 +62,7 @@ class SweepRepeatTest {
                 int afterGrid = 0;
                 for (int seed = 0; seed < SEEDS; seed++) {
                     Sweep a = sweep(new Random(2L * seed), limit, scale * limit);
-                    Sweep b = sweep(new Random(2L * seed + 1), limit, scale * limit);
+                    Sweep b = sweep(new Random(2L * seed + 1), limit * (1 + shift), scale * limit);
                     overlap += overlap(a.pair(), b.pair()) ? 1 : 0;
                     contain += contains(a.pair(), limit) ? 1 : 0;
                     width += a.pair().interval() == null ? 0 : a.pair().interval();
@@ -54,9 +70,10 @@ class SweepRepeatTest {
                 }
                 System.out.printf(
                         Locale.ROOT,
-                        "C50 %,.0f, scale %.0f %%: intervals overlap in %d of %d sweep pairs, contain C50 in %d of %d,"
-                                + " %.0f %% wide on average, %.1f runs after the grid%n",
+                        "C50 %,.0f (then +%.0f %%), scale %.0f %%: intervals overlap in %d of %d sweep pairs,"
+                                + " contain C50 in %d of %d, %.0f %% wide on average, %.1f runs after the grid%n",
                         limit,
+                        100 * shift,
                         100 * scale,
                         overlap,
                         SEEDS,
@@ -64,7 +81,7 @@ class SweepRepeatTest {
                         SEEDS,
                         100 * width / SEEDS,
                         afterGrid / (2.0 * SEEDS));
-                assertTrue(overlap >= 0.97 * SEEDS, overlap + " of " + SEEDS + " overlap");
+                assertTrue(overlap >= overlapAtLeast * SEEDS, overlap + " of " + SEEDS + " overlap");
                 assertTrue(contain >= 0.90 * SEEDS, contain + " of " + SEEDS + " contain " + limit);
             }
         }

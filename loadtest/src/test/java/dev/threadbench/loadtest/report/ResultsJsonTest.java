@@ -277,6 +277,18 @@ public class ResultsJsonTest {
     }
 
     @Test
+    void aSweepSectionAnOlderRuleWroteIsKeptInTheFileButItsRunsAreReadByThisBuildsRule() throws Exception {
+        Results results = SweepPairs.withSweep(SweepFixtures.sweep(List.of()));
+        ObjectNode json = (ObjectNode) new ObjectMapper().readTree(ResultsJson.toJson(results));
+        ((ObjectNode) json.get("sweep").get(0)).put("heldAt", 250);
+        Path old = dir.resolve("results.json");
+        Files.writeString(old, json.toPrettyString());
+        Results read = ResultsJson.read(old);
+        assertEquals(250, read.sweep().getFirst().heldAt(), "the file's own section, as written");
+        assertEquals(results.sweep(), SweepPairs.of(read), "its runs read by this build's rule");
+    }
+
+    @Test
     void aSweepFileFromBeforeTheSectionStillReadsItsPairsComputedFromItsRuns() throws Exception {
         Results results = SweepFixtures.sweep(List.of());
         ObjectNode json = (ObjectNode) new ObjectMapper().readTree(ResultsJson.toJson(SweepPairs.withSweep(results)));
