@@ -121,10 +121,9 @@ final class CompareHeader {
                 : String.format(
                         Locale.ROOT, " in %d rounds (servers in turn, their order reversed each round)", runs.rounds());
         if (timing.durationSeconds() != null && timing.autoWarmup()) {
-            // a server's first run in a round warms its JIT for up to the cap (the estimate takes the fixed warm-up's 8
-            // s;
-            // measured warm-ups: docs/cpu-bill.md), the runs after it in the same process for about one delay period (2
-            // taken)
+            // a server's first run in a round warms its JIT for up to the cap (the estimate takes the fixed warm-up's
+            // 8 s; measured warm-ups: docs/cpu-bill.md), the runs after it in the same process for about one delay
+            // period (2 taken)
             long delaySeconds = Math.max(1, delayMs / 1000);
             long base = timing.rampupSeconds() + timing.durationSeconds() + delayMs / 1000 + 1;
             long starts =
