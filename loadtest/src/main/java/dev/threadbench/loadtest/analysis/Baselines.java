@@ -57,7 +57,8 @@ public final class Baselines {
                 cells.onlyInBaseline,
                 cells.onlyInThisRun,
                 breakingPoints(pairs),
-                sweeps ? sweepsAgree(pairs) : null);
+                sweeps ? sweepsAgree(pairs) : null,
+                sweeps ? pace(pairs, Fingerprint.oneBuild(baseline.environment(), current.environment())) : null);
     }
 
     /**
@@ -92,6 +93,7 @@ public final class Baselines {
                     List.of(),
                     List.of(),
                     List.of(),
+                    null,
                     null));
         }
         return judgements;
@@ -328,6 +330,63 @@ public final class Baselines {
                                         + " they come in the same order in both",
                                 ordered,
                                 ordered == 1 ? "" : "s"));
+    }
+
+    /**
+     * The servers' pace in two sweeps: each pair's CPU per request where its sweep compares it (the concurrency nearest
+     * 2,000, held by every pair in the sweeps so far), this sweep's over the baseline's. Of one build, a pace that moved
+     * is the machine's: a breaking point its server's core sets moves with it, so two intervals apart then say nothing
+     * of the code. Null when no pair has the figure in both at one concurrency.
+     */
+    static String pace(List<SweepPair> before, List<SweepPair> after, boolean oneBuild) {
+        return pace(matched(before, after), oneBuild);
+    }
+
+    private static String pace(List<Matched> both, boolean oneBuild) {
+        List<Matched> measured = both.stream()
+                .filter(p -> p.before().cpuMicrosPerRequest() != null
+                        && p.now().cpuMicrosPerRequest() != null
+                        && p.before().cpuConcurrency() == p.now().cpuConcurrency())
+                .toList();
+        if (measured.isEmpty()) {
+            return null;
+        }
+        Spread ratio = Spread.of(measured.stream()
+                .map(p -> p.now().cpuMicrosPerRequest().median()
+                        / p.before().cpuMicrosPerRequest().median())
+                .toList());
+        long beyondSpread = measured.stream()
+                .filter(p -> Spread.judge(p.before().cpuMicrosPerRequest(), p.now().cpuMicrosPerRequest())
+                        == Spread.Judgement.DIFFERENT)
+                .count();
+        boolean oneConcurrency =
+                measured.stream().map(p -> p.now().cpuConcurrency()).distinct().count() == 1;
+        String figures = String.format(
+                Locale.ROOT,
+                "CPU per request at %s: %.2fx the baseline's (median of %d pair%s, %.2fx-%.2fx), beyond the rounds'"
+                        + " spread in %d",
+                oneConcurrency
+                        ? String.format(
+                                Locale.ROOT, "%,d connections", measured.getFirst().now().cpuConcurrency())
+                        : "the concurrency nearest 2,000",
+                ratio.median(),
+                measured.size(),
+                measured.size() == 1 ? "" : "s",
+                ratio.min(),
+                ratio.max(),
+                beyondSpread);
+        if (2 * beyondSpread <= measured.size()) {
+            return figures + ": the same pace as far as the rounds show";
+        }
+        String way = ratio.median() > 1 ? "slower" : "faster";
+        return figures + (oneBuild
+                ? String.format(
+                        Locale.ROOT,
+                        ": one build in both, so the machine ran %s, and a breaking point its server's core sets"
+                                + " comes %s by about as much",
+                        way,
+                        ratio.median() > 1 ? "lower" : "higher")
+                : ": the builds differ, so the machine's pace and the code's cost are not told apart");
     }
 
     /**

@@ -56,6 +56,19 @@ public final class Fingerprint {
     }
 
     /**
+     * Whether the two runs measured one build of the servers: the same git commit (known in both), JDK, frameworks,
+     * and servers' JVM options and arguments. Then a figure that moved on one machine moved with the machine.
+     */
+    public static boolean oneBuild(Results.Environment baseline, Results.Environment current) {
+        return baseline.gitCommit() != null
+                && baseline.gitCommit().equals(current.gitCommit())
+                && Objects.equals(baseline.jdk(), current.jdk())
+                && frameworks(baseline).equals(frameworks(current))
+                && Objects.equals(baseline.serverJvmOptions(), current.serverJvmOptions())
+                && Objects.equals(baseline.serverArgs(), current.serverArgs());
+    }
+
+    /**
      * The CPU model and count, and the CPUs of the servers and of the generator (unknown in files from before pinning).
      */
     public static List<Difference> machineDifferences(Results.Environment baseline, Results.Environment current) {

@@ -22,6 +22,8 @@ import java.util.Locale;
  * @param sweepsAgree    with a sweep in both: whether they repeat each other, every pair's intervals overlapping and
  *                       pairs whose intervals are apart in the same order in both, in words; null otherwise (and in
  *                       older files)
+ * @param pace           with a sweep in both: each pair's CPU per request where the sweeps compare it, this one's
+ *                       against the baseline's, and what that says of the machine, in words; null otherwise
  */
 public record BaselineJudgement(
         String path,
@@ -32,7 +34,8 @@ public record BaselineJudgement(
         List<String> onlyInBaseline,
         List<String> onlyInThisRun,
         List<BreakingPoint> breakingPoints,
-        String sweepsAgree) {
+        String sweepsAgree,
+        String pace) {
 
     public enum Outcome {
         BETTER("better"),
@@ -178,6 +181,9 @@ public record BaselineJudgement(
                 + " vs " + p.baseline() + " baseline: " + p.verdict()));
         if (sweepsAgree != null) {
             lines.add("  the two sweeps " + sweepsAgree);
+        }
+        if (pace != null) {
+            lines.add("  " + pace);
         }
         if (!onlyInBaseline.isEmpty()) {
             lines.add("  only in the baseline: " + String.join("; ", onlyInBaseline));

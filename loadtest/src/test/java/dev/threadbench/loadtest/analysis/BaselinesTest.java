@@ -10,6 +10,7 @@ import dev.threadbench.loadtest.model.Limit;
 import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.model.ResultsFixtures;
 import dev.threadbench.loadtest.model.Run;
+import dev.threadbench.loadtest.model.Spread;
 import dev.threadbench.loadtest.model.SweepPair;
 import dev.threadbench.loadtest.report.ResultsJson;
 import java.nio.file.Path;
@@ -240,5 +241,40 @@ class BaselinesTest {
                 Baselines.sweepsAgree(
                         List.of(pair("timer", 10000, null, Limit.NONE)),
                         List.of(pair("timer", 9000, 10000, Limit.SERVER))));
+    }
+
+    private static SweepPair paced(String strategy, double median, double min, double max) {
+        return new SweepPair(
+                "vertx", strategy, null, 4000, 5000, Limit.SERVER, "", 5000, null, null, null, 2000,
+                new Spread(median, min, max, 3), null, null);
+    }
+
+    @Test
+    void aPaceThatMovedInOneBuildIsTheMachinesAndInTwoBuildsIsNotToldApart() {
+        List<SweepPair> before = List.of(paced("blocking", 40, 39, 41), paced("timer", 30, 29, 31));
+        List<SweepPair> slower = List.of(paced("blocking", 50, 49, 51), paced("timer", 37.5, 36.5, 38.5));
+        assertEquals(
+                "CPU per request at 2,000 connections: 1.25x the baseline's (median of 2 pairs, 1.25x-1.25x), beyond"
+                        + " the rounds' spread in 2: one build in both, so the machine ran slower, and a breaking"
+                        + " point its server's core sets comes lower by about as much",
+                Baselines.pace(before, slower, true));
+        assertTrue(
+                Baselines.pace(slower, before, true).endsWith("the machine ran faster, and a breaking point its"
+                        + " server's core sets comes higher by about as much"),
+                Baselines.pace(slower, before, true));
+        assertTrue(
+                Baselines.pace(before, slower, false)
+                        .endsWith(": the builds differ, so the machine's pace and the code's cost are not told apart"));
+    }
+
+    @Test
+    void aPaceWithinTheRoundsSpreadIsTheSame() {
+        List<SweepPair> before = List.of(paced("blocking", 40, 36, 44), paced("timer", 30, 29, 31));
+        List<SweepPair> after = List.of(paced("blocking", 42, 38, 46), paced("timer", 34, 33, 35));
+        assertEquals(
+                "CPU per request at 2,000 connections: 1.09x the baseline's (median of 2 pairs, 1.05x-1.13x), beyond"
+                        + " the rounds' spread in 1: the same pace as far as the rounds show",
+                Baselines.pace(before, after, true));
+        assertEquals(null, Baselines.pace(List.of(pair("timer", 1, 2, Limit.SERVER)), after, true), "no CPU figure");
     }
 }
