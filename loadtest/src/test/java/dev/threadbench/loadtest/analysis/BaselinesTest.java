@@ -221,7 +221,7 @@ class BaselinesTest {
                 "agree: every pair's intervals overlap (2 pairs), and where two pairs' intervals are apart (1 time),"
                         + " they"
                         + " come in the same order in both",
-                Baselines.sweepsAgree(first, second));
+                SweepRepeat.agree(first, second));
     }
 
     @Test
@@ -230,7 +230,7 @@ class BaselinesTest {
                 List.of(pair("timer", 7500, 8000, Limit.SERVER), pair("virtual", 9000, 9500, Limit.SERVER));
         List<SweepPair> second =
                 List.of(pair("timer", 10000, 11000, Limit.SERVER), pair("virtual", 5500, 6000, Limit.SERVER));
-        String agree = Baselines.sweepsAgree(first, second);
+        String agree = SweepRepeat.agree(first, second);
         assertTrue(
                 agree.startsWith("disagree: vertx/timer intervals apart: 7,500-8,000 and 10,000-11,000; vertx/virtual"
                         + " intervals apart: 9,000-9,500 and 5,500-6,000; vertx/timer and vertx/virtual in"
@@ -238,15 +238,28 @@ class BaselinesTest {
                 agree);
         assertEquals(
                 "disagree: vertx/timer held at every concurrency in one sweep only",
-                Baselines.sweepsAgree(
+                SweepRepeat.agree(
                         List.of(pair("timer", 10000, null, Limit.NONE)),
                         List.of(pair("timer", 9000, 10000, Limit.SERVER))));
     }
 
     private static SweepPair paced(String strategy, double median, double min, double max) {
         return new SweepPair(
-                "vertx", strategy, null, 4000, 5000, Limit.SERVER, "", 5000, null, null, null, 2000,
-                new Spread(median, min, max, 3), null, null);
+                "vertx",
+                strategy,
+                null,
+                4000,
+                5000,
+                Limit.SERVER,
+                "",
+                5000,
+                null,
+                null,
+                null,
+                2000,
+                new Spread(median, min, max, 3),
+                null,
+                null);
     }
 
     @Test
@@ -257,14 +270,14 @@ class BaselinesTest {
                 "CPU per request at 2,000 connections: 1.25x the baseline's (median of 2 pairs, 1.25x-1.25x), beyond"
                         + " the rounds' spread in 2: one build in both, so the machine ran slower, and a breaking"
                         + " point its server's core sets comes lower by about as much",
-                Baselines.pace(before, slower, true));
+                SweepRepeat.pace(before, slower, true));
         assertTrue(
-                Baselines.pace(slower, before, true).endsWith("the machine ran faster, and a breaking point its"
-                        + " server's core sets comes higher by about as much"),
-                Baselines.pace(slower, before, true));
-        assertTrue(
-                Baselines.pace(before, slower, false)
-                        .endsWith(": the builds differ, so the machine's pace and the code's cost are not told apart"));
+                SweepRepeat.pace(slower, before, true)
+                        .endsWith("the machine ran faster, and a breaking point its"
+                                + " server's core sets comes higher by about as much"),
+                SweepRepeat.pace(slower, before, true));
+        assertTrue(SweepRepeat.pace(before, slower, false)
+                .endsWith(": the builds differ, so the machine's pace and the code's cost are not told apart"));
     }
 
     @Test
@@ -274,7 +287,7 @@ class BaselinesTest {
         assertEquals(
                 "CPU per request at 2,000 connections: 1.09x the baseline's (median of 2 pairs, 1.05x-1.13x), beyond"
                         + " the rounds' spread in 1: the same pace as far as the rounds show",
-                Baselines.pace(before, after, true));
-        assertEquals(null, Baselines.pace(List.of(pair("timer", 1, 2, Limit.SERVER)), after, true), "no CPU figure");
+                SweepRepeat.pace(before, after, true));
+        assertEquals(null, SweepRepeat.pace(List.of(pair("timer", 1, 2, Limit.SERVER)), after, true), "no CPU figure");
     }
 }

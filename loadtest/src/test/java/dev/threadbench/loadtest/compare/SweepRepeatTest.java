@@ -115,7 +115,7 @@ class SweepRepeatTest {
         return new Sweep(SweepPairs.of(runs, List.of()).getFirst(), afterGrid[0]);
     }
 
-    /** As {@code report --baseline} judges a pair ({@code Baselines.sweepsAgree}). */
+    /** As {@code report --baseline} judges a pair ({@code SweepRepeat.agree}). */
     private static boolean overlap(SweepPair a, SweepPair b) {
         if (a.heldAt() == null || b.heldAt() == null) {
             return a.heldAt() == null && b.heldAt() == null;
