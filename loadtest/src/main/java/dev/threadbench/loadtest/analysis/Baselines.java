@@ -44,8 +44,8 @@ public final class Baselines {
     /** {@code current} judged against {@code baseline}, read from {@code path}. */
     public static BaselineJudgement of(Results baseline, Results current, String path) {
         boolean sweeps = baseline.swept() && current.swept();
-        List<SweepRepeat.Matched> pairs =
-                sweeps ? SweepRepeat.matched(SweepPairs.of(baseline), SweepPairs.of(current)) : List.of();
+        List<SweepAgreement.Matched> pairs =
+                sweeps ? SweepAgreement.matched(SweepPairs.of(baseline), SweepPairs.of(current)) : List.of();
         Cells cells = cells(Cell.of(baseline.runs()), Cell.of(current.runs()), UnaryOperator.identity());
         return new BaselineJudgement(
                 path,
@@ -58,9 +58,10 @@ public final class Baselines {
                 cells.onlyInBaseline,
                 cells.onlyInThisRun,
                 breakingPoints(pairs),
-                sweeps ? SweepRepeat.agree(pairs) : null,
+                sweeps ? SweepAgreement.agree(pairs) : null,
                 sweeps
-                        ? SweepRepeat.pace(pairs, Fingerprint.oneBuild(baseline.environment(), current.environment()))
+                        ? SweepAgreement.pace(
+                                pairs, Fingerprint.oneBuild(baseline.environment(), current.environment()))
                         : null);
     }
 
@@ -238,7 +239,7 @@ public final class Baselines {
                 .toArray();
     }
 
-    private static List<BaselineJudgement.BreakingPoint> breakingPoints(List<SweepRepeat.Matched> pairs) {
+    private static List<BaselineJudgement.BreakingPoint> breakingPoints(List<SweepAgreement.Matched> pairs) {
         return pairs.stream()
                 .map(p -> new BaselineJudgement.BreakingPoint(
                         p.now().server(),

@@ -6,12 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.threadbench.loadtest.model.BaselineFixtures;
 import dev.threadbench.loadtest.model.BaselineJudgement;
 import dev.threadbench.loadtest.model.BaselineJudgement.Outcome;
-import dev.threadbench.loadtest.model.Limit;
 import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.model.ResultsFixtures;
 import dev.threadbench.loadtest.model.Run;
-import dev.threadbench.loadtest.model.Spread;
-import dev.threadbench.loadtest.model.SweepPair;
 import dev.threadbench.loadtest.report.ResultsJson;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -203,91 +200,5 @@ class BaselinesTest {
                         .toList());
         assertEquals(Outcome.WORSE, outcome(judgement, "req/s"));
         assertEquals(List.of(), Baselines.versions(BaselineFixtures.run(4, 9900, 2010, 30, 0.005, 1)), "no variant");
-    }
-
-    private static SweepPair pair(String strategy, Integer heldAt, Integer notHeldAt, Limit limit) {
-        return new SweepPair(
-                "vertx", strategy, null, heldAt, notHeldAt, limit, "", notHeldAt, null, null, null, 2000, null, null,
-                null);
-    }
-
-    @Test
-    void twoSweepsAgreeWhenEveryPairsIntervalsOverlapWhateverTheirLabels() {
-        List<SweepPair> first =
-                List.of(pair("blocking", 3200, 3500, Limit.SERVER), pair("timer", 10000, 11000, Limit.SERVER));
-        List<SweepPair> second =
-                List.of(pair("blocking", 3400, 3700, Limit.UNEXPLAINED), pair("timer", 9000, 10500, Limit.SERVER));
-        assertEquals(
-                "agree: every pair's intervals overlap (2 pairs), and where two pairs' intervals are apart (1 time),"
-                        + " they"
-                        + " come in the same order in both",
-                SweepRepeat.agree(first, second));
-    }
-
-    @Test
-    void twoSweepsDisagreeOnIntervalsApartAndOnPairsInTheOppositeOrder() {
-        List<SweepPair> first =
-                List.of(pair("timer", 7500, 8000, Limit.SERVER), pair("virtual", 9000, 9500, Limit.SERVER));
-        List<SweepPair> second =
-                List.of(pair("timer", 10000, 11000, Limit.SERVER), pair("virtual", 5500, 6000, Limit.SERVER));
-        String agree = SweepRepeat.agree(first, second);
-        assertTrue(
-                agree.startsWith("disagree: vertx/timer intervals apart: 7,500-8,000 and 10,000-11,000; vertx/virtual"
-                        + " intervals apart: 9,000-9,500 and 5,500-6,000; vertx/timer and vertx/virtual in"
-                        + " the opposite order"),
-                agree);
-        assertEquals(
-                "disagree: vertx/timer held at every concurrency in one sweep only",
-                SweepRepeat.agree(
-                        List.of(pair("timer", 10000, null, Limit.NONE)),
-                        List.of(pair("timer", 9000, 10000, Limit.SERVER))));
-    }
-
-    private static SweepPair paced(String strategy, double median, double min, double max) {
-        return new SweepPair(
-                "vertx",
-                strategy,
-                null,
-                4000,
-                5000,
-                Limit.SERVER,
-                "",
-                5000,
-                null,
-                null,
-                null,
-                2000,
-                new Spread(median, min, max, 3),
-                null,
-                null);
-    }
-
-    @Test
-    void aPaceThatMovedInOneBuildIsTheMachinesAndInTwoBuildsIsNotToldApart() {
-        List<SweepPair> before = List.of(paced("blocking", 40, 39, 41), paced("timer", 30, 29, 31));
-        List<SweepPair> slower = List.of(paced("blocking", 50, 49, 51), paced("timer", 37.5, 36.5, 38.5));
-        assertEquals(
-                "CPU per request at 2,000 connections: 1.25x the baseline's (median of 2 pairs, 1.25x-1.25x), beyond"
-                        + " the rounds' spread in 2: one build in both, so the machine ran slower, and a breaking"
-                        + " point its server's core sets comes lower by about as much",
-                SweepRepeat.pace(before, slower, true));
-        assertTrue(
-                SweepRepeat.pace(slower, before, true)
-                        .endsWith("the machine ran faster, and a breaking point its"
-                                + " server's core sets comes higher by about as much"),
-                SweepRepeat.pace(slower, before, true));
-        assertTrue(SweepRepeat.pace(before, slower, false)
-                .endsWith(": the builds differ, so the machine's pace and the code's cost are not told apart"));
-    }
-
-    @Test
-    void aPaceWithinTheRoundsSpreadIsTheSame() {
-        List<SweepPair> before = List.of(paced("blocking", 40, 36, 44), paced("timer", 30, 29, 31));
-        List<SweepPair> after = List.of(paced("blocking", 42, 38, 46), paced("timer", 34, 33, 35));
-        assertEquals(
-                "CPU per request at 2,000 connections: 1.09x the baseline's (median of 2 pairs, 1.05x-1.13x), beyond"
-                        + " the rounds' spread in 1: the same pace as far as the rounds show",
-                SweepRepeat.pace(before, after, true));
-        assertEquals(null, SweepRepeat.pace(List.of(pair("timer", 1, 2, Limit.SERVER)), after, true), "no CPU figure");
     }
 }

@@ -115,7 +115,7 @@ class SweepRepeatTest {
         return new Sweep(SweepPairs.of(runs, List.of()).getFirst(), afterGrid[0]);
     }
 
-    /** As {@code report --baseline} judges a pair ({@code SweepRepeat.agree}). */
+    /** As {@code report --baseline} judges a pair ({@code SweepAgreement.agree}). */
     private static boolean overlap(SweepPair a, SweepPair b) {
         if (a.heldAt() == null || b.heldAt() == null) {
             return a.heldAt() == null && b.heldAt() == null;

@@ -10,9 +10,9 @@ import java.util.Locale;
  * Whether a sweep repeats a baseline sweep ({@code report --baseline}): each pair's interval beside its other reading,
  * the pairs' order, and the machine's pace in both.
  */
-final class SweepRepeat {
+final class SweepAgreement {
 
-    private SweepRepeat() {}
+    private SweepAgreement() {}
 
     /** A pair of this run's sweep beside the baseline's of the same server and strategy. */
     record Matched(SweepPair before, SweepPair now) {}
@@ -133,15 +133,15 @@ final class SweepRepeat {
         if (2 * beyondSpread <= measured.size()) {
             return figures + ": the same pace as far as the rounds show";
         }
-        String way = ratio.median() > 1 ? "slower" : "faster";
+        boolean slower = ratio.median() > 1;
         return figures
                 + (oneBuild
                         ? String.format(
                                 Locale.ROOT,
                                 ": one build in both, so the machine ran %s, and a breaking point its server's core"
                                         + " sets comes %s by about as much",
-                                way,
-                                ratio.median() > 1 ? "lower" : "higher")
+                                slower ? "slower" : "faster",
+                                slower ? "lower" : "higher")
                         : ": the builds differ, so the machine's pace and the code's cost are not told apart");
     }
 
