@@ -33,10 +33,7 @@ public final class Fingerprint {
         Results.Environment b = baseline.environment();
         Results.Environment c = current.environment();
         add(all, "OS and kernel", b.os(), c.os(), false);
-        add(all, "JDK", b.jdk(), c.jdk(), false);
-        add(all, "server JVM options", b.serverJvmOptions(), c.serverJvmOptions(), false);
-        add(all, "server arguments", b.serverArgs(), c.serverArgs(), false);
-        add(all, "frameworks", frameworks(b), frameworks(c), false);
+        all.addAll(serverBuildDifferences(b, c));
         add(all, "loadtest build", b.build(), c.build(), false);
         add(all, "git commit", b.gitCommit(), c.gitCommit(), false);
         Results.Settings bs = baseline.settings();
@@ -62,10 +59,17 @@ public final class Fingerprint {
     public static boolean oneBuild(Results.Environment baseline, Results.Environment current) {
         return baseline.gitCommit() != null
                 && baseline.gitCommit().equals(current.gitCommit())
-                && Objects.equals(baseline.jdk(), current.jdk())
-                && frameworks(baseline).equals(frameworks(current))
-                && Objects.equals(baseline.serverJvmOptions(), current.serverJvmOptions())
-                && Objects.equals(baseline.serverArgs(), current.serverArgs());
+                && serverBuildDifferences(baseline, current).isEmpty();
+    }
+
+    /** Beside the git commit, what makes the servers' build: the JDK, their JVM options and arguments, frameworks. */
+    private static List<Difference> serverBuildDifferences(Results.Environment b, Results.Environment c) {
+        List<Difference> differences = new ArrayList<>();
+        add(differences, "JDK", b.jdk(), c.jdk(), false);
+        add(differences, "server JVM options", b.serverJvmOptions(), c.serverJvmOptions(), false);
+        add(differences, "server arguments", b.serverArgs(), c.serverArgs(), false);
+        add(differences, "frameworks", frameworks(b), frameworks(c), false);
+        return differences;
     }
 
     /**

@@ -13,8 +13,13 @@ import org.junit.jupiter.api.Test;
 class SweepAgreementTest {
 
     private static SweepPair pair(String strategy, Integer heldAt, Integer notHeldAt, Limit limit) {
+        return pair(strategy, heldAt, notHeldAt, limit, null);
+    }
+
+    /** A pair with its CPU per request at 2,000 connections ({@code cpu}, null for none). */
+    private static SweepPair pair(String strategy, Integer heldAt, Integer notHeldAt, Limit limit, Spread cpu) {
         return new SweepPair(
-                "vertx", strategy, null, heldAt, notHeldAt, limit, "", notHeldAt, null, null, null, 2000, null, null,
+                "vertx", strategy, null, heldAt, notHeldAt, limit, "", notHeldAt, null, null, null, 2000, cpu, null,
                 null);
     }
 
@@ -51,22 +56,7 @@ class SweepAgreementTest {
     }
 
     private static SweepPair paced(String strategy, double median, double min, double max) {
-        return new SweepPair(
-                "vertx",
-                strategy,
-                null,
-                4000,
-                5000,
-                Limit.SERVER,
-                "",
-                5000,
-                null,
-                null,
-                null,
-                2000,
-                new Spread(median, min, max, 3),
-                null,
-                null);
+        return pair(strategy, 4000, 5000, Limit.SERVER, new Spread(median, min, max, 3));
     }
 
     @Test
