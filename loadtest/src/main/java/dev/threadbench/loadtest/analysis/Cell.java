@@ -218,6 +218,30 @@ public record Cell(int concurrency, String strategy, String server, String engin
         return runs.stream().filter(run -> run.serverSide().cpuBound()).count();
     }
 
+    /** Rounds whose server's request threads waited on the run queue as long as they ran ({@link Note}). */
+    public long serverStarvedRounds() {
+        return runs.stream().filter(r -> Note.SERVER_STARVED.in(r.notes())).count();
+    }
+
+    /** Rounds whose generator's event loops waited on the run queue as long as they ran. */
+    public long generatorStarvedRounds() {
+        return runs.stream().filter(r -> Note.GENERATOR_STARVED.in(r.notes())).count();
+    }
+
+    /** Rounds in which the server was short of CPU time: its CPUs full, or its request threads starved. */
+    public long serverShortOfCpuRounds() {
+        return runs.stream()
+                .filter(r -> r.serverSide().cpuBound() || Note.SERVER_STARVED.in(r.notes()))
+                .count();
+    }
+
+    /** Rounds in which the generator was short of CPU time: its CPUs full, or its event loops starved. */
+    public long generatorShortOfCpuRounds() {
+        return runs.stream()
+                .filter(r -> r.generatorSide().cpuBound() || Note.GENERATOR_STARVED.in(r.notes()))
+                .count();
+    }
+
     /** Runs in the tables' order: by concurrency, open-model rate, strategy, server and round. */
     public static List<Run> ordered(List<Run> runs) {
         return runs.stream()

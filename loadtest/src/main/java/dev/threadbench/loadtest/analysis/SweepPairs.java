@@ -24,10 +24,6 @@ public final class SweepPairs {
 
     /** The share of the bound a round must reach, without a failed request, to count as held. */
     public static final double HOLDS = 0.95;
-    /**
-     * A side whose CPUs, or a worker pool whose threads, were this busy or more was full ({@code RunAnalysis}'s 0.9).
-     */
-    public static final double FULL = 0.9;
 
     static final int CPU_CONCURRENCY = 2000;
     /** The held rule in words, for the tables and the verdict. */
@@ -153,13 +149,13 @@ public final class SweepPairs {
         Integer limitAt = breaking == null ? null : breaking.concurrency();
         if (breaking != null) {
             Cell evidence = pooled(breaking, again.get(breaking.concurrency()));
-            limit = limitAt(evidence);
+            limit = LimitEvidence.limitAt(evidence);
             detail = String.format(
                     Locale.ROOT,
                     "%s: at %,d: %s",
-                    because(limit, evidence),
+                    LimitEvidence.because(limit, evidence),
                     breaking.concurrency(),
-                    evidence(evidence));
+                    LimitEvidence.evidence(evidence));
         } else {
             int largest = cells.getLast().concurrency();
             Results.Skipped next = skipped.stream()
@@ -256,93 +252,11 @@ public final class SweepPairs {
         return a != b && a != Hold.MIXED && b != Hold.MIXED;
     }
 
-    /** More than half of {@code rounds}. */
-    private static boolean most(long count, int rounds) {
-        return 2 * count > rounds;
-    }
-
-    /**
-     * What the evidence at the first concurrency not held shows in most of its rounds: accept-queue drops (the
-     * machine's), the server's worker pool held by delayed requests (the server's, whatever else), one side's CPUs full
-     * and not the other's, or none of these (or both sides' CPUs full): unexplained. Where the run-queue wait per
-     * request lands in /stats, a server starved of CPU time would count here too.
-     */
-    static Limit limitAt(Cell cell) {
-        int rounds = cell.rounds();
-        if (most(cell.dropRounds(), rounds)) {
-            return Limit.MACHINE;
-        }
-        if (most(cell.workerPoolRounds(FULL), rounds)) {
-            return Limit.SERVER;
-        }
-        boolean server = most(cell.serverBoundRounds(), rounds);
-        boolean generator = most(cell.generatorBoundRounds(), rounds);
-        return server && !generator ? Limit.SERVER : generator && !server ? Limit.GENERATOR : Limit.UNEXPLAINED;
-    }
-
-    private static String because(Limit limit, Cell cell) {
-        int rounds = cell.rounds();
-        return switch (limit) {
-            case MACHINE -> "the machine's limit (connection attempts dropped at a full accept queue in most rounds)";
-            case SERVER ->
-                most(cell.workerPoolRounds(FULL), rounds)
-                        ? "the server's limit (its worker pool held by delayed requests in most rounds)"
-                        : "the server's limit (its CPUs full in most rounds, the generator's not)";
-            case GENERATOR -> "the generator's limit (its CPUs full in most rounds, the server's not)";
-            default ->
-                most(cell.serverBoundRounds(), rounds) && most(cell.generatorBoundRounds(), rounds)
-                        ? "unexplained (both sides' CPUs full in most rounds)"
-                        : "unexplained (neither side's CPUs, a worker pool nor the accept queue full in most rounds)";
-        };
-    }
-
-    /**
-     * A cell's evidence: "80.0 % of the bound, server CPU 91 % (88-95, full in 2/3), generator CPU 45 % (40-52, full in
-     * 0/3), worker pool 12 % (full in 0/3), accept-queue drops in 0/3, failed requests 0 (in 0/3)".
-     */
-    static String evidence(Cell cell) {
-        int rounds = cell.rounds();
-        List<String> parts = new ArrayList<>();
-        parts.add(ratio(cell));
-        parts.add(
-                share("server CPU", cell.spread(run -> run.serverSide().cpuShare()), cell.serverBoundRounds(), rounds));
-        parts.add(share(
-                "generator CPU",
-                cell.spread(run -> run.generatorSide().cpuShare()),
-                cell.generatorBoundRounds(),
-                rounds));
-        Spread pool = cell.spread(run -> run.serverSide().workerPoolShare());
-        if (pool != null) {
-            parts.add(share("worker pool", pool, cell.workerPoolRounds(FULL), rounds));
-        }
-        parts.add(String.format(Locale.ROOT, "accept-queue drops in %d/%d", cell.dropRounds(), rounds));
-        parts.add(String.format(
-                Locale.ROOT, "failed requests %,d (in %d/%d)", cell.failed(), cell.failedRounds(), rounds));
-        return String.join(", ", parts);
-    }
-
-    private static String ratio(Cell cell) {
-        Spread ratio = cell.spread(run -> run.load().ratioToBound());
-        return ratio == null
-                ? "- of the bound"
-                : String.format(Locale.ROOT, "%.1f %% of the bound", 100 * ratio.median());
-    }
-
-    private static String share(String what, Spread share, long fullRounds, int rounds) {
-        if (share == null) {
-            return what + " n/a";
-        }
-        String range =
-                rounds == 1 ? "" : String.format(Locale.ROOT, "%.0f-%.0f, ", 100 * share.min(), 100 * share.max());
-        return String.format(
-                Locale.ROOT, "%s %.0f %% (%sfull in %d/%d)", what, 100 * share.median(), range, fullRounds, rounds);
-    }
-
     private static String shortfall(Cell cell) {
         return String.format(
                 Locale.ROOT,
                 "%s, %,d failed%s",
-                ratio(cell),
+                LimitEvidence.ratio(cell),
                 cell.failed(),
                 cell.failedRounds() == 0
                         ? ""

@@ -9,9 +9,12 @@ import java.util.Locale;
  * ({@link SweepPair}). In results.json as the lowercase name, as files from before it wrote the label.
  */
 public enum Limit {
-    /** The server's own: its CPUs full (the generator's not), or its worker pool held by delayed requests. */
+    /**
+     * The server's own: short of CPU time, its CPUs full or its request threads starved (the generator not short), or
+     * its worker pool held by delayed requests.
+     */
     SERVER,
-    /** The generator's: its CPUs full, the server's not. */
+    /** The generator's: its CPUs full or its event loops starved, the server not short of CPU time. */
     GENERATOR,
     /**
      * The machine's: the kernel dropped connection attempts at a full accept queue, or the next concurrency was not
@@ -19,7 +22,8 @@ public enum Limit {
      */
     MACHINE,
     /**
-     * None of the above in most rounds (or both sides' CPUs full): the evidence is printed, no breaking point claimed.
+     * None of the above in most rounds (or both sides short of CPU time): the evidence is printed, no breaking point
+     * claimed.
      */
     UNEXPLAINED,
     /** It held at every concurrency run. */

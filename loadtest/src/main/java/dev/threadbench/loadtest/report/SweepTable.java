@@ -75,13 +75,11 @@ public final class SweepTable {
                                 + " measured again, agree.%n",
                         SweepPairs.HOLDS_RULE,
                         narrowed(pairs, resolution)))
-                .append("limit: what the first not held shows in most rounds: server (its CPUs full, the generator's"
-                        + " not, or its"
-                        + " worker pool held by delayed requests), generator (its CPUs full, the server's"
-                        + " not), machine (accept-queue"
-                        + " drops, or not run), unexplained (none of these: the evidence follows), or none"
-                        + " (held at the largest"
-                        + " swept).\n");
+                .append("limit: what the first not held shows in most rounds: server (short of CPU time, its CPUs"
+                        + " full or its threads starved on the run queue, the generator not; or its worker pool held"
+                        + " by delayed requests), generator (short of CPU time, the server not), machine (accept-queue"
+                        + " drops, or not run), unexplained (none of these, or both sides short: the evidence"
+                        + " follows), or none (held at the largest swept).\n");
         for (SweepPair p : pairs) {
             text.append("  ")
                     .append(p.label())

@@ -204,8 +204,8 @@ class SweepPairsTest {
         assertNull(pair.breakingPoint(), "no breaking point of the server's own without evidence");
         assertEquals("unexplained: not held at 2,000 (held 1,000)", pair.reading());
         assertEquals(
-                "unexplained (neither side's CPUs, a worker pool nor the accept queue full in most rounds): at 2,000:"
-                        + " 80.0 %"
+                "unexplained (in most rounds neither side's CPUs full nor its threads starved, no worker pool full, no"
+                        + " accept-queue drops): at 2,000: 80.0 %"
                         + " of the bound, server CPU 50 % (50-99, full in 1/3), generator CPU 30 % (30-30, full in"
                         + " 0/3), accept-queue drops"
                         + " in 0/3, failed requests 0 (in 0/3)",
@@ -218,7 +218,7 @@ class SweepPairsTest {
         SweepPair both = breakingAt2000(round -> at2000(round, true, true));
         assertEquals(Limit.UNEXPLAINED, both.limit());
         assertTrue(
-                both.limitDetail().startsWith("unexplained (both sides' CPUs full in most rounds)"),
+                both.limitDetail().startsWith("unexplained (both sides short of CPU time in most rounds)"),
                 both.limitDetail());
         assertEquals(
                 Limit.GENERATOR,
@@ -243,6 +243,50 @@ class SweepPairsTest {
                                 + " 95 % (95-95, full in 3/3),"
                                 + " worker pool 97 % (50-97, full in 2/3)"),
                 pair.limitDetail());
+    }
+
+    @Test
+    void requestThreadsStarvedInMostRoundsAreTheServersLimitThoughItsCpusReadFullInOne() {
+        String starved = Note.SERVER_STARVED.write("its request threads waited 90.0 us per request on the run queue");
+        SweepPair pair = breakingAt2000(round -> withNote(at2000(round, false, round == 0), starved));
+        assertEquals(Limit.SERVER, pair.limit());
+        assertEquals(1500, pair.breakingPoint());
+        assertTrue(
+                pair.limitDetail()
+                        .startsWith("the server's limit (its threads starved of CPU time in most rounds, the"
+                                + " generator's not): at 2,000: 80.0 % of the bound, server CPU 50 % (50-99, full in"
+                                + " 1/3, starved in 3/3), generator CPU 30 % (30-30, full in 0/3)"),
+                pair.limitDetail());
+        assertEquals(
+                Limit.SERVER,
+                breakingAt2000(round -> round == 2
+                                ? withNote(at2000(round, false, false), starved)
+                                : at2000(round, false, round == 0))
+                        .limit(),
+                "full in round 1, starved in round 3: short of CPU time in 2/3");
+        assertEquals(
+                Limit.UNEXPLAINED,
+                breakingAt2000(round -> round == 2
+                                ? withNote(at2000(round, false, false), starved)
+                                : at2000(round, false, false))
+                        .limit(),
+                "starved in 1/3 only");
+    }
+
+    @Test
+    void starvedEventLoopsAreTheGeneratorsLimitAndBothSidesShortAreUnexplained() {
+        String generatorStarved = Note.GENERATOR_STARVED.write("its event loops waited 30.0 us per request");
+        SweepPair generator = breakingAt2000(round -> withNote(at2000(round, false, false), generatorStarved));
+        assertEquals(Limit.GENERATOR, generator.limit());
+        assertTrue(
+                generator.limitDetail().startsWith("the generator's limit (its threads starved of CPU time in most"),
+                generator.limitDetail());
+        SweepPair both = breakingAt2000(round -> withNote(at2000(round, false, true), generatorStarved));
+        assertEquals(Limit.UNEXPLAINED, both.limit());
+        assertTrue(
+                both.limitDetail().startsWith("unexplained (both sides short of CPU time in most rounds)"),
+                both.limitDetail());
+        assertNull(both.breakingPoint());
     }
 
     @Test
