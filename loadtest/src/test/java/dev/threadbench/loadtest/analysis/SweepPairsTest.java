@@ -63,11 +63,10 @@ class SweepPairsTest {
         assertEquals(1500, blocking.breakingPoint(), "between the two, readable");
         assertEquals(Limit.SERVER, blocking.limit());
         assertEquals(2000, blocking.limitAt());
-        assertTrue(
-                blocking.limitDetail()
-                        .startsWith("the server's limit (its CPUs full in most rounds, the generator's not): at"
-                                + " 2,000: 80.0 % of the bound"),
-                blocking.limitDetail());
+        assertDetailStartsWith(
+                blocking,
+                "the server's limit (its CPUs full in most rounds, the generator's not): at"
+                        + " 2,000: 80.0 % of the bound");
         assertEquals("1,500 (held 1,000, not held 2,000)", blocking.reading());
         assertEquals(2000, pairs.get(1).heldAt());
         assertNull(pairs.get(1).notHeldAt());
@@ -81,12 +80,11 @@ class SweepPairsTest {
         assertEquals(2000, vertx.notHeldAt());
         assertNull(vertx.breakingPoint(), "the generator's limit is never the server's breaking point");
         assertEquals(Limit.GENERATOR, vertx.limit());
-        assertTrue(
-                vertx.limitDetail()
-                        .startsWith("the generator's limit (its CPUs full in most rounds, the server's not): at 2,000:"
-                                + " 90.0 % of the bound, server CPU 50 % (50-50, full in 0/3), generator CPU"
-                                + " 95 % (95-95, full in 3/3)"),
-                vertx.limitDetail());
+        assertDetailStartsWith(
+                vertx,
+                "the generator's limit (its CPUs full in most rounds, the server's not): at 2,000:"
+                        + " 90.0 % of the bound, server CPU 50 % (50-50, full in 0/3), generator CPU"
+                        + " 95 % (95-95, full in 3/3)");
         assertEquals("not found: generator limit at 2,000 (held 1,000)", vertx.reading());
     }
 
@@ -108,12 +106,11 @@ class SweepPairsTest {
         assertEquals(1000, pair.heldAt());
         assertEquals(1500, pair.breakingPoint());
         assertEquals(Limit.SERVER, pair.limit());
-        assertTrue(
-                pair.limitDetail()
-                        .startsWith("the server's limit (its CPUs full in most rounds, the generator's not): at 2,000:"
-                                + " 70.0 % of the bound, server CPU 99 % (99-99, full in 3/3), generator CPU"
-                                + " 30 % (30-95, full in 1/3)"),
-                pair.limitDetail());
+        assertDetailStartsWith(
+                pair,
+                "the server's limit (its CPUs full in most rounds, the generator's not): at 2,000:"
+                        + " 70.0 % of the bound, server CPU 99 % (99-99, full in 3/3), generator CPU"
+                        + " 30 % (30-95, full in 1/3)");
     }
 
     @Test
@@ -175,6 +172,11 @@ class SweepPairsTest {
         assertTrue(pair.serverLimited());
     }
 
+    /** The pair's limit detail begins with {@code prefix}; the whole detail is the message when it does not. */
+    private static void assertDetailStartsWith(SweepPair pair, String prefix) {
+        assertTrue(pair.limitDetail().startsWith(prefix), pair.limitDetail());
+    }
+
     /** undertow/blocking over the fixtures' concurrencies, 3 rounds, each round at 2000 given by {@code top}. */
     private static SweepPair breakingAt2000(java.util.function.IntFunction<Run> top) {
         List<Run> runs = new ArrayList<>();
@@ -217,9 +219,7 @@ class SweepPairsTest {
     void bothSidesFullIsUnexplainedAndTheGeneratorAloneIsTheGenerators() {
         SweepPair both = breakingAt2000(round -> at2000(round, true, true));
         assertEquals(Limit.UNEXPLAINED, both.limit());
-        assertTrue(
-                both.limitDetail().startsWith("unexplained (both sides short of CPU time in most rounds)"),
-                both.limitDetail());
+        assertDetailStartsWith(both, "unexplained (both sides short of CPU time in most rounds)");
         assertEquals(
                 Limit.GENERATOR,
                 breakingAt2000(round -> at2000(round, round > 0, false)).limit(),
@@ -236,13 +236,12 @@ class SweepPairsTest {
                 breakingAt2000(round -> at2000(round, true, false).inPhase(Run.Phase.GRID, round == 2 ? 0.5 : 0.97));
         assertEquals(Limit.SERVER, pair.limit());
         assertEquals(1500, pair.breakingPoint());
-        assertTrue(
-                pair.limitDetail()
-                        .startsWith("the server's limit (its worker pool held by delayed requests in most rounds): at"
-                                + " 2,000: 80.0 % of the bound, server CPU 50 % (50-50, full in 0/3), generator CPU"
-                                + " 95 % (95-95, full in 3/3),"
-                                + " worker pool 97 % (50-97, full in 2/3)"),
-                pair.limitDetail());
+        assertDetailStartsWith(
+                pair,
+                "the server's limit (its worker pool held by delayed requests in most rounds): at"
+                        + " 2,000: 80.0 % of the bound, server CPU 50 % (50-50, full in 0/3), generator CPU"
+                        + " 95 % (95-95, full in 3/3),"
+                        + " worker pool 97 % (50-97, full in 2/3)");
     }
 
     @Test
@@ -251,12 +250,11 @@ class SweepPairsTest {
         SweepPair pair = breakingAt2000(round -> withNote(at2000(round, false, round == 0), starved));
         assertEquals(Limit.SERVER, pair.limit());
         assertEquals(1500, pair.breakingPoint());
-        assertTrue(
-                pair.limitDetail()
-                        .startsWith("the server's limit (its threads starved of CPU time in most rounds, the"
-                                + " generator's not): at 2,000: 80.0 % of the bound, server CPU 50 % (50-99, full in"
-                                + " 1/3, starved in 3/3), generator CPU 30 % (30-30, full in 0/3)"),
-                pair.limitDetail());
+        assertDetailStartsWith(
+                pair,
+                "the server's limit (its threads starved of CPU time in most rounds, the"
+                        + " generator's not): at 2,000: 80.0 % of the bound, server CPU 50 % (50-99, full in"
+                        + " 1/3, starved in 3/3), generator CPU 30 % (30-30, full in 0/3)");
         assertEquals(
                 Limit.SERVER,
                 breakingAt2000(round -> round == 2
@@ -278,14 +276,10 @@ class SweepPairsTest {
         String generatorStarved = Note.GENERATOR_STARVED.write("its event loops waited 30.0 us per request");
         SweepPair generator = breakingAt2000(round -> withNote(at2000(round, false, false), generatorStarved));
         assertEquals(Limit.GENERATOR, generator.limit());
-        assertTrue(
-                generator.limitDetail().startsWith("the generator's limit (its threads starved of CPU time in most"),
-                generator.limitDetail());
+        assertDetailStartsWith(generator, "the generator's limit (its threads starved of CPU time in most");
         SweepPair both = breakingAt2000(round -> withNote(at2000(round, false, true), generatorStarved));
         assertEquals(Limit.UNEXPLAINED, both.limit());
-        assertTrue(
-                both.limitDetail().startsWith("unexplained (both sides short of CPU time in most rounds)"),
-                both.limitDetail());
+        assertDetailStartsWith(both, "unexplained (both sides short of CPU time in most rounds)");
         assertNull(both.breakingPoint());
     }
 
