@@ -4,12 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -227,6 +230,59 @@ public abstract class InProcessServerTest {
         for (CompletableFuture<HttpResponse<String>> answer : answers) {
             assertEquals(200, answer.get(30, TimeUnit.SECONDS).statusCode());
         }
+    }
+
+    /**
+     * /stats?threads reads three /proc files per thread: with hundreds of idle workers that is milliseconds a read,
+     * which must land on the stats reader's thread (class other), never on the request classes it measures.
+     */
+    @Test
+    void readingTheThreadBillIsBilledToOtherNotToTheRequestClasses() throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux only");
+        int idleWorkers = 300;
+        ServerMain.Setup setup = setup("--strategy", "blocking", "--delay-every", "1", "--delay-ms", "500");
+        String url = serve(setup);
+        List<CompletableFuture<HttpResponse<String>>> answers = new ArrayList<>();
+        for (int i = 0; i < idleWorkers; i++) {
+            answers.add(HTTP.sendAsync(
+                    HttpRequest.newBuilder(URI.create(url + "/"))
+                            .timeout(Duration.ofSeconds(30))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString()));
+        }
+        for (CompletableFuture<HttpResponse<String>> answer : answers) {
+            assertEquals(200, answer.get(30, TimeUnit.SECONDS).statusCode());
+        }
+        assertTrue(workerThreads() >= idleWorkers / 2, workerThreads() + " idle workers");
+        get(url + "/stats?threads"); // the reader's thread started, its first read's class loading done
+
+        List<ThreadClasses.Rule> table = ThreadClasses.table(defaults().server());
+        ThreadSnapshot before = ThreadSnapshot.read(Path.of("/proc/self"));
+        for (int i = 0; i < 30; i++) {
+            assertEquals(200, get(url + "/stats?threads").statusCode());
+        }
+        ThreadSnapshot after = ThreadSnapshot.read(Path.of("/proc/self"));
+
+        Map<String, ThreadClasses.Cost> window = ThreadSnapshot.between(before, after, table);
+        double requestMs = window.get("io").cpuMs()
+                + window.get("worker").cpuMs()
+                + window.get("carrier").cpuMs();
+        double readerMs = cpuMs(after, ServerStats.THREAD_READER) - cpuMs(before, ServerStats.THREAD_READER);
+        double otherMs = window.get("other").cpuMs();
+        // the io thread parses each request and hands it over: a small fraction of what the reading costs
+        assertTrue(
+                requestMs < otherMs / 4,
+                "30 reads: the request classes grew " + requestMs + " ms, other " + otherMs + " ms: " + window);
+        assertTrue(readerMs > 0, "the reader's thread did the reading: " + readerMs + " ms");
+        assertTrue(otherMs >= readerMs, "other holds the reader's thread: " + window);
+    }
+
+    private static double cpuMs(ThreadSnapshot snapshot, String comm) {
+        return snapshot.tasks().values().stream()
+                        .filter(t -> t.comm().equals(comm))
+                        .mapToLong(ThreadClasses.Task::cpuNanos)
+                        .sum()
+                / 1e6;
     }
 
     private long workerThreads() {

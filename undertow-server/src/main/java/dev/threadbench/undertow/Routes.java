@@ -116,8 +116,9 @@ final class Routes {
     /**
      * Answered on the IO thread, like every route but a delayed page: the process figures it adds are a few
      * bean reads, a getrusage call and two tiny /proc/self files, which are kernel memory, not disk. With
-     * {@code ?threads}, the bill by thread class too, on a worker thread: three /proc files per thread (about
-     * 0.4 s at 10,000 threads) would hold up every connection of the IO thread meanwhile.
+     * {@code ?threads}, the bill by thread class too, on the stats reader's own thread: three /proc files per
+     * thread (about 0.4 s at 10,000 threads) would hold up every connection of the IO thread meanwhile, and on
+     * a worker they would be billed as request CPU.
      */
     static HttpHandler stats(ServerStats stats) {
         return new HttpHandler() {
@@ -125,7 +126,7 @@ final class Routes {
             public void handleRequest(HttpServerExchange exchange) {
                 boolean threadClasses = exchange.getQueryParameters().containsKey("threads");
                 if (threadClasses && exchange.isInIoThread()) {
-                    exchange.dispatch(this);
+                    exchange.dispatch(stats.threadReader(), this);
                     return;
                 }
                 exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, FixedResponse.Type.JSON);
