@@ -127,7 +127,7 @@ public final class ThreadClasses {
             int threads) {}
 
     /** One live thread's figures, as its task directory gives them. */
-    record Task(
+    public record Task(
             String comm,
             long userTicks,
             long systemTicks,

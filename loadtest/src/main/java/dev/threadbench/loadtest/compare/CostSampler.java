@@ -1,14 +1,13 @@
 package dev.threadbench.loadtest.compare;
 
+import dev.threadbench.common.ThreadSnapshot;
 import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.model.ServerCost;
-import dev.threadbench.loadtest.model.ThreadClassCost;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -23,12 +22,19 @@ import java.util.concurrent.TimeoutException;
  * /stats, and two reads a second cost them nothing measurable. From {@link #begin} (before the load starts) to
  * {@link #cost} (after its last answer) the same 500 ms reads make the server's side of the run's timeline: its CPU
  * share, live threads and GC pauses over time, warm-up and drain included.
+ *
+ * <p>The bill by thread class: for a server compare started, read here from its /proc at the window's edges,
+ * thread by thread ({@link ThreadSnapshot}), so that no reading runs on the server's threads or its cores; for
+ * one it reached with --targets, its /stats?threads (which it serves on a thread of the {@code other} class).
  */
 final class CostSampler implements AutoCloseable {
 
     static final long INTERVAL_MS = 500;
 
     private final Target server;
+    /** The server's process on this machine when compare started it: its threads are read from here. */
+    private final OptionalLong pid;
+
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread thread = new Thread(r, "cost-sampler");
         thread.setDaemon(true);
@@ -39,6 +45,10 @@ final class CostSampler implements AutoCloseable {
     // touched on the sampler's thread only
     private ProcessFigures first;
     private long firstNanos;
+    private Edge firstThreads;
+    /** The server's kind as its /stats names it ("undertow", "vertx"), for its threads' classes. */
+    private volatile String kind;
+
     private long peakThreads;
     private long peakRssBytes;
     private int samples;
@@ -51,8 +61,12 @@ final class CostSampler implements AutoCloseable {
 
     private record Read(long nanos, ProcessFigures figures) {}
 
+    /** The server's threads at one edge of the window, stamped halfway through the reading. */
+    record Edge(long nanos, ThreadSnapshot threads) {}
+
     CostSampler(Target server) {
         this.server = server;
+        this.pid = server.pid();
     }
 
     /**
@@ -65,7 +79,21 @@ final class CostSampler implements AutoCloseable {
             double seconds,
             long sampledPeakThreads,
             long sampledPeakRssBytes,
-            int samples) {}
+            int samples,
+            Edge firstThreads,
+            Edge lastThreads,
+            String kind) {
+
+        Window(
+                ProcessFigures first,
+                ProcessFigures last,
+                double seconds,
+                long sampledPeakThreads,
+                long sampledPeakRssBytes,
+                int samples) {
+            this(first, last, seconds, sampledPeakThreads, sampledPeakRssBytes, samples, null, null, null);
+        }
+    }
 
     /** Reads every 500 ms from now (before the load starts), for the timeline; the window's own edges come later. */
     void begin() {
@@ -93,8 +121,9 @@ final class CostSampler implements AutoCloseable {
         measureStartedNanos = System.nanoTime();
         timer.execute(() -> {
             long asked = System.nanoTime();
-            first = readWithThreadClasses();
+            first = edgeRead();
             firstNanos = (asked + System.nanoTime()) / 2;
+            firstThreads = threads();
             reads.add(new Read(firstNanos, first));
             sample(first);
             inWindow = true;
@@ -107,15 +136,24 @@ final class CostSampler implements AutoCloseable {
         timer.execute(() -> {
             inWindow = false;
             long asked = System.nanoTime();
-            ProcessFigures last = readWithThreadClasses();
+            ProcessFigures last = edgeRead();
             long lastNanos = (asked + System.nanoTime()) / 2;
+            Edge lastThreads = threads();
             reads.add(new Read(lastNanos, last));
             sample(last);
             window.complete(
                     first == null || last == null
                             ? null
                             : new Window(
-                                    first, last, (lastNanos - firstNanos) / 1e9, peakThreads, peakRssBytes, samples));
+                                    first,
+                                    last,
+                                    (lastNanos - firstNanos) / 1e9,
+                                    peakThreads,
+                                    peakRssBytes,
+                                    samples,
+                                    firstThreads,
+                                    lastThreads,
+                                    kind));
         });
     }
 
@@ -155,9 +193,11 @@ final class CostSampler implements AutoCloseable {
                 if (elapsedMs < 50) {
                     continue; // two reads at the same moment (a window's edge and a tick): the share would be noise
                 }
-                Long cpu = delta(previous.figures().cpuMs(), read.figures().cpuMs());
+                Long cpu = WindowCost.delta(
+                        previous.figures().cpuMs(), read.figures().cpuMs());
                 share = cpu == null || serverCpus <= 0 ? null : RunAnalysis.round(cpu / elapsedMs / serverCpus, 3);
-                Long gc = delta(previous.figures().gcPauseMs(), read.figures().gcPauseMs());
+                Long gc = WindowCost.delta(
+                        previous.figures().gcPauseMs(), read.figures().gcPauseMs());
                 gcPause = gc == null ? null : gc.doubleValue();
             }
             previous = read;
@@ -171,25 +211,29 @@ final class CostSampler implements AutoCloseable {
     }
 
     /**
-     * The server's JIT compile time per second over the last {@code seconds} of its 500 ms reads (the newest read
-     * against the newest one at least that much older); null before there are such reads, or when the server gives no
-     * JIT figure.
+     * The server's JIT compile time over its CPU time in the last {@code seconds} of its 500 ms reads (the newest read
+     * against the newest one at least that much older), for a server whose threads compare cannot read; null before
+     * there are such reads, or when the server gives no JIT or CPU figure (the warm-up then fails closed).
      */
-    Double recentJitMsPerSecond(double seconds) {
+    Double recentJitShare(double seconds) {
         List<long[]> jit;
         synchronized (reads) {
             jit = reads.stream()
-                    .filter(r -> r.figures() != null && r.figures().jitMs() != null)
-                    .map(r -> new long[] {r.nanos(), r.figures().jitMs()})
+                    .filter(r -> r.figures() != null
+                            && r.figures().jitMs() != null
+                            && r.figures().cpuMs() != null)
+                    .map(r -> new long[] {
+                        r.nanos(), r.figures().jitMs(), r.figures().cpuMs()
+                    })
                     .toList();
         }
-        return jitMsPerSecond(jit, seconds);
+        return jitShare(jit, seconds);
     }
 
-    /** Over {@code (nanoTime, jitMs)} reads in any order: see {@link #recentJitMsPerSecond}. */
-    static Double jitMsPerSecond(List<long[]> jit, double seconds) {
+    /** Over {@code (nanoTime, jitMs, cpuMs)} reads in any order: see {@link #recentJitShare}. */
+    static Double jitShare(List<long[]> reads, double seconds) {
         List<long[]> sorted =
-                jit.stream().sorted(Comparator.comparingLong(r -> r[0])).toList();
+                reads.stream().sorted(Comparator.comparingLong(r -> r[0])).toList();
         if (sorted.isEmpty()) {
             return null;
         }
@@ -198,7 +242,8 @@ final class CostSampler implements AutoCloseable {
         for (int i = sorted.size() - 2; i >= 0; i--) {
             long elapsed = last[0] - sorted.get(i)[0];
             if (elapsed >= span - INTERVAL_MS * 1_000_000 / 5) { // a read a little late still counts as 2 s apart
-                return (last[1] - sorted.get(i)[1]) * 1e9 / elapsed;
+                long cpu = last[2] - sorted.get(i)[2];
+                return cpu <= 0 ? null : Math.min(1.0, (last[1] - sorted.get(i)[1]) / (double) cpu);
             }
         }
         return null;
@@ -220,7 +265,7 @@ final class CostSampler implements AutoCloseable {
         }
         try {
             Window w = window.get(30, TimeUnit.SECONDS);
-            return w == null ? null : cost(w, requestsPerSecond * w.seconds());
+            return w == null ? null : WindowCost.of(w, requestsPerSecond * w.seconds());
         } catch (ExecutionException | TimeoutException e) {
             return null;
         } catch (InterruptedException e) {
@@ -233,19 +278,37 @@ final class CostSampler implements AutoCloseable {
 
     private ProcessFigures read() {
         try {
-            return server.stats().process();
+            Target.Stats stats = server.stats();
+            kind = stats.server();
+            return stats.process();
         } catch (Target.Failure e) {
             return null;
         }
     }
 
-    /** At the window's edges only: the bill by thread class costs the server three /proc files per thread. */
-    private ProcessFigures readWithThreadClasses() {
+    /**
+     * At the window's edges: the server's figures; from /stats?threads with the bill by thread class when compare
+     * cannot read the server's threads itself (three /proc files per thread, which the server then reads).
+     */
+    private ProcessFigures edgeRead() {
+        if (pid.isPresent()) {
+            return read();
+        }
         try {
             return server.statsWithThreadClasses().process();
         } catch (Target.Failure e) {
             return null;
         }
+    }
+
+    /** The server's threads now, read from its /proc on this side; null when compare did not start it. */
+    private Edge threads() {
+        if (pid.isEmpty()) {
+            return null;
+        }
+        long asked = System.nanoTime();
+        ThreadSnapshot snapshot = ThreadSnapshot.ofProcess(pid.getAsLong());
+        return snapshot == null ? null : new Edge((asked + System.nanoTime()) / 2, snapshot);
     }
 
     private void sample(ProcessFigures figures) {
@@ -259,108 +322,5 @@ final class CostSampler implements AutoCloseable {
         if (figures.rssBytes() != null) {
             peakRssBytes = Math.max(peakRssBytes, figures.rssBytes());
         }
-    }
-
-    /**
-     * A peak since the process started that rose during the window is the window's own, and exact; otherwise
-     * the window's peak is the highest sample (every 500 ms: a shorter spike may be missed).
-     */
-    static Long peak(Long peakAtStart, Long peakAtEnd, long sampled) {
-        if (peakAtStart != null && peakAtEnd != null && peakAtEnd > peakAtStart) {
-            return peakAtEnd;
-        }
-        return sampled > 0 ? sampled : null;
-    }
-
-    static ServerCost cost(Window w, double requests) {
-        ProcessFigures a = w.first();
-        ProcessFigures b = w.last();
-        Long cpuMs = delta(a.cpuMs(), b.cpuMs());
-        Long peakRss = peak(a.rssPeakBytes(), b.rssPeakBytes(), w.sampledPeakRssBytes());
-        Long gcPause = delta(a.gcPauseMs(), b.gcPauseMs());
-        Long jit = delta(a.jitMs(), b.jitMs());
-        return new ServerCost(
-                cpuMs == null ? null : RunAnalysis.round(cpuMs / 1000.0, 3),
-                perRequest(cpuMs, 1000, requests),
-                perRequest(delta(a.cpuUserMs(), b.cpuUserMs()), 1000, requests),
-                perRequest(delta(a.cpuSystemMs(), b.cpuSystemMs()), 1000, requests),
-                peak(a.threadsPeak(), b.threadsPeak(), w.sampledPeakThreads()),
-                perRequest(delta(a.contextSwitches(), b.contextSwitches()), 1, requests),
-                peakRss == null ? null : mb(peakRss),
-                heapAfterGc(b),
-                b.heapCommittedBytes() == null ? null : mb(b.heapCommittedBytes()),
-                delta(a.gcCount(), b.gcCount()),
-                gcPause == null || w.seconds() <= 0 ? null : RunAnalysis.round(gcPause / w.seconds(), 2),
-                jit == null || w.seconds() <= 0 ? null : RunAnalysis.round(jit / w.seconds(), 2),
-                w.samples(),
-                threads(a.threadClasses(), b.threadClasses(), requests));
-    }
-
-    /**
-     * Each thread class over the window: its figures at the end less those at the start, per request over
-     * {@code requests}; live threads at the end. Null unless both edges have the bill. A class's threads that ended in
-     * the window leave it (its difference can be negative) for {@code exited}, so the classes still add up to the
-     * process's CPU.
-     */
-    static Map<String, ThreadClassCost> threads(
-            Map<String, ProcessFigures.ClassFigures> start,
-            Map<String, ProcessFigures.ClassFigures> end,
-            double requests) {
-        if (start == null || end == null) {
-            return null;
-        }
-        Map<String, ThreadClassCost> bill = new LinkedHashMap<>();
-        end.forEach((name, b) -> {
-            ProcessFigures.ClassFigures a = start.get(name);
-            Double cpu = delta(a == null ? null : a.cpuMs(), b.cpuMs());
-            Double wait = delta(a == null ? null : a.runQueueWaitMs(), b.runQueueWaitMs());
-            Long voluntary = a == null ? null : delta(a.voluntaryContextSwitches(), b.voluntaryContextSwitches());
-            Long involuntary = a == null ? null : delta(a.involuntaryContextSwitches(), b.involuntaryContextSwitches());
-            bill.put(
-                    name,
-                    new ThreadClassCost(
-                            round3(cpu),
-                            round3(delta(a == null ? null : a.userMs(), b.userMs())),
-                            round3(delta(a == null ? null : a.systemMs(), b.systemMs())),
-                            round3(wait),
-                            voluntary,
-                            involuntary,
-                            b.threads(),
-                            perRequest(cpu, requests),
-                            perRequest(wait, requests)));
-        });
-        return bill;
-    }
-
-    private static Double delta(Double start, Double end) {
-        return start == null || end == null ? null : end - start;
-    }
-
-    private static Double round3(Double value) {
-        return value == null ? null : RunAnalysis.round(value, 3);
-    }
-
-    /** ms over the window, in us per request. */
-    private static Double perRequest(Double ms, double requests) {
-        return ms == null || requests <= 0 ? null : RunAnalysis.round(ms * 1000 / requests, 2);
-    }
-
-    /** Null before the first collection, when there is no "after GC" yet (the JDK then reports 0). */
-    private static Double heapAfterGc(ProcessFigures p) {
-        return p.heapAfterGcBytes() == null || p.gcCount() == null || p.gcCount() == 0
-                ? null
-                : mb(p.heapAfterGcBytes());
-    }
-
-    private static Long delta(Long start, Long end) {
-        return start == null || end == null ? null : end - start;
-    }
-
-    private static Double perRequest(Long amount, double scale, double requests) {
-        return amount == null || requests <= 0 ? null : RunAnalysis.round(amount * scale / requests, 2);
-    }
-
-    private static double mb(long bytes) {
-        return RunAnalysis.round(bytes / 1048576.0, 1);
     }
 }

@@ -61,7 +61,7 @@ class ProcessFiguresTest {
                 8_000,
                 900L << 20,
                 21);
-        ServerCost cost = CostSampler.cost(window, 10_000);
+        ServerCost cost = WindowCost.of(window, 10_000);
         assertEquals(2.0, cost.cpuSeconds());
         assertEquals(200.0, cost.cpuMicrosPerRequest());
         assertEquals(150.0, cost.cpuUserMicrosPerRequest());
@@ -78,10 +78,10 @@ class ProcessFiguresTest {
 
     @Test
     void aPeakSetBeforeTheWindowIsNotItsOwnTheSamplesGiveIt() {
-        assertEquals(8_000L, CostSampler.peak(9_000L, 9_000L, 8_000));
-        assertEquals(9_500L, CostSampler.peak(9_000L, 9_500L, 8_000));
-        assertEquals(8_000L, CostSampler.peak(null, null, 8_000), "no peak reported (RSS off Linux)");
-        assertNull(CostSampler.peak(null, null, 0));
+        assertEquals(8_000L, WindowCost.peak(9_000L, 9_000L, 8_000));
+        assertEquals(9_500L, WindowCost.peak(9_000L, 9_500L, 8_000));
+        assertEquals(8_000L, WindowCost.peak(null, null, 8_000), "no peak reported (RSS off Linux)");
+        assertNull(WindowCost.peak(null, null, 0));
     }
 
     @Test
@@ -90,7 +90,7 @@ class ProcessFiguresTest {
                 new ProcessFigures(1_000L, null, null, 20L, 25L, 1L, 2L, 3L, 0L, 0L, null, null, null, null, null);
         ProcessFigures later =
                 new ProcessFigures(2_000L, null, null, 20L, 25L, 1L, 2L, 3L, 0L, 0L, null, null, null, null, null);
-        ServerCost cost = CostSampler.cost(new CostSampler.Window(offLinux, later, 5.0, 20, 0, 11), 1_000);
+        ServerCost cost = WindowCost.of(new CostSampler.Window(offLinux, later, 5.0, 20, 0, 11), 1_000);
         assertEquals(1000.0, cost.cpuMicrosPerRequest());
         assertNull(cost.cpuUserMicrosPerRequest());
         assertNull(cost.peakRssMb());
@@ -122,7 +122,7 @@ class ProcessFiguresTest {
         assertNull(start.threadClasses().get("exited").runQueueWaitMs());
         assertNull(figures(1, 1, 1, 1, 1, 1, 1).threadClasses(), "no bill unless asked for (/stats?threads)");
         // 10,000 requests in the window: io ran 800 ms (80 us each) and waited 100 ms (10 us each)
-        var bill = CostSampler.threads(start.threadClasses(), end.threadClasses(), 10_000);
+        var bill = WindowCost.threads(start.threadClasses(), end.threadClasses(), 10_000);
         assertEquals(80.0, bill.get("io").cpuMicrosPerRequest());
         assertEquals(10.0, bill.get("io").runQueueWaitMicrosPerRequest());
         assertEquals(600.0, bill.get("io").userMs());
@@ -131,29 +131,34 @@ class ProcessFiguresTest {
         assertEquals(5.0, bill.get("jit").cpuMicrosPerRequest());
         assertEquals(1.0, bill.get("exited").cpuMicrosPerRequest());
         assertNull(bill.get("exited").runQueueWaitMicrosPerRequest(), "unknown for threads that ended");
-        assertNull(CostSampler.threads(null, end.threadClasses(), 10_000), "an edge without the bill");
+        assertNull(WindowCost.threads(null, end.threadClasses(), 10_000), "an edge without the bill");
     }
 
     @Test
-    void theJitsRecentRateIsOverTheLastTwoSecondsOfReads() {
+    void theJitsRecentShareIsOverTheLastTwoSecondsOfReads() {
         long s = 1_000_000_000L;
-        // reads every 500 ms: 300 ms compiled in the first second, then 10 ms in each 500 ms
+        // reads every 500 ms (when, jit ms, cpu ms): 300 ms compiled in the first second, then 10 ms in each 500 ms
+        // while the process spends 200 ms of CPU in each 500 ms
         List<long[]> reads = List.of(
-                new long[] {0, 1000},
-                new long[] {s / 2, 1150},
-                new long[] {s, 1300},
-                new long[] {3 * s / 2, 1310},
-                new long[] {2 * s, 1320},
-                new long[] {5 * s / 2, 1330},
-                new long[] {3 * s, 1340});
-        assertEquals(20.0, CostSampler.jitMsPerSecond(reads, 2), 1e-9, "(1340 - 1300) ms over 2 s");
-        assertEquals(160.0, CostSampler.jitMsPerSecond(reads.subList(0, 5), 2), 1e-9, "over the first 2 s: 320 ms");
-        assertNull(CostSampler.jitMsPerSecond(reads.subList(0, 3), 2), "1 s of reads: not yet");
-        assertNull(CostSampler.jitMsPerSecond(List.of(), 2));
+                new long[] {0, 1000, 5000},
+                new long[] {s / 2, 1150, 5200},
+                new long[] {s, 1300, 5400},
+                new long[] {3 * s / 2, 1310, 5600},
+                new long[] {2 * s, 1320, 5800},
+                new long[] {5 * s / 2, 1330, 6000},
+                new long[] {3 * s, 1340, 6200});
+        assertEquals(0.05, CostSampler.jitShare(reads, 2), 1e-9, "(1340 - 1300) ms of (6200 - 5400) ms");
+        assertEquals(0.4, CostSampler.jitShare(reads.subList(0, 5), 2), 1e-9, "over the first 2 s: 320 of 800 ms");
+        assertNull(CostSampler.jitShare(reads.subList(0, 3), 2), "1 s of reads: not yet");
+        assertNull(CostSampler.jitShare(List.of(), 2));
         assertEquals(
-                20.0,
-                CostSampler.jitMsPerSecond(List.of(new long[] {s + 1_950_000_000L, 1340}, new long[] {s, 1301}), 2),
+                0.05,
+                CostSampler.jitShare(
+                        List.of(new long[] {s + 1_950_000_000L, 1340, 6200}, new long[] {s, 1300, 5400}), 2),
                 1e-9,
                 "a read 50 ms late still counts as 2 s apart");
+        assertNull(
+                CostSampler.jitShare(List.of(new long[] {3 * s, 1340, 6200}, new long[] {s, 1300, 6200}), 2),
+                "no CPU over the span: no share, which the warm-up reads as not settled");
     }
 }
