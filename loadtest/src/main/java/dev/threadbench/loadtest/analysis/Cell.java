@@ -197,6 +197,11 @@ public record Cell(int concurrency, String strategy, String server, String engin
                 .count();
     }
 
+    /** Rounds whose auto warm-up ended at its cap, the server's JIT not settled ({@link Note#WARMUP_CAPPED}). */
+    public long warmUpCappedRounds() {
+        return runs.stream().filter(r -> Note.WARMUP_CAPPED.in(r.notes())).count();
+    }
+
     /** Whether a run's note says its server's or its generator's threads were starved of CPU. */
     public static boolean starvedNote(String note) {
         return Note.SERVER_STARVED.is(note) || Note.GENERATOR_STARVED.is(note);

@@ -136,11 +136,12 @@ final class CompareHeader {
             long most = runsCount * (base + timing.warmupSeconds()) + starts * startAndStopSeconds(settings);
             out.printf(
                     Locale.ROOT,
-                    "each run: %d s ramp-up + warm-up until the server's JIT compiles under %d ms a second over %d s"
-                            + " (%d-%d s, on a whole delay period) + %d s measured; %d runs%s, about %d min %02d s in"
-                            + " all, at most %d min %02d s%n",
+                    "each run: %d s ramp-up + warm-up until the server's JIT uses under %s of its CPU in %d periods"
+                            + " of %d s in a row (%d-%d s, on a whole delay period) + %d s measured; %d runs%s, about"
+                            + " %d min %02d s in all, at most %d min %02d s%n",
                     timing.rampupSeconds(),
-                    RunLength.AUTO_WARMUP_JIT_MS_PER_SECOND,
+                    WarmUp.percent(WarmUp.JIT_SHARE),
+                    WarmUp.SETTLED_PERIODS,
                     RunLength.AUTO_WARMUP_JIT_SECONDS,
                     delaySeconds,
                     timing.warmupSeconds(),

@@ -109,9 +109,8 @@ final class CompareOptions {
             names = "--warmup",
             paramLabel = "auto|S",
             description = "unmeasured load after the ramp-up: auto ends it"
-                    + " once the server's JIT compiled under " + RunLength.AUTO_WARMUP_JIT_MS_PER_SECOND
-                    + " ms a second over"
-                    + " the last 2 s, at most " + RunLength.AUTO_WARMUP_CAP_SECONDS
+                    + " once the server's JIT used under 3 %% of its CPU in two 2 s periods in a row,"
+                    + " at most " + RunLength.AUTO_WARMUP_CAP_SECONDS
                     + " s, on a whole delay period (embedded"
                     + " engine, closed loop); S: a fixed number of seconds (default auto; --quick 4; --sweep 2; another"
                     + " engine, --agents or --rate 8)")

@@ -334,7 +334,7 @@ final class Comparison {
                 }
                 runs.add(run);
                 done.add(run);
-                printRun(run, measured.warmUpJit());
+                printRun(run, measured.warmUp());
             }
             OptionalInt stopped =
                     server.stop(Duration.ofMillis(workload.delayMs()).plusSeconds(15));
@@ -356,10 +356,10 @@ final class Comparison {
     }
 
     /** A run's line as it ends, and the notes under it: its warm-up, above the bound, drops, starved, its agents. */
-    private void printRun(Run run, Double warmUpJit) {
+    private void printRun(Run run, WarmUp warmUp) {
         out.println("  " + progress.next() + ConsoleTable.oneLine(run));
-        if (settings.generator().timing().autoWarmup() && run.load().warmupSeconds() != null) {
-            out.println("      " + RunMeasurement.warmUpLine(run.load().warmupSeconds(), warmUpJit));
+        if (warmUp != null && !warmUp.capped() && run.load().warmupSeconds() != null) {
+            out.println("      " + warmUp.line(run.load().warmupSeconds()));
         }
         if (AboveBound.of(run)) {
             out.println("      "

@@ -50,15 +50,9 @@ record RunLength(int rampupSeconds, int warmupSeconds, int durationSeconds, int 
         this(rampupSeconds, warmupSeconds, durationSeconds, rounds, false);
     }
 
-    /**
-     * --warmup auto: the warm-up ends at the first whole delay period, from one period past the ramp-up on, at which
-     * the server's JIT compiled less than this over the last 2 s, in ms per second (AUTO_WARMUP_JIT_MS_PER_SECOND; see
-     * docs/cpu-bill.md for the curves it was chosen on), or at {@link #AUTO_WARMUP_CAP_SECONDS}.
-     */
-    static final int AUTO_WARMUP_JIT_MS_PER_SECOND = 20;
-
+    /** --warmup auto ends at the first whole delay period at which {@link WarmUp} says the JIT settled, or at this. */
     static final int AUTO_WARMUP_CAP_SECONDS = 20;
-    /** The span of the JIT's reading: the last 2 s, one delay period with the defaults. */
+    /** The span of a target's JIT reading from its /stats: the last 2 s, one delay period with the defaults. */
     static final int AUTO_WARMUP_JIT_SECONDS = 2;
     /**
      * The warm-up when auto cannot be (another engine, agents, the open model, --iterations): the fixed one before it.

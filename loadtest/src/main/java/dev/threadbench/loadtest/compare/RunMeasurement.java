@@ -1,6 +1,7 @@
 package dev.threadbench.loadtest.compare;
 
 import dev.threadbench.common.ThreadClasses;
+import dev.threadbench.common.ThreadSnapshot;
 import dev.threadbench.loadtest.engine.Engine;
 import dev.threadbench.loadtest.engine.Outcome;
 import dev.threadbench.loadtest.model.Results;
@@ -10,6 +11,7 @@ import dev.threadbench.loadtest.model.ThreadClassCost;
 import dev.threadbench.loadtest.profile.Profiling;
 import dev.threadbench.loadtest.runner.LoadRunner;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -24,8 +26,8 @@ import java.util.Map;
  */
 final class RunMeasurement {
 
-    /** A run, and the server's JIT ms/s over the last 2 s when its auto warm-up ended (null: not read). */
-    record Measured(Run run, Double warmUpJit) {}
+    /** A run, and how its auto warm-up read the server's JIT (null: no auto warm-up). */
+    record Measured(Run run, WarmUp warmUp) {}
 
     private final CompareSettings settings;
     private final Engine engine;
@@ -75,26 +77,24 @@ final class RunMeasurement {
         List<Results.ServerSample> serverTimeline = null;
         // the embedded generator runs in this JVM: its own bill by thread class at the window's edges, for its
         // run-queue wait
-        ThreadClasses generatorClasses =
-                settings.generator().embeddedHere() ? ThreadClasses.ofThisProcess(ThreadClasses.VERTX) : null;
-        List<Map<String, ThreadClasses.Cost>> generatorEdges = Collections.synchronizedList(new ArrayList<>(2));
-        Double[] jitAtWarmedUp = new Double[1];
+        boolean generatorHere = settings.generator().embeddedHere();
+        List<ThreadSnapshot> generatorEdges = Collections.synchronizedList(new ArrayList<>(2));
+        WarmUp warmUp;
         try (CostSampler costs = new CostSampler(server)) {
+            warmUp = WarmUp.of(server, costs);
             LoadRunner.Phases phases = new LoadRunner.Phases() {
-                /** --warmup auto, at each whole delay period: the server's JIT over the last 2 s under the limit. */
+                /** --warmup auto, at each whole delay period: the server's JIT settled. */
                 @Override
                 public boolean warmedUp() {
-                    Double jit = costs.recentJitMsPerSecond(RunLength.AUTO_WARMUP_JIT_SECONDS);
-                    jitAtWarmedUp[0] = jit;
-                    return jit == null || jit < RunLength.AUTO_WARMUP_JIT_MS_PER_SECOND;
+                    return warmUp.settled();
                 }
 
                 @Override
                 public void measureStarted() {
                     costs.start();
                     profile.start();
-                    if (generatorClasses != null) {
-                        generatorEdges.add(generatorClasses.read());
+                    if (generatorHere) {
+                        generatorEdges.add(ThreadSnapshot.read(Path.of("/proc/self")));
                     }
                 }
 
@@ -102,8 +102,8 @@ final class RunMeasurement {
                 public void measureEnded() {
                     costs.stop();
                     profile.stop();
-                    if (generatorClasses != null) {
-                        generatorEdges.add(generatorClasses.read());
+                    if (generatorHere) {
+                        generatorEdges.add(ThreadSnapshot.read(Path.of("/proc/self")));
                     }
                 }
             };
@@ -119,6 +119,10 @@ final class RunMeasurement {
                     dropsAfter == null ? null : ListenDrops.note(dropsAfter - dropsBefore, ListenDrops.somaxconn());
             if (drops != null) {
                 outcome = outcome.withNote(drops);
+            }
+            String capped = timing.autoWarmup() ? warmUp.capNote() : null;
+            if (capped != null) {
+                outcome = outcome.withNote(capped);
             }
             if (outcome.timeline() != null) {
                 serverTimeline = costs.timeline(
@@ -138,11 +142,10 @@ final class RunMeasurement {
         Target.Stats after = server.idleStats(idleLimit);
         Map<String, ThreadClassCost> generatorThreads;
         synchronized (generatorEdges) {
-            generatorThreads = generatorEdges.size() != 2
+            generatorThreads = generatorEdges.size() != 2 || generatorEdges.contains(null)
                     ? null
-                    : CostSampler.threads(
-                            ProcessFigures.ClassFigures.of(generatorEdges.get(0)),
-                            ProcessFigures.ClassFigures.of(generatorEdges.get(1)),
+                    : WindowCost.over(
+                            ThreadSnapshot.between(generatorEdges.get(0), generatorEdges.get(1), ThreadClasses.VERTX),
                             outcome.window().requests());
         }
         Run run = RunAnalysis.analyse(
@@ -161,7 +164,7 @@ final class RunMeasurement {
                 timing.rampupSeconds(),
                 settings.pinning(),
                 problems);
-        return new Measured(run, jitAtWarmedUp[0]);
+        return new Measured(run, settings.generator().timing().autoWarmup() ? warmUp : null);
     }
 
     /** The line before a run whose server compare started for it alone: its longer warm-up, and why. */
@@ -172,29 +175,5 @@ final class RunMeasurement {
                         + " point's server ran the concurrencies below it first)%n",
                 warmupSeconds);
         out.flush();
-    }
-
-    /** "warm-up 6 s: the server's JIT compiled 4 ms a second over the last 2 s", or that the cap ended it. */
-    static String warmUpLine(double seconds, Double jit) {
-        String compiled = jit == null
-                ? "its JIT not read"
-                : String.format(
-                        Locale.ROOT,
-                        "the server's JIT compiled" + " %.0f ms a second over the last %d s",
-                        jit,
-                        RunLength.AUTO_WARMUP_JIT_SECONDS);
-        return jit != null && jit >= RunLength.AUTO_WARMUP_JIT_MS_PER_SECOND
-                ? String.format(
-                        Locale.ROOT,
-                        "warm-up %.0f s, the cap: %s (still %d or more)",
-                        seconds,
-                        compiled,
-                        RunLength.AUTO_WARMUP_JIT_MS_PER_SECOND)
-                : String.format(
-                        Locale.ROOT,
-                        "warm-up %.0f s: %s (under %d)",
-                        seconds,
-                        compiled,
-                        RunLength.AUTO_WARMUP_JIT_MS_PER_SECOND);
     }
 }

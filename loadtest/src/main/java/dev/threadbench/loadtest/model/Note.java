@@ -12,7 +12,9 @@ public enum Note {
     /** The server's request threads waited on the run queue at least as long as they ran. */
     SERVER_STARVED("server starved: "),
     /** The generator's event loops waited on the run queue at least as long as they ran. */
-    GENERATOR_STARVED("generator starved: ");
+    GENERATOR_STARVED("generator starved: "),
+    /** The auto warm-up ended at its cap: the server's JIT had not settled. */
+    WARMUP_CAPPED("warm-up capped: ");
 
     private final String prefix;
 

@@ -99,6 +99,10 @@ public final class ConsoleTable {
                                 ? ""
                                 : String.format(Locale.ROOT, ", srv us/req %.1f %%", 100 * cpu.relativeRange()),
                         c.rounds()));
+                if (cpu != null && cpu.relativeRange() > CostTable.ROUNDS_SHOWN_ABOVE) {
+                    CostTable.roundLines(c)
+                            .forEach(line -> text.append("    ").append(line).append('\n'));
+                }
             }
         }
         text.append(SweepTable.render(
@@ -202,6 +206,10 @@ public final class ConsoleTable {
                                     + " us/req counts the"
                                     + " compiler too (how much varies from run to run: docs/troubleshooting.md).\n");
         }
+        if (cells.stream().anyMatch(c -> c.warmUpCappedRounds() > 0)) {
+            text.append("cap: the auto warm-up ended at its cap, the server's JIT not yet settled (the run's note gives"
+                    + " its share per period).\n");
+        }
         if (cells.stream().anyMatch(c -> c.starvedRounds() > 0)) {
             text.append(
                     "STARVED: the server's request threads or the generator's event loops waited on the run queue at"
@@ -242,6 +250,9 @@ public final class ConsoleTable {
         }
         if (c.compilingRounds() > 0) {
             flags.add("JIT" + (c.rounds() > 1 ? " " + c.compilingRounds() + "/" + c.rounds() : ""));
+        }
+        if (c.warmUpCappedRounds() > 0) {
+            flags.add("cap" + (c.rounds() > 1 ? " " + c.warmUpCappedRounds() + "/" + c.rounds() : ""));
         }
         if (c.starvedRounds() > 0) {
             flags.add("STARVED" + (c.rounds() > 1 ? " " + c.starvedRounds() + "/" + c.rounds() : ""));

@@ -1,11 +1,15 @@
 package dev.threadbench.loadtest.report;
 
 import dev.threadbench.loadtest.analysis.Cell;
+import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.model.ServerCost;
 import dev.threadbench.loadtest.model.Spread;
 import dev.threadbench.loadtest.model.ThreadClassCost;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -130,6 +134,55 @@ final class CostTable {
                 + " the window; JIT %, GC %: their share of the\nserver's CPU; wait us/req: the request threads' time"
                 + " runnable"
                 + " but waiting for a CPU, per request; gen wait: the generator's event loops'.\n";
+    }
+
+    /** A cell whose request CPU spread more than this over its rounds gets a line per round under its spread. */
+    static final double ROUNDS_SHOWN_ABOVE = 0.10;
+
+    /**
+     * One line per round of {@code cell}, in round order, for a reader to see which round moved and which class moved
+     * it: "round 2: request 39.7 = io 22.1 + worker 17.6 + carrier 0.0 us/req; jit 1.2, gc 0.3, other 0.1, exited
+     * 0.0; JIT 3.1 % of the server's CPU; warm-up 8 s".
+     */
+    static List<String> roundLines(Cell cell) {
+        List<String> lines = new ArrayList<>();
+        cell.runs().stream().sorted(Comparator.comparingInt(Run::round)).forEach(run -> {
+            ServerCost cost = run.serverSide().cost();
+            Map<String, ThreadClassCost> bill = cost == null ? null : cost.threads();
+            if (bill == null) {
+                return;
+            }
+            lines.add(String.format(
+                    Locale.ROOT,
+                    "round %d: request %s = io %s + worker %s + carrier %s us/req; jit %s, gc %s, other %s,"
+                            + " exited %s; JIT %s of the server's CPU%s",
+                    run.round(),
+                    us(cost.requestCpuMicrosPerRequest()),
+                    us(bill, "io"),
+                    us(bill, "worker"),
+                    us(bill, "carrier"),
+                    us(bill, "jit"),
+                    us(bill, "gc"),
+                    us(bill, "other"),
+                    us(bill, "exited"),
+                    cost.classShare("jit") == null
+                            ? "-"
+                            : String.format(Locale.ROOT, "%.1f %%", 100 * cost.classShare("jit")),
+                    run.load().warmupSeconds() == null
+                            ? ""
+                            : String.format(
+                                    Locale.ROOT, "; warm-up %.0f s", run.load().warmupSeconds())));
+        });
+        return lines;
+    }
+
+    private static String us(Map<String, ThreadClassCost> bill, String threadClass) {
+        ThreadClassCost c = bill.get(threadClass);
+        return c == null ? "-" : us(c.cpuMicrosPerRequest());
+    }
+
+    private static String us(Double value) {
+        return value == null ? "-" : String.format(Locale.ROOT, "%.1f", value);
     }
 
     private static String median(Cell cell, Function<ServerCost, Double> figure, String format) {
