@@ -61,6 +61,11 @@ public final class AgentCommand implements Callable<Integer> {
         String agentName = name != null ? name : defaultName();
         PrintStream out = console.out();
         CountDownLatch stop = new CountDownLatch(1);
+        String insecure = settings.insecureWarning("agent " + agentName);
+        if (insecure != null) {
+            out.println(insecure);
+            out.flush();
+        }
         Signal.handle(new Signal("TERM"), signal -> stop.countDown());
         Signal.handle(new Signal("INT"), signal -> stop.countDown());
         ClusterNode joined = joinOthers(settings, agentName, out, stop);
