@@ -44,7 +44,8 @@ final class RequestCheck {
                 return request + ": header " + name + " has a CR, LF or NUL in its value";
             }
             if (name.equalsIgnoreCase("host") && !hostOfUrl(value.strip(), step)) {
-                return request + ": header Host '" + value + "' is not " + step.hostHeader() + ", the URL's own";
+                return request + ": header Host '" + printable(value) + "' is not " + step.hostHeader()
+                        + ", the URL's own";
             }
         }
         return null;

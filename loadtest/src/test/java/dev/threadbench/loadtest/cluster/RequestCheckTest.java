@@ -57,6 +57,10 @@ class RequestCheckTest {
         assertEquals(
                 "request s1: header Host '10.0.0.5' is not 10.0.0.5:8080, the URL's own",
                 refusal("GET", "http://10.0.0.5:8080/", Map.of("host", "10.0.0.5")));
+        assertEquals(
+                "request s1: header Host '\\u001b[2Jx' is not 10.0.0.5:8080, the URL's own",
+                refusal("GET", "http://10.0.0.5:8080/", Map.of("Host", "\u001b[2Jx")),
+                "a terminal escape is shown, not sent to the agent's console");
     }
 
     @Test
