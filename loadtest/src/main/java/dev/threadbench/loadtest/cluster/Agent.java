@@ -19,14 +19,13 @@ import dev.threadbench.loadtest.runner.LoadSpec;
 import dev.threadbench.loadtest.runner.Progress;
 import io.vertx.core.eventbus.Message;
 import java.io.PrintStream;
+import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -34,9 +33,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * A load generator in the cluster: it takes orders from one compare at a time (the one that claimed it), runs
  * its share of each run on the embedded runner, one run after another, and reports what it measured until compare
- * acknowledges it. It refuses an order that is not signed with the cluster key, one it has seen before, and one for a
- * target outside its --allow-targets. Its load stops when compare says so, when compare leaves the cluster, or when
- * compare has been silent for the failure timeout: no orphan load on a server.
+ * acknowledges it. It refuses an order that is not signed with the cluster key, one it has seen before, a stale one,
+ * and one for a request or target it does not send ({@link OrderCheck}); it loads the addresses it checked. Its load
+ * stops when compare says so, when compare leaves the cluster, or when compare has been silent for the failure timeout:
+ * no orphan load on a server.
  */
 final class Agent implements AutoCloseable {
 
@@ -45,7 +45,7 @@ final class Agent implements AutoCloseable {
 
     private final ClusterNode node;
     private final PrintStream out;
-    private final AllowedTargets allowed;
+    private final OrderCheck orders;
     /** Without a heartbeat from compare for this long, a running load stops. */
     private final Duration silence;
 
@@ -58,11 +58,6 @@ final class Agent implements AutoCloseable {
     private ClusterNode.Member compare;
     /** The run under way; null: idle. Guarded by this. */
     private Running running;
-    /**
-     * Every order's nonce this agent has taken (a few dozen bytes a run): an order seen before is a replay. Guarded by
-     * this.
-     */
-    private final Set<String> nonces = new HashSet<>();
 
     private static final class Running {
         final String runId;
@@ -78,7 +73,7 @@ final class Agent implements AutoCloseable {
     Agent(ClusterNode node, PrintStream out, AllowedTargets allowed) {
         this.node = node;
         this.out = out;
-        this.allowed = allowed;
+        this.orders = new OrderCheck(node.settings().key(), node.nodeId(), allowed, System::currentTimeMillis);
         this.silence = node.settings().failureTimeout();
         node.vertx().eventBus().<ClusterMessage>consumer(ClusterMessage.agentAddress(node.nodeId()), this::handle);
         node.onMemberLeft(this::memberLeft);
@@ -90,8 +85,9 @@ final class Agent implements AutoCloseable {
             case Claim claim -> message.reply(claim(claim), MessageCodec.options());
             case Release release -> release(release.compareNode());
             case RunOrder order -> {
-                String forbidden = forbidden(order);
-                String refusal = forbidden != null ? forbidden : accept(order);
+                AllowedTargets.Checked checked = orders.check(order);
+                String forbidden = checked.refusal();
+                String refusal = forbidden != null ? forbidden : accept(order, checked.pinned());
                 if (refusal == null) {
                     message.reply(new RunAccepted(order.runId()), MessageCodec.options());
                 } else {
@@ -156,34 +152,8 @@ final class Agent implements AutoCloseable {
     /** An order's failure code when the agent is another compare's, or still busy. */
     static final int BUSY = 409;
 
-    /**
-     * Why the agent will never take this order (one line), or null: its MAC is not the cluster key's, it was taken
-     * before (a replay), it is for another agent, or a target is outside --allow-targets.
-     */
-    private synchronized String forbidden(RunOrder order) {
-        ClusterKey key = node.settings().key();
-        if (key != null) {
-            byte[] tag;
-            try {
-                tag = order.mac() == null ? null : Base64.getDecoder().decode(order.mac());
-            } catch (IllegalArgumentException e) {
-                tag = null;
-            }
-            if (!key.verify(order.signedContent(), tag)) {
-                return "the order is not signed with this cluster's key (altered, or from a compare with another key)";
-            }
-        }
-        if (!node.nodeId().equals(order.agentNode())) {
-            return "the order is for another agent";
-        }
-        if (order.nonce() == null || !nonces.add(order.nonce())) {
-            return "the order was taken before (a replay)";
-        }
-        return allowed.refusal(order.steps());
-    }
-
     /** Takes the order (null) or says why not. */
-    private synchronized String accept(RunOrder order) {
+    private synchronized String accept(RunOrder order, Map<String, InetAddress> pinned) {
         if (compare == null || !compare.nodeId().equals(order.compareNode())) {
             return "agent " + node.name() + " takes orders only from the compare that claimed it";
         }
@@ -191,7 +161,7 @@ final class Agent implements AutoCloseable {
             return "agent " + node.name() + " is still running " + running.runId;
         }
         long received = System.nanoTime();
-        LoadRunner runner = new LoadRunner(spec(order), new LoadRunner.Phases() {}, Progress.Sink.NONE);
+        LoadRunner runner = new LoadRunner(spec(order).pinned(pinned), new LoadRunner.Phases() {}, Progress.Sink.NONE);
         running = new Running(order.runId(), runner);
         Running current = running;
         runs.execute(() -> execute(order, current, received));

@@ -42,6 +42,13 @@ public final class AgentCommand implements Callable<Integer> {
     private String allowTargets;
 
     @Option(
+            names = AllowedTargets.ANY_OPTION,
+            description =
+                    "let " + AllowedTargets.OPTION + " name a network of every address (0.0.0.0/0, ::/0): any host"
+                            + " this agent reaches can then be ordered to take its load")
+    private boolean allowAnyTarget;
+
+    @Option(
             names = "--name",
             paramLabel = "NAME",
             description = "how compare and its results name this agent (default: host name and pid)")
@@ -49,11 +56,16 @@ public final class AgentCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        AllowedTargets allowed = AllowedTargets.parse(allowTargets);
+        AllowedTargets allowed = AllowedTargets.parse(allowTargets, allowAnyTarget);
         ClusterSettings settings = cluster.settings();
         String agentName = name != null ? name : defaultName();
         PrintStream out = console.out();
         CountDownLatch stop = new CountDownLatch(1);
+        String insecure = settings.insecureWarning("agent " + agentName);
+        if (insecure != null) {
+            out.println(insecure);
+            out.flush();
+        }
         Signal.handle(new Signal("TERM"), signal -> stop.countDown());
         Signal.handle(new Signal("INT"), signal -> stop.countDown());
         ClusterNode joined = joinOthers(settings, agentName, out, stop);

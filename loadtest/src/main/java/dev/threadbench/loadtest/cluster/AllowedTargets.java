@@ -2,21 +2,43 @@ package dev.threadbench.loadtest.cluster;
 
 import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.plan.Plan;
+import java.net.Inet4Address;
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The addresses an agent may load ({@code agent --allow-targets}): networks (CIDR), addresses and host names, each with
  * or without a port. A target is allowed when every address its host resolves to falls in an entry (and its port is the
- * entry's, when the entry names one). There is no entry that allows everything by default.
+ * entry's, when the entry names one). There is no entry that allows everything by default, a {@code /0} network only
+ * with {@value #ANY_OPTION}, and the unspecified address (0.0.0.0, {@code ::}: this host) never.
  */
 final class AllowedTargets {
 
     static final String OPTION = "--allow-targets";
+    static final String ANY_OPTION = "--allow-any-target";
+
+    /** Resolves a host name to every address it has (the system's resolver; another in tests). */
+    interface Resolver {
+        InetAddress[] resolve(String host) throws UnknownHostException;
+    }
+
+    /**
+     * The outcome of checking an order's targets: {@code refusal} null when every one is allowed, and then each target
+     * host name with the address the runner is to connect to (one of those checked, never resolved again).
+     */
+    record Checked(String refusal, Map<String, InetAddress> pinned) {
+
+        static Checked refused(String refusal) {
+            return new Checked(refusal, Map.of());
+        }
+    }
 
     /** {@code bits} leading bits of {@code network}; {@code port} null: any port. */
     record Entry(byte[] network, int bits, Integer port) {
@@ -38,17 +60,24 @@ final class AllowedTargets {
 
     private final List<Entry> entries;
     private final String given;
+    private final Resolver resolver;
 
-    private AllowedTargets(List<Entry> entries, String given) {
+    private AllowedTargets(List<Entry> entries, String given, Resolver resolver) {
         this.entries = List.copyOf(entries);
         this.given = given;
+        this.resolver = resolver;
     }
 
     /**
      * {@code ENTRY,...}, each {@code ADDR[/BITS][:PORT]} or {@code HOST[:PORT]} (IPv6 as {@code [ADDR[/BITS]]:PORT}
-     * with a port); a host name is resolved now, to every address it has.
+     * with a port); a host name is resolved now, to every address it has. A network of every address ({@code /0}) is
+     * refused unless {@code allowAny}.
      */
-    static AllowedTargets parse(String spec) {
+    static AllowedTargets parse(String spec, boolean allowAny) {
+        return parse(spec, allowAny, InetAddress::getAllByName);
+    }
+
+    static AllowedTargets parse(String spec, boolean allowAny, Resolver resolver) {
         if (spec == null || spec.isBlank()) {
             throw new UsageException(
                     OPTION + ": name the servers this agent may load (CIDR or HOST, each with an optional :PORT,"
@@ -59,16 +88,22 @@ final class AllowedTargets {
         for (String raw : spec.split(",")) {
             String entry = raw.trim();
             if (!entry.isEmpty()) {
-                entries.addAll(entry(entry));
+                List<Entry> parsed = entry(entry, resolver);
+                if (!allowAny && parsed.stream().anyMatch(e -> e.bits() == 0)) {
+                    throw new UsageException(
+                            OPTION + ": " + entry + " allows every address; name the servers' networks," + " or give "
+                                    + ANY_OPTION + " if any address is really meant");
+                }
+                entries.addAll(parsed);
             }
         }
         if (entries.isEmpty()) {
             throw new UsageException(OPTION + ": name at least one CIDR or HOST[:PORT]");
         }
-        return new AllowedTargets(entries, spec.trim());
+        return new AllowedTargets(entries, spec.trim(), resolver);
     }
 
-    private static List<Entry> entry(String entry) {
+    private static List<Entry> entry(String entry, Resolver resolver) {
         String address = entry;
         Integer port = null;
         if (entry.startsWith("[")) {
@@ -91,19 +126,25 @@ final class AllowedTargets {
         }
         try {
             if (literal) {
-                byte[] network = InetAddress.getByName(host).getAddress();
+                InetAddress parsed = InetAddress.getByName(host);
+                byte[] network = parsed.getAddress();
+                // Java reads an IPv4-mapped IPv6 literal (::ffff:a.b.c.d) as the IPv4 address, and so does every
+                // target: its prefix counts the mapped form's 96 leading bits
+                int offset = host.contains(":") && parsed instanceof Inet4Address ? 96 : 0;
                 int bits = network.length * 8;
                 if (slash >= 0) {
                     String prefix = address.substring(slash + 1);
-                    if (!prefix.matches("\\d{1,3}") || Integer.parseInt(prefix) > bits) {
+                    if (!prefix.matches("\\d{1,3}")
+                            || Integer.parseInt(prefix) > bits + offset
+                            || Integer.parseInt(prefix) < offset) {
                         throw bad(entry);
                     }
-                    bits = Integer.parseInt(prefix);
+                    bits = Integer.parseInt(prefix) - offset;
                 }
                 return List.of(new Entry(network, bits, port));
             }
             Integer entryPort = port;
-            return Arrays.stream(InetAddress.getAllByName(host))
+            return Arrays.stream(resolver.resolve(host))
                     .map(a -> new Entry(a.getAddress(), a.getAddress().length * 8, entryPort))
                     .toList();
         } catch (UnknownHostException e) {
@@ -122,25 +163,44 @@ final class AllowedTargets {
         return new UsageException(OPTION + ": not ADDR[/BITS][:PORT] or HOST[:PORT]: " + entry);
     }
 
-    /** null when the agent may load every step's target; else why not, in one line. */
-    String refusal(List<Plan.Step> steps) {
+    /**
+     * Resolves each step's host once and checks every address it has: the refusal of the first that is not allowed (one
+     * line), or the addresses the runner is to connect to, so that a name resolving elsewhere later (DNS rebinding)
+     * cannot move the load.
+     */
+    Checked check(List<Plan.Step> steps) {
+        Map<String, InetAddress> pinned = new LinkedHashMap<>();
         for (Plan.Step step : steps) {
             URI url = step.url();
-            int port = url.getPort() >= 0 ? url.getPort() : "https".equalsIgnoreCase(url.getScheme()) ? 443 : 80;
+            int port = step.port();
+            String target = "target " + url.getScheme() + "://" + url.getHost() + ":" + port;
+            if (pinned.containsKey(url.getHost())) {
+                continue;
+            }
             InetAddress[] addresses;
             try {
-                addresses = InetAddress.getAllByName(url.getHost());
+                addresses = resolver.resolve(url.getHost());
             } catch (UnknownHostException e) {
-                return "target " + url + ": cannot resolve " + url.getHost();
+                return Checked.refused(target + ": cannot resolve " + url.getHost());
+            }
+            if (addresses.length == 0) {
+                return Checked.refused(target + ": " + url.getHost() + " resolves to no address");
             }
             for (InetAddress address : addresses) {
+                String literal = address.getHostAddress();
+                String resolved =
+                        " (" + (address instanceof Inet6Address ? "[" + literal + "]" : literal) + ":" + port + ")";
+                if (address.isAnyLocalAddress()) {
+                    return Checked.refused(target + resolved
+                            + " is the unspecified address, which reaches the agent's own host: never a target");
+                }
                 if (entries.stream().noneMatch(entry -> entry.allows(address, port))) {
-                    return "target " + url.getScheme() + "://" + url.getHost() + ":" + port + " ("
-                            + address.getHostAddress() + ":" + port + ") is not in " + OPTION + " " + given;
+                    return Checked.refused(target + resolved + " is not in " + OPTION + " " + given);
                 }
             }
+            pinned.put(url.getHost(), addresses[0]);
         }
-        return null;
+        return new Checked(null, pinned);
     }
 
     @Override

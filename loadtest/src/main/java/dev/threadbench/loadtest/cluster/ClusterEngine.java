@@ -46,6 +46,11 @@ public final class ClusterEngine implements Engine, AutoCloseable {
     static ClusterEngine connect(AgentsOptions.Request request, PrintStream out, String command, String build) {
         String name = command + "-" + request.cluster().host() + "-"
                 + ManagementFactory.getRuntimeMXBean().getPid();
+        String insecure = request.cluster().insecureWarning(command);
+        if (insecure != null) {
+            out.println(insecure);
+            out.flush();
+        }
         ClusterNode node = ClusterNode.join(request.cluster(), ClusterNode.Role.COMPARE, name, build);
         out.printf(
                 Locale.ROOT,

@@ -11,10 +11,15 @@ import java.io.UncheckedIOException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
@@ -28,6 +33,7 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.Date;
 import java.util.HexFormat;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.crypto.Mac;
@@ -53,6 +59,7 @@ public final class ClusterKey {
     private static final Pattern BLOCK =
             Pattern.compile("-----BEGIN ([A-Z0-9 ]+)-----\\s*([A-Za-z0-9+/=\\s]+?)-----END \\1-----");
     private static final Duration VALIDITY = Duration.ofDays(3650);
+    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
 
     private final byte[] macKey;
     private final String certificatePem;
@@ -92,13 +99,7 @@ public final class ClusterKey {
                             + " secret\n"
                             + pem(MAC_LABEL, macKey) + pem("CERTIFICATE", certificate.getEncoded())
                             + pem("PRIVATE KEY", pair.getPrivate().getEncoded());
-            Files.writeString(
-                    file, text, StandardCharsets.US_ASCII, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-            try {
-                Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-            } catch (UnsupportedOperationException notPosix) {
-                // the file system's own permissions apply
-            }
+            write(file, text);
         } catch (FileAlreadyExistsException e) {
             throw new UsageException("keygen: " + file + " exists: remove it first, or keep using it");
         } catch (IOException e) {
@@ -108,10 +109,46 @@ public final class ClusterKey {
         }
     }
 
-    /** The key in {@code file}; a one-line {@link UsageException} naming {@code option} when it cannot be read. */
+    /**
+     * Writes {@code text} to a new {@code file} that was never readable by anyone but its owner: a temporary file
+     * created with mode 0600 beside it, filled, then linked to its name (which fails if the name exists, unlike a
+     * rename).
+     */
+    private static void write(Path file, String text) throws IOException {
+        Path directory = file.toAbsolutePath().getParent();
+        if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+            throw new FileAlreadyExistsException(file.toString());
+        }
+        boolean posix = Files.getFileStore(directory).supportsFileAttributeView(PosixFileAttributeView.class);
+        Path temporary = posix
+                ? Files.createTempFile(directory, ".keygen-", ".tmp", PosixFilePermissions.asFileAttribute(OWNER_ONLY))
+                : Files.createTempFile(directory, ".keygen-", ".tmp");
+        try {
+            Files.writeString(temporary, text, StandardCharsets.US_ASCII, StandardOpenOption.WRITE);
+            try {
+                Files.createLink(file, temporary);
+            } catch (UnsupportedOperationException | FileSystemException noHardLinks) {
+                if (noHardLinks instanceof FileAlreadyExistsException exists) {
+                    throw exists;
+                }
+                Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE);
+            }
+        } finally {
+            Files.deleteIfExists(temporary);
+        }
+    }
+
+    /**
+     * The key in {@code file}; a one-line {@link UsageException} naming {@code option} when it cannot be read, or when
+     * others than its owner may read it ({@link #exposure}).
+     */
     public static ClusterKey read(String option, Path file) {
         String text;
         try {
+            String exposed = exposure(file);
+            if (exposed != null) {
+                throw new UsageException(option + ": " + file + " " + exposed);
+            }
             text = Files.readString(file, StandardCharsets.US_ASCII);
         } catch (NoSuchFileException e) {
             throw new UsageException(option + ": no such file: " + file);
@@ -135,6 +172,38 @@ public final class ClusterKey {
                     option + ": " + file + " is not a cluster key (make one with `loadtest keygen FILE`)");
         }
         return new ClusterKey(macKey, certificate, privateKey);
+    }
+
+    /**
+     * Why the key file is readable by others than its owner (one line, ending with the fix), or null. One allowance: a
+     * file in a Kubernetes Secret volume (a name linked into the volume's {@code ..data} directory, which the kubelet
+     * writes) may be readable by its group, which there is the pod's fsGroup, since a non-root container reads the
+     * root-owned file through that group; never by others.
+     */
+    static String exposure(Path file) throws IOException {
+        if (!Files.getFileStore(file).supportsFileAttributeView(PosixFileAttributeView.class)) {
+            return null; // the file system's own permissions apply
+        }
+        Set<PosixFilePermission> mode = Files.getPosixFilePermissions(file);
+        boolean others =
+                mode.contains(PosixFilePermission.OTHERS_READ) || mode.contains(PosixFilePermission.OTHERS_WRITE);
+        boolean group = mode.contains(PosixFilePermission.GROUP_READ) || mode.contains(PosixFilePermission.GROUP_WRITE);
+        String shown = PosixFilePermissions.toString(mode);
+        if (others || (group && (mode.contains(PosixFilePermission.GROUP_WRITE) || !inKubernetesSecret(file)))) {
+            return "is readable by others than its owner (" + shown + "): a cluster key must be secret;"
+                    + " run chmod 600 " + file + " (in a Kubernetes Secret volume: defaultMode 0440 at most)";
+        }
+        return null;
+    }
+
+    /** Whether {@code file} is in a Secret volume: a symbolic link to {@code ..data/NAME}, as the kubelet writes. */
+    private static boolean inKubernetesSecret(Path file) throws IOException {
+        Path parent = file.toAbsolutePath().getParent();
+        return Files.isSymbolicLink(file)
+                && Files.readSymbolicLink(file)
+                        .equals(Path.of("..data", file.getFileName().toString()))
+                && parent != null
+                && Files.isSymbolicLink(parent.resolve("..data"));
     }
 
     /**

@@ -26,7 +26,7 @@ public final class ClusterOptions {
                     "the address this node binds and advertises to the others (default: the address of the interface"
                             + " that"
                             + " routes to the first --join member; without --join, this host's first address that is"
-                            + " not loopback)")
+                            + " not loopback, or loopback with --insecure)")
     private String clusterHost;
 
     @Option(
@@ -77,7 +77,8 @@ public final class ClusterOptions {
             description =
                     "run without a cluster key: anyone who reaches the cluster's ports can order the agents' load;"
                             + " only for a"
-                            + " network no one else reaches (loopback, a private namespace)")
+                            + " network no one else reaches (loopback, a private namespace); without --join or"
+                            + " --cluster-host it binds loopback only")
     private boolean insecure;
 
     @Option(
@@ -127,7 +128,7 @@ public final class ClusterOptions {
                             + " (--cluster-key FILE or $" + ClusterKey.ENVIRONMENT
                             + "), or say --insecure on a network no one else reaches");
         }
-        String host = host(members);
+        String host = host(members, key == null && kubernetesDns == null);
         return new ClusterSettings(
                 host, clusterPort, members, kubernetesDns, busPort, key, Duration.ofSeconds(failureTimeoutSeconds));
     }
@@ -140,9 +141,9 @@ public final class ClusterOptions {
 
     /**
      * --cluster-host resolved and checked, or the default: never a loopback address when a --join member is on another
-     * host.
+     * host; loopback when {@code loopbackAlone} (--insecure) and no --join member says where the others are.
      */
-    private String host(List<String> members) {
+    private String host(List<String> members, boolean loopbackAlone) {
         Optional<InetAddress> remote = members.stream()
                 .map(ClusterOptions::memberAddress)
                 .flatMap(Optional::stream)
@@ -169,7 +170,9 @@ public final class ClusterOptions {
                 return routeTo(first.get()).getHostAddress();
             }
         }
-        return firstAddress().getHostAddress();
+        return loopbackAlone
+                ? InetAddress.getLoopbackAddress().getHostAddress()
+                : firstAddress().getHostAddress();
     }
 
     private static Optional<InetAddress> memberAddress(String member) {

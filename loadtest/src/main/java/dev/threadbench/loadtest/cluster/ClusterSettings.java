@@ -53,6 +53,16 @@ public record ClusterSettings(
         });
     }
 
+    /**
+     * The one line a node without a key prints as it joins (agent, compare, run: {@code who}); null with a key.
+     */
+    public String insecureWarning(String who) {
+        return key != null
+                ? null
+                : who + ": WARNING: --insecure: no cluster key, so no TLS and no signed orders: whoever reaches " + host
+                        + " on the cluster's ports can join this cluster and order its agents' load";
+    }
+
     /** The fingerprint a node without a key (--insecure) publishes. */
     public static final String NO_KEY = "none";
 

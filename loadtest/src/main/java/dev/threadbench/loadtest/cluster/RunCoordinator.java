@@ -125,6 +125,7 @@ final class RunCoordinator implements AutoCloseable {
                         node.nodeId(),
                         team.get(i).nodeId(),
                         nonce(),
+                        System.currentTimeMillis(),
                         steps,
                         shares.get(i),
                         rate == null ? null : rate * shares.get(i) / connections,

@@ -10,8 +10,24 @@ import java.util.Map;
  */
 public record Plan(URI base, int concurrency, long iterations, int rampupSeconds, List<Step> steps) {
 
+    /** Where an http:// URL without a port connects, and what the agents' allow-lists read it as. */
+    public static final int DEFAULT_PORT = 80;
+
     /** One request of the plan; {@code url} is absolute (the plan's base already applied). */
-    public record Step(String name, String method, URI url, Map<String, String> headers) {}
+    public record Step(String name, String method, URI url, Map<String, String> headers) {
+
+        /** The port the request goes to: the URL's, else {@link #DEFAULT_PORT} (the plan takes http:// only). */
+        public int port() {
+            return url.getPort() >= 0 ? url.getPort() : DEFAULT_PORT;
+        }
+
+        /** The Host header the runner writes: the URL's host (an IPv6 one in brackets), its port unless 80. */
+        public String hostHeader() {
+            String host = url.getHost();
+            String bracketed = host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
+            return port() == DEFAULT_PORT ? bracketed : bracketed + ":" + port();
+        }
+    }
 
     public Plan {
         steps = List.copyOf(steps);

@@ -72,7 +72,9 @@ public final class LoadRunner {
                         .setBlockedThreadCheckIntervalUnit(TimeUnit.HOURS))
                 .withTransport(transport.vertx())
                 .build();
-        List<StepExchange> steps = spec.steps().stream().map(StepExchange::of).toList();
+        List<StepExchange> steps = spec.steps().stream()
+                .map(step -> StepExchange.of(step, spec.pinnedHosts()))
+                .toList();
         try {
             List<Context> contexts = eventLoopContexts(vertx, spec.eventLoops());
             ChannelFactory<? extends Channel> channels =

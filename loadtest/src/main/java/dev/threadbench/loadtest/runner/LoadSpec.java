@@ -4,6 +4,7 @@ import dev.threadbench.loadtest.plan.Plan;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What to run: the plan's steps in order per plan run, {@code concurrency} slots each holding one
@@ -16,6 +17,8 @@ import java.util.List;
  *                        {@link GeneratorTransport})
  * @param sourceAddresses local addresses the connections bind to, round-robin over the slots; empty: the system's
  *                        choice (see {@link SourceAddresses#forLoad} for the choice made on loopback)
+ * @param pinnedHosts     host names of the steps' URLs already resolved: the runner connects to these addresses instead
+ *                        of resolving the names again (an agent checked them against its allow-list); empty: resolve
  */
 public record LoadSpec(
         List<Plan.Step> steps,
@@ -26,11 +29,13 @@ public record LoadSpec(
         int eventLoops,
         Double rate,
         GeneratorTransport transport,
-        List<InetAddress> sourceAddresses) {
+        List<InetAddress> sourceAddresses,
+        Map<String, InetAddress> pinnedHosts) {
 
     public LoadSpec {
         steps = List.copyOf(steps);
         sourceAddresses = List.copyOf(sourceAddresses);
+        pinnedHosts = Map.copyOf(pinnedHosts);
         if (concurrency < 1 || eventLoops < 1 || steps.isEmpty()) {
             throw new IllegalArgumentException("concurrency, event loops and steps must be at least 1");
         }
@@ -48,12 +53,29 @@ public record LoadSpec(
             LoadShape shape,
             int eventLoops,
             Double rate) {
-        this(steps, concurrency, rampup, timeout, shape, eventLoops, rate, GeneratorTransport.DEFAULT, List.of());
+        this(
+                steps,
+                concurrency,
+                rampup,
+                timeout,
+                shape,
+                eventLoops,
+                rate,
+                GeneratorTransport.DEFAULT,
+                List.of(),
+                Map.of());
     }
 
     /** The same load on {@code newTransport}, its connections bound to {@code sources} in turn. */
     public LoadSpec with(GeneratorTransport newTransport, List<InetAddress> sources) {
-        return new LoadSpec(steps, concurrency, rampup, timeout, shape, eventLoops, rate, newTransport, sources);
+        return new LoadSpec(
+                steps, concurrency, rampup, timeout, shape, eventLoops, rate, newTransport, sources, pinnedHosts);
+    }
+
+    /** The same load, connecting to {@code addresses} (host name to address) instead of resolving those names. */
+    public LoadSpec pinned(Map<String, InetAddress> addresses) {
+        return new LoadSpec(
+                steps, concurrency, rampup, timeout, shape, eventLoops, rate, transport, sourceAddresses, addresses);
     }
 
     /** A closed-loop load. */

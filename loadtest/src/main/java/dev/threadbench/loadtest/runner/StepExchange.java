@@ -3,6 +3,7 @@ package dev.threadbench.loadtest.runner;
 import dev.threadbench.loadtest.plan.Plan;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -11,16 +12,17 @@ import java.util.Set;
 
 /**
  * What one plan step sends, encoded once: every slot writes the same bytes (a read-only view of them), so a
- * request costs no encoding. {@code remote} is resolved once, when the load is set up.
+ * request costs no encoding. {@code remote} is resolved once, when the load is set up, unless the host was pinned to
+ * an address already (an agent resolves a target once, checks every address, and connects to one of those).
  */
 record StepExchange(InetSocketAddress remote, ByteBuf request, boolean head) {
 
     /** Methods that carry a body: sent with an empty one, its length stated, as the Vert.x client did. */
     private static final Set<String> WITH_BODY = Set.of("POST", "PUT", "PATCH");
 
-    static StepExchange of(Plan.Step step) {
+    static StepExchange of(Plan.Step step, Map<String, InetAddress> pinnedHosts) {
         String host = step.url().getHost();
-        int port = step.url().getPort() > 0 ? step.url().getPort() : 80;
+        int port = step.port();
         String path = step.url().getRawPath() == null || step.url().getRawPath().isEmpty()
                 ? "/"
                 : step.url().getRawPath();
@@ -37,10 +39,7 @@ record StepExchange(InetSocketAddress remote, ByteBuf request, boolean head) {
             head.append(header.getKey()).append(": ").append(header.getValue()).append("\r\n");
         }
         if (!hostGiven) {
-            head.append("host: ")
-                    .append(host.contains(":") ? "[" + host + "]" : host)
-                    .append(port == 80 ? "" : ":" + port)
-                    .append("\r\n");
+            head.append("host: ").append(step.hostHeader()).append("\r\n");
         }
         if (!lengthGiven && WITH_BODY.contains(method)) {
             head.append("content-length: 0\r\n");
@@ -49,7 +48,9 @@ record StepExchange(InetSocketAddress remote, ByteBuf request, boolean head) {
         byte[] bytes = head.toString().getBytes(StandardCharsets.ISO_8859_1);
         ByteBuf request =
                 Unpooled.unreleasableBuffer(Unpooled.directBuffer(bytes.length).writeBytes(bytes));
-        InetSocketAddress remote = new InetSocketAddress(host, port);
+        InetAddress pinned = pinnedHosts.get(host);
+        InetSocketAddress remote =
+                pinned != null ? new InetSocketAddress(pinned, port) : new InetSocketAddress(host, port);
         return new StepExchange(remote, request, method.equals("HEAD"));
     }
 

@@ -34,7 +34,7 @@ class BuildConflictIT {
                 Agent agent = new Agent(
                         agentNode,
                         new PrintStream(agentOut, true, StandardCharsets.UTF_8),
-                        AllowedTargets.parse("127.0.0.1"))) {
+                        AllowedTargets.parse("127.0.0.1", false))) {
             AgentsOptions.Request request = new AgentsOptions.Request(
                     1,
                     Duration.ofSeconds(3),

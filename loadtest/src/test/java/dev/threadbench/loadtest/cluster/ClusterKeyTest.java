@@ -13,9 +13,13 @@ import io.vertx.core.http.ClientAuth;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class ClusterKeyTest {
 
@@ -27,6 +31,9 @@ class ClusterKeyTest {
         Path file = dir.resolve("cluster.key");
         ClusterKey.generate(file);
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
+        try (var files = Files.list(dir)) {
+            assertEquals(List.of(file), files.toList(), "no temporary file left beside the key");
+        }
         ClusterKey key = ClusterKey.read("--cluster-key", file);
         ClusterKey again = ClusterKey.read("--cluster-key", file);
         assertEquals(key.fingerprint(), again.fingerprint());
@@ -60,7 +67,9 @@ class ClusterKeyTest {
 
     @Test
     void anExistingFileIsNotOverwrittenAndWhatIsNoKeyIsNamed() throws Exception {
-        Path file = Files.writeString(dir.resolve("notes.txt"), "not a key\n");
+        Path file = Files.writeString(
+                dir.resolve("notes.txt"), "not a key\n", StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
         UsageException exists = assertThrows(UsageException.class, () -> ClusterKey.generate(file));
         assertEquals("keygen: " + file + " exists: remove it first, or keep using it", exists.getMessage());
         assertEquals("not a key\n", Files.readString(file));
@@ -73,5 +82,52 @@ class ClusterKeyTest {
                 "--cluster-key: no such file: " + missing,
                 assertThrows(UsageException.class, () -> ClusterKey.read("--cluster-key", missing))
                         .getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"rw-r--r--", "rw-r-----", "rw----r--", "r--r-----", "rw--w----"})
+    void aKeyOthersMayReadIsRefusedNamingTheFix(String mode) throws Exception {
+        Path file = dir.resolve("cluster.key");
+        ClusterKey.generate(file);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(mode));
+        assertEquals(
+                "--cluster-key: " + file + " is readable by others than its owner (" + mode
+                        + "): a cluster key must be secret; run chmod 600 " + file
+                        + " (in a Kubernetes Secret volume: defaultMode 0440 at most)",
+                assertThrows(UsageException.class, () -> ClusterKey.read("--cluster-key", file))
+                        .getMessage());
+    }
+
+    /** The layout the kubelet writes for a Secret volume: NAME -> ..data/NAME, ..data -> ..TIMESTAMP/. */
+    private Path secretVolume(String mode) throws Exception {
+        Path volume = Files.createDirectory(dir.resolve("etc-threadbench"));
+        Path version = Files.createDirectory(volume.resolve("..2026_12_07_10_00_00.123"));
+        ClusterKey.generate(version.resolve("cluster.key"));
+        Files.setPosixFilePermissions(version.resolve("cluster.key"), PosixFilePermissions.fromString(mode));
+        Files.createSymbolicLink(volume.resolve("..data"), version.getFileName());
+        return Files.createSymbolicLink(volume.resolve("cluster.key"), Path.of("..data", "cluster.key"));
+    }
+
+    @Test
+    void aKubernetesSecretsKeyMayBeReadableByItsGroupOnly() throws Exception {
+        Path file = secretVolume("r--r-----");
+        assertTrue(ClusterKey.read("--cluster-key", file).fingerprint().matches("[0-9a-f]{16}"));
+    }
+
+    @Test
+    void aKubernetesSecretsKeyReadableByOthersIsRefused() throws Exception {
+        Path file = secretVolume("r--r--r--");
+        assertTrue(assertThrows(UsageException.class, () -> ClusterKey.read("--cluster-key", file))
+                .getMessage()
+                .startsWith("--cluster-key: " + file + " is readable by others than its owner (r--r--r--)"));
+    }
+
+    @Test
+    void aGroupReadableKeyLinkedOutsideASecretVolumeIsRefused() throws Exception {
+        Path real = dir.resolve("real.key");
+        ClusterKey.generate(real);
+        Files.setPosixFilePermissions(real, PosixFilePermissions.fromString("rw-r-----"));
+        Path link = Files.createSymbolicLink(dir.resolve("cluster.key"), real.getFileName());
+        assertThrows(UsageException.class, () -> ClusterKey.read("--cluster-key", link));
     }
 }

@@ -95,7 +95,9 @@ class ClusterSecurityIT {
         ByteArrayOutputStream compareOut = new ByteArrayOutputStream();
         try (ClusterNode agentNode = ClusterNode.join(settings(port, List.of(), agentKey), Role.AGENT, "a1", BUILD);
                 Agent agent = new Agent(
-                        agentNode, new PrintStream(new ByteArrayOutputStream(), true), AllowedTargets.parse(HOST))) {
+                        agentNode,
+                        new PrintStream(new ByteArrayOutputStream(), true),
+                        AllowedTargets.parse(HOST, false))) {
             ClusterKey otherKey = key("other.key");
             AgentsOptions.Request request = new AgentsOptions.Request(
                     1, Duration.ofSeconds(3), settings(port + 10, List.of(HOST + ":" + port), otherKey));
@@ -150,7 +152,7 @@ class ClusterSecurityIT {
                 Agent agent = new Agent(
                         agentNode,
                         new PrintStream(agentOut, true, StandardCharsets.UTF_8),
-                        AllowedTargets.parse(allowed));
+                        AllowedTargets.parse(allowed, false));
                 ClusterNode compare = ClusterNode.join(
                         settings(port + 10, List.of(HOST + ":" + port), key), Role.COMPARE, "c1", BUILD)) {
             LinkedBlockingQueue<AgentReport> reports = new LinkedBlockingQueue<>();
@@ -180,6 +182,7 @@ class ClusterSecurityIT {
                     compare.nodeId(),
                     agentId,
                     "nonce-3",
+                    order.issuedAtMillis(),
                     order.steps(),
                     500,
                     null,
@@ -214,7 +217,9 @@ class ClusterSecurityIT {
         ClusterKey key = key("cluster.key");
         try (ClusterNode agentNode = ClusterNode.join(settings(port, List.of(), key), Role.AGENT, "a1", BUILD);
                 Agent agent = new Agent(
-                        agentNode, new PrintStream(new ByteArrayOutputStream(), true), AllowedTargets.parse(HOST))) {
+                        agentNode,
+                        new PrintStream(new ByteArrayOutputStream(), true),
+                        AllowedTargets.parse(HOST, false))) {
             agentNode.vertx().eventBus().addOutboundInterceptor(context -> {
                 if (!(context.body() instanceof AgentReport)) {
                     context.next(); // every report is lost on the way
@@ -253,6 +258,7 @@ class ClusterSecurityIT {
                 compare,
                 agent,
                 nonce,
+                System.currentTimeMillis(),
                 List.of(new Plan.Step("GET /", "GET", target, Map.of())),
                 1,
                 null,

@@ -12,6 +12,9 @@ import java.util.List;
  *
  * @param agentNode the agent it is for: an order passed on to another agent is refused
  * @param nonce     new for every order: an agent refuses one it has seen
+ * @param issuedAtMillis when compare made the order, on its clock (epoch milliseconds): an agent refuses an order
+ *                  issued too long ago, or too far ahead of its own clock
+ * @param startInMillis how long after receiving the order the agent starts (capped by the agent)
  * @param mac       HMAC-SHA256 under the cluster key of {@link #signedContent()}, base64; null without a key
  *                  (--insecure)
  */
@@ -20,6 +23,7 @@ public record RunOrder(
         String compareNode,
         String agentNode,
         String nonce,
+        long issuedAtMillis,
         List<Plan.Step> steps,
         int connections,
         Double rate,
@@ -37,6 +41,16 @@ public record RunOrder(
 
     public RunOrder withMac(String newMac) {
         return new RunOrder(
-                runId, compareNode, agentNode, nonce, steps, connections, rate, timing, startInMillis, newMac);
+                runId,
+                compareNode,
+                agentNode,
+                nonce,
+                issuedAtMillis,
+                steps,
+                connections,
+                rate,
+                timing,
+                startInMillis,
+                newMac);
     }
 }

@@ -76,6 +76,7 @@ class MessageCodecTest {
                 "node-1",
                 "node-2",
                 "bm9uY2U=",
+                1_800_000_000_000L,
                 List.of(new Plan.Step(
                         "GET /",
                         "GET",
@@ -102,6 +103,7 @@ class MessageCodecTest {
                 "node-1",
                 "node-2",
                 "bm9uY2U=",
+                1_800_000_000_000L,
                 List.of(new Plan.Step(
                         "GET /",
                         "GET",
