@@ -152,6 +152,15 @@ final class CompareOptions {
                     + " --delay-every, --delay-ms or --strategy, which compare sets)")
     private String serverArgs;
 
+    @Option(
+            names = "--work-us",
+            paramLabel = "N",
+            defaultValue = "0",
+            description = "passed to every server compare starts: N microseconds of CPU on the thread that answers each"
+                    + " request to /, before it answers (default ${DEFAULT-VALUE}; with --targets: give it to the"
+                    + " servers)")
+    private long workMicros;
+
     @Mixin
     private ServerJarOptions jarOptions;
 
@@ -256,7 +265,8 @@ final class CompareOptions {
                 matched("--concurrency"),
                 delayEvery,
                 delayMs);
-        List<String> checkedServerArgs = ServerArgs.check(serverArgs == null ? List.of() : words(serverArgs));
+        List<String> checkedServerArgs =
+                ServerArgs.check(serverArgs == null ? List.of() : words(serverArgs), workMicros);
         Map<String, Path> jars = running.isEmpty() ? jarOptions.jars(servers, progress) : Map.of();
         List<Planned> planned = new ArrayList<>();
         if (running.isEmpty()) {
@@ -281,6 +291,7 @@ final class CompareOptions {
         refuseWithTargets("--jvm-opts", "the running servers' JVMs are already started");
         List.of("--server-args", "--undertow-jar", "--vertx-jar", "--server-host")
                 .forEach(option -> refuseWithTargets(option, "compare starts no server"));
+        refuseWithTargets("--work-us", "compare starts no server: give it to the servers themselves");
         if (!strategies.trim().equalsIgnoreCase("default")) {
             throw new UsageException("--strategies: not with --targets: the running servers keep their own strategies"
                     + " (see their /stats)");

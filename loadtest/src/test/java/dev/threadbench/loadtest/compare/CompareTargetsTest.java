@@ -39,6 +39,7 @@ class CompareTargetsTest {
             --targets vertx=http://vertx:8081 --jvm-opts -Xmx1g   | --jvm-opts: not with --targets: the running servers' JVMs are already started
             --targets vertx=http://vertx:8081 --vertx-jar v.jar   | --vertx-jar: not with --targets: compare starts no server
             --targets vertx=http://vertx:8081 --server-args=--workers=16 | --server-args: not with --targets: compare starts no server
+            --targets vertx=http://vertx:8081 --work-us 50        | --work-us: not with --targets: compare starts no server: give it to the servers themselves
             --targets vertx=http://vertx:8081 --undertow-jar u.jar | --undertow-jar: not with --targets: compare starts no server
             --targets vertx=http://vertx:8081 --strategies all    | --strategies: not with --targets: the running servers keep their own strategies (see their /stats)
             --targets vertx=http://vertx:8081 --strategies timer  | --strategies: not with --targets: the running servers keep their own strategies (see their /stats)
