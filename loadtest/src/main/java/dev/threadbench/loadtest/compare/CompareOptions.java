@@ -57,7 +57,9 @@ final class CompareOptions {
             paramLabel = "NAME=URL[,NAME=URL...]",
             description = "compare servers already running instead of starting the jars, e.g."
                     + " undertow=http://undertow:8080,vertx=http://vertx:8081: never stopped, their own options and"
-                    + " strategies apply; their CPU, threads and RSS are read from their /stats")
+                    + " strategies apply; their CPU, threads and RSS are read from their /stats. Any NAME of letters,"
+                    + " digits and dashes (a=URL,b=URL: a server and a copy of itself); undertow and vertx must be"
+                    + " those servers, another may have no /stats (its counts and cost then n/a)")
     private String targets;
 
     @Option(
