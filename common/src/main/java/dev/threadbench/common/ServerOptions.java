@@ -25,6 +25,9 @@ public final class ServerOptions {
     /** Platform threads that may park in {@code blocking}: one per connection up to 10,000 connections. */
     public static final int DEFAULT_WORKERS = 10_000;
 
+    /** --work-us at most a minute: more would hold each answer past any client's timeout. */
+    static final long MAX_WORK_MICROS = 60_000_000L;
+
     @Option(
             names = "--port",
             paramLabel = "N",
@@ -60,6 +63,13 @@ public final class ServerOptions {
             description = "platform worker threads for the blocking strategy (env WORKERS; default ${DEFAULT-VALUE})")
     private int workers;
 
+    @Option(
+            names = "--work-us",
+            paramLabel = "N",
+            description = "N microseconds of CPU work on the thread that answers each request to /, before it"
+                    + " answers (env WORK_US; default ${DEFAULT-VALUE})")
+    private long workMicros;
+
     @Option(names = "--page", paramLabel = "FILE", description = "serve this file instead of hello.html (env PAGE)")
     private Path pageFile;
 
@@ -69,6 +79,7 @@ public final class ServerOptions {
             description = "show this help and exit")
     private boolean helpRequested;
 
+    private CpuWork work;
     private Page page;
     private String usage;
 
@@ -128,6 +139,7 @@ public final class ServerOptions {
             case "--delay-ms" -> "2000";
             case "--strategy" -> defaults.strategy().id();
             case "--workers" -> String.valueOf(DEFAULT_WORKERS);
+            case "--work-us" -> "0";
             default -> null;
         };
     }
@@ -174,6 +186,11 @@ public final class ServerOptions {
         if (workers < 1) {
             throw new OptionException("--workers: must be >= 1, got " + workers);
         }
+        if (workMicros < 0 || workMicros > MAX_WORK_MICROS) {
+            throw new OptionException(
+                    "--work-us: must be 0 to " + MAX_WORK_MICROS + " microseconds (a minute), got " + workMicros);
+        }
+        work = CpuWork.ofMicros(workMicros);
         page = pageFile == null ? Page.bundled() : Page.fromFile(pageFile);
     }
 
@@ -211,6 +228,11 @@ public final class ServerOptions {
 
     public int workers() {
         return workers;
+    }
+
+    /** --work-us: the CPU work before each answer to /. */
+    public CpuWork work() {
+        return work;
     }
 
     public Page page() {

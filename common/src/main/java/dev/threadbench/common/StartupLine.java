@@ -7,7 +7,7 @@ public final class StartupLine {
     public static String of(String framework, String version, int boundPort, ServerOptions options, String threads) {
         return String.format(
                 "%s %s listening on http://%s:%d strategy=%s delay=%d ms every %d requests %s page=%s (%d bytes)"
-                        + " java=%s",
+                        + "%s java=%s",
                 framework,
                 version,
                 options.host(),
@@ -18,6 +18,7 @@ public final class StartupLine {
                 threads,
                 options.page().source(),
                 options.page().length(),
+                options.work().micros() == 0 ? "" : " work=" + options.work() + " of CPU per answer",
                 Runtime.version());
     }
 }

@@ -3,6 +3,7 @@ package dev.threadbench.common;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -25,6 +26,9 @@ import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * One server in process, on a free port: what the contract suite (contract-tests), which runs the
@@ -283,6 +287,43 @@ public abstract class InProcessServerTest {
                         .mapToLong(ThreadClasses.Task::cpuNanos)
                         .sum()
                 / 1e6;
+    }
+
+    /**
+     * Half the requests fast, half delayed, each answered no sooner than its work: the work is on the way to every
+     * answer. And it is CPU: the process (the client's and the JIT's threads too, so only a floor) spent at least three
+     * quarters of it, not all, as a virtual thread spins on wall time, which the OS can take from its carrier.
+     */
+    @ParameterizedTest
+    @EnumSource(Strategy.class)
+    void workUsSpendsCpuBeforeEveryAnswerFastOrDelayed(Strategy strategy) throws Exception {
+        int requests = 40;
+        long workMicros = 5_000;
+        String url = serve(setup(
+                "--strategy", strategy.id(), "--delay-every", "2", "--delay-ms", "1", "--work-us", "" + workMicros));
+        long before = JsonFields.number(get(url + "/stats").body(), "cpuMs");
+        for (int i = 0; i < requests; i++) {
+            long sent = System.nanoTime();
+            assertEquals(200, get(url + "/").statusCode());
+            long tookMicros = (System.nanoTime() - sent) / 1000;
+            assertTrue(
+                    tookMicros >= workMicros,
+                    strategy.id() + ": request " + (i + 1) + " answered in " + tookMicros + " us, under its work");
+        }
+        long spentMs = JsonFields.number(get(url + "/stats").body(), "cpuMs") - before;
+        long workMs = requests * workMicros / 1000;
+        assertTrue(
+                spentMs >= workMs * 3 / 4,
+                requests + " answers with " + workMicros + " us of work each, " + strategy.id() + ": the process spent "
+                        + spentMs + " ms of CPU");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"-1", "lots", "1.5"})
+    void aBadWorkUsIsRefusedInOneLineNamingIt(String value) {
+        OptionException e = assertThrows(OptionException.class, () -> setup("--work-us", value));
+        assertTrue(e.getMessage().startsWith("--work-us") || e.getMessage().contains("'--work-us"), e.getMessage());
+        assertFalse(e.getMessage().contains("\n"), e.getMessage());
     }
 
     private long workerThreads() {

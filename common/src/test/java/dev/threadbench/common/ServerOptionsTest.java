@@ -30,6 +30,7 @@ class ServerOptionsTest {
         assertEquals(Strategy.BLOCKING, o.strategy());
         assertEquals(ServerOptions.DEFAULT_WORKERS, o.workers());
         assertEquals(Page.bundled().length(), o.page().length());
+        assertEquals(CpuWork.NONE, o.work());
     }
 
     @Test
@@ -42,6 +43,7 @@ class ServerOptionsTest {
         assertEquals(50, fromEnv.delayMs());
         assertEquals(3, fromEnv.delayEvery());
         assertEquals(7, fromEnv.workers());
+        assertEquals(25, parse(Map.of("WORK_US", "25")).work().micros());
         ServerOptions flags = parse(env, "--port", "9001", "--strategy=timer");
         assertEquals(9001, flags.port());
         assertEquals(Strategy.TIMER, flags.strategy());
@@ -58,6 +60,9 @@ class ServerOptionsTest {
                 "--delay-every|ten|--delay-every",
                 "--delay-ms|-5|--delay-ms",
                 "--workers|0|--workers",
+                "--work-us|-1|--work-us: must be 0 to 60000000 microseconds (a minute), got -1",
+                "--work-us|60000001|--work-us: must be 0 to 60000000",
+                "--work-us|fifty|--work-us",
                 "--strategy|sleepy|unknown strategy 'sleepy'",
                 "--page|/nonexistent/page.html|--page: no such file",
             })
@@ -83,7 +88,7 @@ class ServerOptionsTest {
     @Test
     void environmentVariablesMatchTheOptions() {
         assertEquals(
-                List.of("PORT", "HOST", "DELAY_EVERY", "DELAY_MS", "STRATEGY", "WORKERS", "PAGE"),
+                List.of("PORT", "HOST", "DELAY_EVERY", "DELAY_MS", "STRATEGY", "WORKERS", "WORK_US", "PAGE"),
                 ServerOptions.environmentVariables());
     }
 
@@ -100,6 +105,8 @@ class ServerOptionsTest {
             "--delay-ms",
             "--strategy",
             "--workers",
+            "--work-us",
+            "WORK_US",
             "--page"
         }) {
             assertTrue(o.usage().contains(s), s);

@@ -62,6 +62,8 @@ public class MainTest {
             compare --server-args=--workers=0                   | loadtest: --server-args: --workers: must be >= 1, got 0
             compare --server-args=--threads=4                   | loadtest: --server-args: Unknown option: '--threads=4'
             compare --server-args=--strategy=timer              | loadtest: --server-args: --strategy is compare's to set: use --strategies
+            compare --work-us -1                                | loadtest: --work-us: must be 0 to 60000000 microseconds (a minute), got -1
+            compare --work-us lots                              | loadtest: Invalid value for option '--work-us': 'lots' is not a long
             compare --server-args=--port=80                     | loadtest: --server-args: --port is compare's to set: compare starts each server on a free port (its address: --server-host)
             compare --vertx-jar /no/such.jar --servers vertx    | loadtest: no vertx server jar at /no/such.jar: build it (./mvnw -B -q package -DskipTests) or pass --vertx-jar
             report /no/such/results.json                        | loadtest: /no/such/results.json: no such file

@@ -1,12 +1,16 @@
 package dev.threadbench.undertow;
 
+import dev.threadbench.common.CpuWork;
 import dev.threadbench.common.Strategy;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.SameThreadExecutor;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
-/** The three ways a delayed request waits out its delay on Undertow. Only delayed requests come here. */
+/**
+ * The three ways a delayed request waits out its delay on Undertow. Only delayed requests come here; each does its
+ * --work-us on the thread that waited, once the wait is over.
+ */
 final class DelayStrategies {
 
     /** Waits out the delay for one exchange, then runs {@code answer}: exactly once, on some thread. */
@@ -23,33 +27,42 @@ final class DelayStrategies {
 
     private DelayStrategies() {}
 
-    static Delay of(Strategy strategy, long delayMs, Executor virtualThreads) {
+    static Delay of(Strategy strategy, long delayMs, CpuWork work, Executor virtualThreads) {
         return switch (strategy) {
-            case BLOCKING -> blocking(delayMs);
-            case TIMER -> timer(delayMs);
-            case VIRTUAL -> virtual(delayMs, virtualThreads);
+            case BLOCKING -> blocking(delayMs, work);
+            case TIMER -> timer(delayMs, work);
+            case VIRTUAL -> virtual(delayMs, work, virtualThreads);
         };
     }
 
     /** A platform thread of the XNIO worker pool sleeps: Undertow's own way to run blocking work. */
-    static Delay blocking(long delayMs) {
+    static Delay blocking(long delayMs, CpuWork work) {
         return (exchange, answer) -> exchange.dispatch(ex -> {
             sleep(delayMs);
+            work.run();
             answer.send(ex);
         });
     }
 
     /** Nobody sleeps: the exchange stays on its IO thread, which answers when the timer fires. */
-    static Delay timer(long delayMs) {
+    static Delay timer(long delayMs, CpuWork work) {
         return (exchange, answer) -> exchange.dispatch(
                 SameThreadExecutor.INSTANCE,
-                () -> exchange.getIoThread().executeAfter(() -> answer.send(exchange), delayMs, TimeUnit.MILLISECONDS));
+                () -> exchange.getIoThread()
+                        .executeAfter(
+                                () -> {
+                                    work.run();
+                                    answer.send(exchange);
+                                },
+                                delayMs,
+                                TimeUnit.MILLISECONDS));
     }
 
     /** A virtual thread, one per delayed request, sleeps. */
-    static Delay virtual(long delayMs, Executor virtualThreads) {
+    static Delay virtual(long delayMs, CpuWork work, Executor virtualThreads) {
         return (exchange, answer) -> exchange.dispatch(virtualThreads, ex -> {
             sleep(delayMs);
+            work.run();
             answer.send(ex);
         });
     }

@@ -1,5 +1,6 @@
 package dev.threadbench.undertow;
 
+import dev.threadbench.common.CpuWork;
 import dev.threadbench.common.FixedResponse;
 import dev.threadbench.common.GracefulShutdown;
 import dev.threadbench.common.Page;
@@ -54,13 +55,15 @@ final class Routes {
     }
 
     /**
-     * The counter says how each request is answered: FAST right here on the IO thread, DELAYED through the
-     * delay. The page's bytes sit in one direct buffer built here, duplicated per answer. A request stays in
-     * flight until its answer is written (or the write failed), so a drain waits for the bytes to go out.
+     * The counter says how each request is answered: FAST right here on the IO thread, after its --work-us, DELAYED
+     * through the delay, which does the work on the thread that waited. The page's bytes sit in one direct buffer
+     * built here, duplicated per answer. A request stays in flight until its answer is written (or the write failed),
+     * so a drain waits for the bytes to go out.
      */
     static HttpHandler page(ServerMain.Setup setup, DelayStrategies.Delay delay) {
         Page page = setup.options().page();
         ServerStats stats = setup.stats();
+        CpuWork work = setup.options().work();
         ByteBuffer body =
                 ByteBuffer.allocateDirect(page.length()).put(page.bytes()).flip();
         String length = String.valueOf(page.length());
@@ -95,7 +98,10 @@ final class Routes {
             }
             stats.started();
             switch (setup.counter().next()) {
-                case FAST -> answer.send(exchange);
+                case FAST -> {
+                    work.run();
+                    answer.send(exchange);
+                }
                 case DELAYED -> {
                     try {
                         delay.answerLater(exchange, answer);

@@ -40,7 +40,9 @@ public final class UndertowServer implements ServerMain.Started {
     static UndertowServer start(ServerMain.Setup setup) {
         ServerOptions options = setup.options();
         return start(
-                setup, virtualThreads -> DelayStrategies.of(options.strategy(), options.delayMs(), virtualThreads));
+                setup,
+                virtualThreads ->
+                        DelayStrategies.of(options.strategy(), options.delayMs(), options.work(), virtualThreads));
     }
 
     /**

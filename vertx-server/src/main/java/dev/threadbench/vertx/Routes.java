@@ -1,5 +1,6 @@
 package dev.threadbench.vertx;
 
+import dev.threadbench.common.CpuWork;
 import dev.threadbench.common.FixedResponse;
 import dev.threadbench.common.GracefulShutdown;
 import dev.threadbench.common.Page;
@@ -88,13 +89,15 @@ final class Routes {
     }
 
     /**
-     * The counter says how each request is answered: FAST right here on the event loop, DELAYED through the
-     * delay. The page's bytes sit in one direct buffer built here, duplicated per answer. A request stays in
-     * flight until its answer is written (or the write failed), so a drain waits for the bytes to go out.
+     * The counter says how each request is answered: FAST right here on the event loop, after its --work-us, DELAYED
+     * through the delay, which does the work on the thread that waited. The page's bytes sit in one direct buffer
+     * built here, duplicated per answer. A request stays in flight until its answer is written (or the write failed),
+     * so a drain waits for the bytes to go out.
      */
     static Handler<HttpServerRequest> page(ServerMain.Setup setup, DelayStrategies.Delay delay) {
         Page page = setup.options().page();
         ServerStats stats = setup.stats();
+        CpuWork work = setup.options().work();
         // direct memory, as the socket takes it: a heap buffer would be copied into a new direct one per answer
         Buffer body = BufferInternal.buffer(
                 Unpooled.unreleasableBuffer(Unpooled.directBuffer(page.length()).writeBytes(page.bytes())));
@@ -129,7 +132,10 @@ final class Routes {
             }
             stats.started();
             switch (setup.counter().next()) {
-                case FAST -> answer.send(request);
+                case FAST -> {
+                    work.run();
+                    answer.send(request);
+                }
                 case DELAYED -> {
                     try {
                         delay.answerLater(request, answer);

@@ -46,7 +46,7 @@ public final class VertxServer implements ServerMain.Started {
 
     static VertxServer start(ServerMain.Setup setup) {
         ServerOptions options = setup.options();
-        return start(setup, vertx -> DelayStrategies.of(vertx, options.strategy(), options.delayMs()));
+        return start(setup, vertx -> DelayStrategies.of(vertx, options.strategy(), options.delayMs(), options.work()));
     }
 
     /** Starts Vert.x and listens, with the delay {@code delay} makes on it; throws when the address cannot be bound. */

@@ -65,9 +65,9 @@ public record Cell(int concurrency, String strategy, String server, String engin
         runs = List.copyOf(runs);
     }
 
-    /** server/strategy. */
+    /** server/strategy; the server alone when its strategy is unknown (a target without /stats). */
     public String label() {
-        return server + "/" + strategy;
+        return strategy == null ? server : server + "/" + strategy;
     }
 
     /** The open model's target rate, null for a closed loop. */

@@ -57,7 +57,9 @@ final class CompareOptions {
             paramLabel = "NAME=URL[,NAME=URL...]",
             description = "compare servers already running instead of starting the jars, e.g."
                     + " undertow=http://undertow:8080,vertx=http://vertx:8081: never stopped, their own options and"
-                    + " strategies apply; their CPU, threads and RSS are read from their /stats")
+                    + " strategies apply; their CPU, threads and RSS are read from their /stats. Any NAME of letters,"
+                    + " digits and dashes (a=URL,b=URL: a server and a copy of itself); undertow and vertx must be"
+                    + " those servers, another may have no /stats (its counts and cost then n/a)")
     private String targets;
 
     @Option(
@@ -150,6 +152,15 @@ final class CompareOptions {
             description = "more server options for both servers, e.g. \"--workers 16\" (not --port, --host,"
                     + " --delay-every, --delay-ms or --strategy, which compare sets)")
     private String serverArgs;
+
+    @Option(
+            names = "--work-us",
+            paramLabel = "N",
+            defaultValue = "0",
+            description = "passed to every server compare starts: N microseconds of CPU on the thread that answers each"
+                    + " request to /, before it answers (default ${DEFAULT-VALUE}; with --targets: give it to the"
+                    + " servers)")
+    private long workMicros;
 
     @Mixin
     private ServerJarOptions jarOptions;
@@ -255,7 +266,8 @@ final class CompareOptions {
                 matched("--concurrency"),
                 delayEvery,
                 delayMs);
-        List<String> checkedServerArgs = ServerArgs.check(serverArgs == null ? List.of() : words(serverArgs));
+        List<String> checkedServerArgs =
+                ServerArgs.check(serverArgs == null ? List.of() : words(serverArgs), workMicros);
         Map<String, Path> jars = running.isEmpty() ? jarOptions.jars(servers, progress) : Map.of();
         List<Planned> planned = new ArrayList<>();
         if (running.isEmpty()) {
@@ -280,6 +292,7 @@ final class CompareOptions {
         refuseWithTargets("--jvm-opts", "the running servers' JVMs are already started");
         List.of("--server-args", "--undertow-jar", "--vertx-jar", "--server-host")
                 .forEach(option -> refuseWithTargets(option, "compare starts no server"));
+        refuseWithTargets("--work-us", "compare starts no server: give it to the servers themselves");
         if (!strategies.trim().equalsIgnoreCase("default")) {
             throw new UsageException("--strategies: not with --targets: the running servers keep their own strategies"
                     + " (see their /stats)");

@@ -141,7 +141,7 @@ final class Comparison {
             }
         }
         for (Run run : runs) {
-            if (run.reconciliation().mismatched()) {
+            if (run.reconciliation() != null && run.reconciliation().mismatched()) {
                 problems.add(run.label() + planned.label(run.round()) + ": the server counted "
                         + run.reconciliation().serverCounted() + " requests, the client got "
                         + run.reconciliation().clientAnswered() + " answers");

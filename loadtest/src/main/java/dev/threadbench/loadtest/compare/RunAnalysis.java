@@ -142,12 +142,15 @@ final class RunAnalysis {
         if (generatorStarved != null) {
             notes.add(generatorStarved);
         }
-        if (cost == null) {
+        Target.Stats after = run.after();
+        if (!after.reported()) {
+            notes.add("server CPU, peak RSS, cost and counts n/a: "
+                    + run.server().name() + " at " + run.server().base() + " has no /stats");
+        } else if (cost == null) {
             notes.add("server CPU, peak RSS and cost n/a: " + run.server().name() + " at "
                     + run.server().base()
                     + " reports no process figures on its /stats (an older jar, or another server)");
         }
-        Target.Stats after = run.after();
         if (!after.delaysEvery(delayEvery)) {
             String mismatch = delayEveryMismatch(run.server(), after, delayEvery);
             notes.add(mismatch);
@@ -156,10 +159,12 @@ final class RunAnalysis {
         if (after.inFlight() > 0) {
             notes.add(after.inFlight() + " request(s) still in flight at the server when its count was read");
         }
-        Results.Reconciliation reconciliation = Results.Reconciliation.of(
-                after.requests() - run.before().requests(),
-                outcome.answers().answered(),
-                outcome.answers().unansweredAllowance());
+        Results.Reconciliation reconciliation = !after.reported()
+                ? null
+                : Results.Reconciliation.of(
+                        after.requests() - run.before().requests(),
+                        outcome.answers().answered(),
+                        outcome.answers().unansweredAllowance());
         Double warmup = outcome.timeline() == null || rampupSeconds == null
                 ? null
                 : round(Math.max(0, outcome.timeline().measureStartSecond() - rampupSeconds), 1);

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.regex.Pattern;
 
 /**
  * A server that was running before compare (--targets), in another container say: reached at its URL and
@@ -17,9 +18,13 @@ final class RunningServer implements Target {
 
     static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
 
+    /** A target's name: what the tables and results.json call it. */
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9]+(-[A-Za-z0-9]+)*");
+
     private final String name;
     private final URI base;
     private final ServerHttp http;
+    private volatile boolean hasStats = true;
 
     private RunningServer(String name, URI base) {
         this.name = name;
@@ -27,10 +32,18 @@ final class RunningServer implements Target {
         this.http = new ServerHttp(name, base);
     }
 
-    /** Returns once GET /health answers 200 and /stats says this is the server named. */
+    /**
+     * Returns once the server is up: GET /health answers 200 (or 404, a server without it). Named undertow or vertx,
+     * its /stats must say it is that server; named anything else, it may have no /stats (404, or not JSON): its counts
+     * and cost then read n/a.
+     */
     static RunningServer connect(String name, URI base, Duration readyTimeout) {
         RunningServer server = new RunningServer(name, base);
         server.awaitHealthy(readyTimeout);
+        if (!CompareOptions.SERVERS.contains(name)) {
+            server.hasStats = server.http.hasStats();
+            return server;
+        }
         String says = server.stats().server();
         if (!name.equals(says)) {
             throw new Failure("--targets: " + name + " at " + base + " is not the " + name
@@ -39,7 +52,10 @@ final class RunningServer implements Target {
         return server;
     }
 
-    /** {@code undertow=http://undertow:8080,vertx=http://vertx:8081}, in the order given. */
+    /**
+     * {@code undertow=http://undertow:8080,vertx=http://vertx:8081}, in the order given; any names of letters, digits
+     * and dashes ({@code a=http://127.0.0.1:8080,b=http://127.0.0.1:8081}: one server against a copy of itself).
+     */
     static Map<String, URI> parseTargets(String list) {
         Map<String, URI> targets = new LinkedHashMap<>();
         for (String entry : list.split(",", -1)) {
@@ -48,9 +64,8 @@ final class RunningServer implements Target {
                 throw new UsageException("--targets: expected NAME=URL[,NAME=URL...], got '" + entry.trim() + "'");
             }
             String name = entry.substring(0, equals).trim();
-            if (!CompareOptions.SERVERS.contains(name)) {
-                throw new UsageException("--targets: unknown server '" + name + "' (expected "
-                        + String.join(", ", CompareOptions.SERVERS) + ")");
+            if (!NAME.matcher(name).matches()) {
+                throw new UsageException("--targets: '" + name + "' is no name: give letters, digits and dashes");
             }
             if (targets.containsKey(name)) {
                 throw new UsageException("--targets: " + name + " is given twice");
@@ -84,14 +99,19 @@ final class RunningServer implements Target {
     private void awaitHealthy(Duration limit) {
         long deadline = System.nanoTime() + limit.toNanos();
         int status = http.status("/health");
-        while (status != 200 && System.nanoTime() < deadline) {
+        while (!up(status) && System.nanoTime() < deadline) {
             ServerHttp.sleep(500);
             status = http.status("/health");
         }
-        if (status != 200) {
+        if (!up(status)) {
             throw new Failure("--targets: " + name + " at " + base + " did not answer /health with 200 within "
                     + limit.toSeconds() + " s (" + (status < 0 ? "no answer" : "last answer " + status) + ")");
         }
+    }
+
+    /** 404: a server without /health, which answered, so is up; ours answer 200 (503 while they drain). */
+    private boolean up(int status) {
+        return status == 200 || (status == 404 && !CompareOptions.SERVERS.contains(name));
     }
 
     @Override
@@ -118,12 +138,12 @@ final class RunningServer implements Target {
 
     @Override
     public Stats stats() {
-        return http.stats(false);
+        return hasStats ? http.stats(false) : Stats.unreported();
     }
 
     @Override
     public Stats statsWithThreadClasses() {
-        return http.stats(true);
+        return hasStats ? http.stats(true) : Stats.unreported();
     }
 
     /** Left running: it is not compare's to stop. */

@@ -4,22 +4,30 @@ import dev.threadbench.common.OptionException;
 import dev.threadbench.common.ServerOptions;
 import dev.threadbench.common.Strategy;
 import dev.threadbench.loadtest.base.UsageException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** compare --server-args: more options for every server compare starts, checked as the servers check them. */
+/**
+ * compare --server-args and --work-us: more options for every server compare starts, checked as the servers check
+ * them.
+ */
 final class ServerArgs {
 
     private ServerArgs() {}
 
-    /** The arguments as given; one line naming what is wrong, including an option compare sets itself. */
-    static List<String> check(List<String> args) {
+    /**
+     * The arguments as given, then {@code --work-us} when there is work; one line naming what is wrong, including an
+     * option compare sets itself.
+     */
+    static List<String> check(List<String> args, long workMicros) {
         for (String arg : args) {
             String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
             String instead = switch (name) {
                 case "--port", "--host" -> "compare starts each server on a free port (its address: --server-host)";
                 case "--delay-every", "--delay-ms" -> "use compare's own " + name + ", which the bound is made of";
                 case "--strategy" -> "use --strategies";
+                case "--work-us" -> "use compare's own --work-us";
                 case "-h", "--help" -> "compare starts the servers to serve";
                 default -> null;
             };
@@ -27,13 +35,18 @@ final class ServerArgs {
                 throw new UsageException("--server-args: " + name + " is compare's to set: " + instead);
             }
         }
+        List<String> all = new ArrayList<>(args);
+        if (workMicros != 0) {
+            all.addAll(List.of("--work-us", String.valueOf(workMicros)));
+        }
         try {
             ServerOptions.parse(
-                    new ServerOptions.Defaults("server", 0, Strategy.BLOCKING), args.toArray(String[]::new), Map.of());
+                    new ServerOptions.Defaults("server", 0, Strategy.BLOCKING), all.toArray(String[]::new), Map.of());
         } catch (OptionException e) {
-            throw new UsageException("--server-args: " + e.getMessage());
+            throw new UsageException(
+                    e.getMessage().startsWith("--work-us") ? e.getMessage() : "--server-args: " + e.getMessage());
         }
-        return args;
+        return List.copyOf(all);
     }
 
     /**

@@ -71,6 +71,27 @@ final class ServerHttp {
         }
     }
 
+    /**
+     * Whether GET /stats answers 200 with a JSON object: a server under --targets that answers 404, or anything else
+     * (a page, say), has none.
+     */
+    boolean hasStats() {
+        try {
+            HttpResponse<String> response = http.send(
+                    HttpRequest.newBuilder(base.resolve("/stats"))
+                            .timeout(Duration.ofSeconds(10))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            return response.statusCode() == 200
+                    && JSON.readTree(response.body()).isObject();
+        } catch (IOException e) { // JsonProcessingException among them: not JSON
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Target.Failure("interrupted");
+        }
+    }
+
     static void sleep(long millis) {
         try {
             Thread.sleep(millis);

@@ -61,6 +61,11 @@ final class ServerLaunch {
             if (!stats.delaysEvery(delayEvery)) {
                 throw new UsageException(RunAnalysis.delayEveryMismatch(server, stats, delayEvery));
             }
+            if (!stats.reported()) {
+                out.printf(Locale.ROOT, "%s at %s: up, no /stats: its counts and cost n/a%n", name, base);
+                running.put(name, server);
+                return;
+            }
             out.printf(
                     Locale.ROOT,
                     "%s at %s: up, strategy %s, %,d requests counted so far%n",

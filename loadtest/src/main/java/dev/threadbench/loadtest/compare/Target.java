@@ -12,18 +12,32 @@ import java.util.OptionalLong;
  */
 interface Target extends AutoCloseable {
 
-    /** What GET /stats says; {@code process} null when the server does not report its process figures. */
+    /**
+     * What GET /stats says; {@code process} null when the server does not report its process figures, everything null
+     * or 0 when it has no /stats ({@link #unreported}).
+     */
     record Stats(String server, String strategy, long requests, long delayed, long inFlight, ProcessFigures process) {
 
         Stats(String server, String strategy, long requests, long delayed, long inFlight) {
             this(server, strategy, requests, delayed, inFlight, null);
         }
 
+        /** A server without /stats (any server under --targets): nothing counted, nothing known of its cost. */
+        static Stats unreported() {
+            return new Stats(null, null, 0, 0, 0, null);
+        }
+
+        /** Whether the server answers /stats at all. */
+        boolean reported() {
+            return server != null;
+        }
+
         /**
-         * The servers delay exactly every Nth request and derive {@code delayed} from {@code requests}: this checks N.
+         * The servers delay exactly every Nth request and derive {@code delayed} from {@code requests}: this checks N
+         * (true for a server without /stats, which gives nothing to check).
          */
         boolean delaysEvery(int delayEvery) {
-            return delayed == (delayEvery == 0 ? 0 : requests / delayEvery);
+            return !reported() || delayed == (delayEvery == 0 ? 0 : requests / delayEvery);
         }
     }
 

@@ -101,7 +101,7 @@ public record Run(
     }
 
     public String label() {
-        return server + "/" + strategy + " C=" + concurrency
+        return (strategy == null ? server : server + "/" + strategy) + " C=" + concurrency
                 + (open == null ? "" : String.format(Locale.ROOT, " @%,.0f/s", open.targetRate()));
     }
 

@@ -55,7 +55,7 @@ public final class ConsoleTable {
             rows.add(new String[] {
                 String.valueOf(c.concurrency())
                         + (c.targetRate() == null ? "" : String.format(Locale.ROOT, " @%,.0f/s", c.targetRate())),
-                String.valueOf(c.strategy()),
+                c.strategy() == null ? "-" : c.strategy(),
                 c.server(),
                 c.engine(),
                 String.valueOf(c.rounds()),
@@ -179,7 +179,8 @@ public final class ConsoleTable {
                 .anyMatch(r ->
                         r.serverSide().cpuSeconds() == null || r.serverSide().peakRssMb() == null)) {
             text.append(
-                    "n/a: the server reports no process figures on its /stats (an older jar, or another server).\n");
+                    "n/a: the server reports no process figures on its /stats (an older jar, or another server), or has"
+                            + " no /stats at all (counts: -).\n");
         }
         if (results.runs().stream().anyMatch(AboveBound::of)) {
             text.append(

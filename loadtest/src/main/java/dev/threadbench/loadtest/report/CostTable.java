@@ -45,7 +45,7 @@ final class CostTable {
         for (Cell c : cells) {
             rows.add(new String[] {
                 String.valueOf(c.concurrency()),
-                String.valueOf(c.strategy()),
+                c.strategy() == null ? "-" : c.strategy(),
                 c.server(),
                 median(c, ServerCost::cpuUserMicrosPerRequest, "%.1f"),
                 median(c, ServerCost::cpuSystemMicrosPerRequest, "%.1f"),
@@ -104,8 +104,8 @@ final class CostTable {
         List<String[]> rows = new ArrayList<>();
         rows.add(CLASS_HEADER);
         for (Cell c : cells) {
-            List<String> row =
-                    new ArrayList<>(List.of(String.valueOf(c.concurrency()), String.valueOf(c.strategy()), c.server()));
+            List<String> row = new ArrayList<>(
+                    List.of(String.valueOf(c.concurrency()), c.strategy() == null ? "-" : c.strategy(), c.server()));
             for (String threadClass : List.of("io", "worker", "carrier")) {
                 row.add(ConsoleTable.median(
                         c.threadClass(threadClass, ThreadClassCost::cpuMicrosPerRequest), 1, "%.1f"));

@@ -105,17 +105,23 @@ public class ServersIT {
                 "-Xmx256m",
                 "--server-args",
                 "--workers 64",
+                "--work-us",
+                "20",
                 "--repeat",
                 "1",
                 "--out",
                 out.toString());
         assertEquals(0, ran.code(), ran.out() + ran.err());
         assertTrue(ran.out().contains("server JVM options (both): -Xmx256m"), ran.out());
-        assertTrue(ran.out().contains("server options (both): --workers 64"), ran.out());
-        assertTrue(ran.out().contains(" --delay-ms 200 --workers 64\n"), "passed to each server: " + ran.out());
+        assertTrue(ran.out().contains("server options (both): --workers 64 --work-us 20"), ran.out());
+        assertTrue(
+                ran.out().contains(" --delay-ms 200 --workers 64 --work-us 20\n"),
+                "passed to each server: " + ran.out());
         JsonNode json = new ObjectMapper().readTree(out.resolve("results.json").toFile());
         ResultsJsonTest.assertShape(json);
-        assertEquals("--workers 64", json.get("environment").get("serverArgs").asText());
+        assertEquals(
+                "--workers 64 --work-us 20",
+                json.get("environment").get("serverArgs").asText());
         assertEquals(2, json.get("runs").size());
         for (JsonNode run : json.get("runs")) {
             assertEquals(20, run.get("concurrency").asInt());
