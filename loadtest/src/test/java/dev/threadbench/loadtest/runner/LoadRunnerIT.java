@@ -21,7 +21,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** The runner against a stand-in server: counts, one connection per slot, each failure cause. */
-class LoadRunnerTest {
+class LoadRunnerIT {
 
     private static StandInServer server;
 

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * middle of the measured window. The open model records the stall for every request scheduled during it; a
  * closed loop, which stops sending while it waits, records it once per connection at most.
  */
-class OpenModelStallTest {
+class OpenModelStallIT {
 
     private static final double RATE = 200;
     private static final int CLOSED_CONNECTIONS = 8;
