@@ -78,6 +78,7 @@ public final class ClusterNode implements AutoCloseable {
     private final Vertx vertx;
     private final HazelcastClusterManager manager;
     private final MessageCodec codec = new MessageCodec();
+    private final SignedBus bus;
     private final String name;
     private final String build;
     private final ClusterSettings settings;
@@ -91,6 +92,7 @@ public final class ClusterNode implements AutoCloseable {
         this.name = name;
         this.build = build;
         vertx.eventBus().registerCodec(codec);
+        this.bus = new SignedBus(vertx, settings.key());
         manager.getHazelcastInstance().getCluster().addMembershipListener(new MembershipListener() {
             @Override
             public void memberAdded(MembershipEvent event) {}
@@ -202,6 +204,11 @@ public final class ClusterNode implements AutoCloseable {
 
     public Vertx vertx() {
         return vertx;
+    }
+
+    /** The event bus with every message sealed and checked: how compare and the agents talk. */
+    SignedBus bus() {
+        return bus;
     }
 
     public MessageCodec codec() {
