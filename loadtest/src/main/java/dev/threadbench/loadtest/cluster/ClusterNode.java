@@ -140,9 +140,31 @@ public final class ClusterNode implements AutoCloseable {
                     .get(120, TimeUnit.SECONDS);
             return new ClusterNode(vertx, manager, name, build, settings);
         } catch (Exception e) {
-            Throwable cause = e.getCause() != null ? e.getCause() : e;
-            throw new RunFailure("cannot join the cluster at " + settings.host() + ": " + cause.getMessage());
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw new RunFailure("cannot join the cluster at " + settings.host() + ": " + joinFailure(e, 120));
         }
+    }
+
+    /**
+     * Why a join failed, in words, never "null": a timeout says so (it has no message), and the reason is the first
+     * message found down the exception chain, with the exception's name when none has one.
+     */
+    static String joinFailure(Throwable failure, long waitedSeconds) {
+        if (failure instanceof java.util.concurrent.TimeoutException) {
+            return "no cluster formed within " + waitedSeconds + " s (is another member's --cluster-port reachable,"
+                    + " and is it joining too?)";
+        }
+        Throwable top = failure instanceof java.util.concurrent.ExecutionException && failure.getCause() != null
+                ? failure.getCause()
+                : failure;
+        for (Throwable cause = top; cause != null; cause = cause.getCause()) {
+            if (cause.getMessage() != null && !cause.getMessage().isBlank()) {
+                return cause == top ? cause.getMessage() : top.getClass().getSimpleName() + ": " + cause.getMessage();
+            }
+        }
+        return top.getClass().getName() + " with no message";
     }
 
     /**
