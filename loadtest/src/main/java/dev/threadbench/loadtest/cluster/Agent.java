@@ -5,7 +5,6 @@ import dev.threadbench.loadtest.cluster.messages.Claim;
 import dev.threadbench.loadtest.cluster.messages.ClaimAnswer;
 import dev.threadbench.loadtest.cluster.messages.ClusterMessage;
 import dev.threadbench.loadtest.cluster.messages.Heartbeat;
-import dev.threadbench.loadtest.cluster.messages.MessageCodec;
 import dev.threadbench.loadtest.cluster.messages.Refusal;
 import dev.threadbench.loadtest.cluster.messages.Release;
 import dev.threadbench.loadtest.cluster.messages.RunAccepted;
@@ -73,38 +72,57 @@ final class Agent implements AutoCloseable {
     Agent(ClusterNode node, PrintStream out, AllowedTargets allowed) {
         this.node = node;
         this.out = out;
-        this.orders = new OrderCheck(node.settings().key(), node.nodeId(), allowed, System::currentTimeMillis);
+        this.orders = new OrderCheck(node.nodeId(), allowed);
         this.silence = node.settings().failureTimeout();
-        node.vertx().eventBus().<ClusterMessage>consumer(ClusterMessage.agentAddress(node.nodeId()), this::handle);
+        node.bus().consumer(ClusterMessage.agentAddress(node.nodeId()), this::say, this::handle);
         node.onMemberLeft(this::memberLeft);
         node.vertx().setPeriodic(500, id -> checkSilence());
     }
 
-    private void handle(Message<ClusterMessage> message) {
-        switch (message.body()) {
-            case Claim claim -> message.reply(claim(claim), MessageCodec.options());
+    private void handle(ClusterMessage body, Message<ClusterMessage> message) {
+        switch (body) {
+            case Claim claim -> node.bus().reply(message, claim(claim));
             case Release release -> release(release.compareNode());
             case RunOrder order -> {
                 AllowedTargets.Checked checked = orders.check(order);
                 String forbidden = checked.refusal();
-                String refusal = forbidden != null ? forbidden : accept(order, checked.pinned());
+                if (forbidden != null) {
+                    say("refused run " + order.runId() + ": " + forbidden);
+                    node.bus().refuse(message, FORBIDDEN, forbidden);
+                    return;
+                }
+                String refusal;
+                try {
+                    refusal = accept(order, checked.pinned());
+                } catch (OrderNotPrepared e) {
+                    say("refused run " + order.runId() + ": " + e.getMessage());
+                    node.bus().refuse(message, NOT_PREPARED, e.getMessage());
+                    return;
+                }
                 if (refusal == null) {
-                    message.reply(new RunAccepted(order.runId()), MessageCodec.options());
+                    node.bus().reply(message, new RunAccepted(order.runId()));
                 } else {
-                    if (forbidden != null) {
-                        out.println("agent " + node.name() + ": refused run " + order.runId() + ": " + forbidden);
-                        out.flush();
-                    }
-                    message.fail(forbidden != null ? FORBIDDEN : BUSY, refusal);
+                    node.bus().refuse(message, BUSY, refusal);
                 }
             }
             case Heartbeat heartbeat ->
-                message.reply(new RunStatus(heartbeat.runId(), heard(heartbeat.runId())), MessageCodec.options());
+                node.bus().reply(message, new RunStatus(heartbeat.runId(), heard(heartbeat.runId())));
             case StopRun stop -> stop(stop.runId(), stop.reason());
-            default ->
-                message.fail(
-                        400, "an agent takes no " + message.body().getClass().getSimpleName());
+            default -> {
+                if (message.replyAddress() != null) {
+                    node.bus()
+                            .refuse(
+                                    message,
+                                    400,
+                                    "an agent takes no " + body.getClass().getSimpleName());
+                }
+            }
         }
+    }
+
+    private void say(String line) {
+        out.println("agent " + node.name() + ": " + line);
+        out.flush();
     }
 
     private synchronized ClaimAnswer claim(Claim claim) {
@@ -151,6 +169,15 @@ final class Agent implements AutoCloseable {
     static final int FORBIDDEN = 403;
     /** An order's failure code when the agent is another compare's, or still busy. */
     static final int BUSY = 409;
+    /** An order's failure code when it could not be made into a run (its reason says why). */
+    static final int NOT_PREPARED = 422;
+
+    /** An order that passed its checks but could not be made into a run: the agent answers with the reason. */
+    static final class OrderNotPrepared extends RuntimeException {
+        OrderNotPrepared(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
 
     /** Takes the order (null) or says why not. */
     private synchronized String accept(RunOrder order, Map<String, InetAddress> pinned) {
@@ -161,7 +188,7 @@ final class Agent implements AutoCloseable {
             return "agent " + node.name() + " is still running " + running.runId;
         }
         long received = System.nanoTime();
-        LoadRunner runner = new LoadRunner(spec(order).pinned(pinned), new LoadRunner.Phases() {}, Progress.Sink.NONE);
+        LoadRunner runner = prepare(order, pinned);
         running = new Running(order.runId(), runner);
         Running current = running;
         runs.execute(() -> execute(order, current, received));
@@ -220,12 +247,8 @@ final class Agent implements AutoCloseable {
      * sent again; compare fails the run naming this agent when none arrives.
      */
     private void deliver(String compareNode, AgentReport report, long deadlineNanos) {
-        node.vertx()
-                .eventBus()
-                .request(
-                        ClusterMessage.compareAddress(compareNode),
-                        report,
-                        MessageCodec.options().setSendTimeout(REPORT_RETRY_MILLIS))
+        node.bus()
+                .request(ClusterMessage.compareAddress(compareNode), report, REPORT_RETRY_MILLIS)
                 .onComplete(answer -> {
                     if (answer.succeeded()) {
                         return;
@@ -240,6 +263,17 @@ final class Agent implements AutoCloseable {
                         out.flush();
                     }
                 });
+    }
+
+    /** The order as a runner; else {@link OrderNotPrepared} naming the run and why (an Error too: it is answered). */
+    static LoadRunner prepare(RunOrder order, Map<String, InetAddress> pinned) {
+        try {
+            return new LoadRunner(spec(order).pinned(pinned), new LoadRunner.Phases() {}, Progress.Sink.NONE);
+        } catch (RuntimeException | Error e) {
+            throw new OrderNotPrepared(
+                    "cannot prepare run " + order.runId() + ": " + e.getClass().getSimpleName() + ": " + e.getMessage(),
+                    e);
+        }
     }
 
     private static LoadSpec spec(RunOrder order) {

@@ -4,11 +4,10 @@ import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.cluster.messages.Claim;
 import dev.threadbench.loadtest.cluster.messages.ClaimAnswer;
 import dev.threadbench.loadtest.cluster.messages.ClusterMessage;
-import dev.threadbench.loadtest.cluster.messages.MessageCodec;
 import dev.threadbench.loadtest.cluster.messages.Refusal;
 import dev.threadbench.loadtest.cluster.messages.Release;
 import dev.threadbench.loadtest.engine.Engine.CannotGoOn;
-import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.ReplyException;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -166,17 +165,20 @@ final class AgentClaims {
     private ClaimAnswer ask(ClusterNode.Member member) {
         Claim claim = new Claim(node.build(), node.nodeId(), node.name(), node.host());
         try {
-            Message<ClusterMessage> reply = node.vertx()
-                    .eventBus()
-                    .<ClusterMessage>request(
-                            ClusterMessage.agentAddress(member.nodeId()),
-                            claim,
-                            MessageCodec.options().setSendTimeout(answerMillis))
+            ClusterMessage reply = node.bus()
+                    .request(ClusterMessage.agentAddress(member.nodeId()), claim, answerMillis)
                     .toCompletionStage()
                     .toCompletableFuture()
                     .get(answerMillis + 1000, TimeUnit.MILLISECONDS);
-            return (ClaimAnswer) reply.body();
-        } catch (ExecutionException | TimeoutException e) {
+            return reply instanceof ClaimAnswer answer ? answer : null;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof ReplyException refused && refused.failureCode() == SignedBus.UNTRUSTED) {
+                // the agent cannot trust this compare's messages (its clock, most often): say why, once
+                return ClaimAnswer.refused(
+                        Refusal.UNTRUSTED, "agent " + member.label() + " refused the claim: " + refused.getMessage());
+            }
+            return null;
+        } catch (TimeoutException e) {
             return null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -187,12 +189,7 @@ final class AgentClaims {
     /** Lets every claimed agent go (it is free for another compare); whether there were any. */
     boolean releaseAll() {
         for (ClusterNode.Member agent : agents) {
-            node.vertx()
-                    .eventBus()
-                    .send(
-                            ClusterMessage.agentAddress(agent.nodeId()),
-                            new Release(node.nodeId()),
-                            MessageCodec.options());
+            node.bus().send(ClusterMessage.agentAddress(agent.nodeId()), new Release(node.nodeId()));
         }
         return !agents.isEmpty();
     }

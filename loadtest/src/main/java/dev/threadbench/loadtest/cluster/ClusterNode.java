@@ -78,6 +78,7 @@ public final class ClusterNode implements AutoCloseable {
     private final Vertx vertx;
     private final HazelcastClusterManager manager;
     private final MessageCodec codec = new MessageCodec();
+    private final SignedBus bus;
     private final String name;
     private final String build;
     private final ClusterSettings settings;
@@ -91,6 +92,7 @@ public final class ClusterNode implements AutoCloseable {
         this.name = name;
         this.build = build;
         vertx.eventBus().registerCodec(codec);
+        this.bus = new SignedBus(vertx, settings.key());
         manager.getHazelcastInstance().getCluster().addMembershipListener(new MembershipListener() {
             @Override
             public void memberAdded(MembershipEvent event) {}
@@ -138,9 +140,31 @@ public final class ClusterNode implements AutoCloseable {
                     .get(120, TimeUnit.SECONDS);
             return new ClusterNode(vertx, manager, name, build, settings);
         } catch (Exception e) {
-            Throwable cause = e.getCause() != null ? e.getCause() : e;
-            throw new RunFailure("cannot join the cluster at " + settings.host() + ": " + cause.getMessage());
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw new RunFailure("cannot join the cluster at " + settings.host() + ": " + joinFailure(e, 120));
         }
+    }
+
+    /**
+     * Why a join failed, in words, never "null": a timeout says so (it has no message), and the reason is the first
+     * message found down the exception chain, with the exception's name when none has one.
+     */
+    static String joinFailure(Throwable failure, long waitedSeconds) {
+        if (failure instanceof java.util.concurrent.TimeoutException) {
+            return "no cluster formed within " + waitedSeconds + " s (is another member's --cluster-port reachable,"
+                    + " and is it joining too?)";
+        }
+        Throwable top = failure instanceof java.util.concurrent.ExecutionException && failure.getCause() != null
+                ? failure.getCause()
+                : failure;
+        for (Throwable cause = top; cause != null; cause = cause.getCause()) {
+            if (cause.getMessage() != null && !cause.getMessage().isBlank()) {
+                return cause == top ? cause.getMessage() : top.getClass().getSimpleName() + ": " + cause.getMessage();
+            }
+        }
+        return top.getClass().getName() + " with no message";
     }
 
     /**
@@ -202,6 +226,11 @@ public final class ClusterNode implements AutoCloseable {
 
     public Vertx vertx() {
         return vertx;
+    }
+
+    /** The event bus with every message sealed and checked: how compare and the agents talk. */
+    SignedBus bus() {
+        return bus;
     }
 
     public MessageCodec codec() {

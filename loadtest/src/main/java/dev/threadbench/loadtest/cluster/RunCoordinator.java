@@ -3,7 +3,6 @@ package dev.threadbench.loadtest.cluster;
 import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.cluster.messages.AgentReport;
 import dev.threadbench.loadtest.cluster.messages.ClusterMessage;
-import dev.threadbench.loadtest.cluster.messages.MessageCodec;
 import dev.threadbench.loadtest.cluster.messages.ReportReceived;
 import dev.threadbench.loadtest.cluster.messages.RunOrder;
 import dev.threadbench.loadtest.cluster.messages.StopRun;
@@ -17,9 +16,7 @@ import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.eventbus.ReplyException;
 import java.io.PrintStream;
-import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -41,7 +38,12 @@ final class RunCoordinator implements AutoCloseable {
     /** How far ahead of now the agents are told to start: time for every order to arrive first. */
     static final long START_IN_MILLIS = 500;
 
-    private static final SecureRandom RANDOM = new SecureRandom();
+    /**
+     * An agent's answers that the same order would get again: refused, not preparable, or not trusted (another key, or
+     * a clock outside the replay window); compare stops on them rather than retry.
+     */
+    private static final java.util.Set<Integer> NEVER_TAKEN =
+            java.util.Set.of(Agent.FORBIDDEN, Agent.NOT_PREPARED, SignedBus.UNTRUSTED);
 
     private final ClusterNode node;
     /** How long an agent may take to answer an order: the failure timeout, which a busy host does not trip. */
@@ -62,7 +64,14 @@ final class RunCoordinator implements AutoCloseable {
         this.answerMillis = node.settings().failureTimeout().toMillis();
         this.command = command;
         this.out = out;
-        this.consumer = node.vertx().eventBus().consumer(ClusterMessage.compareAddress(node.nodeId()), this::handle);
+        this.consumer = node.bus()
+                .consumer(
+                        ClusterMessage.compareAddress(node.nodeId()),
+                        line -> {
+                            out.println(command + ": " + line);
+                            out.flush();
+                        },
+                        this::handle);
         node.onMemberLeft(nodeId -> {
             ClusterNode.Member agent = inRun.get(nodeId);
             if (agent != null) {
@@ -109,7 +118,7 @@ final class RunCoordinator implements AutoCloseable {
         RunWatch watch = new RunWatch(node, runId, team, pending, runLost);
         long heartbeat = node.vertx().setPeriodic(RunWatch.HEARTBEAT_MILLIS, id -> watch.beat());
         try {
-            List<CompletableFuture<Message<ClusterMessage>>> answers = new ArrayList<>();
+            List<CompletableFuture<ClusterMessage>> answers = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 Timing share = timing.iterations() == null
                         ? timing
@@ -120,26 +129,19 @@ final class RunCoordinator implements AutoCloseable {
                                 (long) iterationShares.get(i),
                                 timing.timeoutSeconds(),
                                 timing.eventLoops());
-                RunOrder order = signed(new RunOrder(
+                RunOrder order = new RunOrder(
                         runId,
                         node.nodeId(),
                         team.get(i).nodeId(),
-                        nonce(),
-                        System.currentTimeMillis(),
                         steps,
                         shares.get(i),
                         rate == null ? null : rate * shares.get(i) / connections,
                         share,
-                        START_IN_MILLIS,
-                        null));
+                        START_IN_MILLIS);
                 sentAt[i] = System.nanoTime();
                 int agent = i;
-                answers.add(node.vertx()
-                        .eventBus()
-                        .<ClusterMessage>request(
-                                ClusterMessage.agentAddress(team.get(i).nodeId()),
-                                order,
-                                MessageCodec.options().setSendTimeout(answerMillis))
+                answers.add(node.bus()
+                        .request(ClusterMessage.agentAddress(team.get(i).nodeId()), order, answerMillis)
                         .andThen(answer -> {
                             acceptedAt[agent] = System.nanoTime();
                             if (answer.succeeded()) {
@@ -165,12 +167,10 @@ final class RunCoordinator implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             // every agent of the run, not only those that took it before the failure: an order may still be on its way
-            team.forEach(agent -> node.vertx()
-                    .eventBus()
+            team.forEach(agent -> node.bus()
                     .send(
                             ClusterMessage.agentAddress(agent.nodeId()),
-                            new StopRun(runId, "the run failed: " + e.getMessage()),
-                            MessageCodec.options()));
+                            new StopRun(runId, "the run failed: " + e.getMessage())));
             awaitStopped(team, accepted, pending);
             throw e;
         } finally {
@@ -181,11 +181,11 @@ final class RunCoordinator implements AutoCloseable {
     }
 
     /** The agent took its order; else the run fails, and an order it will never take stops compare. */
-    private void awaitAccepted(ClusterNode.Member agent, CompletableFuture<Message<ClusterMessage>> answer) {
+    private void awaitAccepted(ClusterNode.Member agent, CompletableFuture<ClusterMessage> answer) {
         try {
             answer.get(answerMillis + 1000, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
-            if (e.getCause() instanceof ReplyException reply && reply.failureCode() == Agent.FORBIDDEN) {
+            if (e.getCause() instanceof ReplyException reply && NEVER_TAKEN.contains(reply.failureCode())) {
                 out.println(command + ": agent " + agent.label() + " refused the run: " + reply.getMessage());
                 out.flush();
                 throw new CannotGoOn("agent " + agent.label() + " refused the run: " + reply.getMessage());
@@ -198,18 +198,6 @@ final class RunCoordinator implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new RunLost("interrupted");
         }
-    }
-
-    /** The order with its MAC under the cluster key; as it is with none (--insecure). */
-    private RunOrder signed(RunOrder order) {
-        ClusterKey key = node.settings().key();
-        return key == null ? order : order.withMac(Base64.getEncoder().encodeToString(key.mac(order.signedContent())));
-    }
-
-    private static String nonce() {
-        byte[] bytes = new byte[16];
-        RANDOM.nextBytes(bytes);
-        return Base64.getEncoder().encodeToString(bytes);
     }
 
     /**
@@ -297,9 +285,9 @@ final class RunCoordinator implements AutoCloseable {
         return shares;
     }
 
-    private void handle(Message<ClusterMessage> message) {
-        if (message.body() instanceof AgentReport report) {
-            message.reply(new ReportReceived(report.runId()), MessageCodec.options());
+    private void handle(ClusterMessage body, Message<ClusterMessage> message) {
+        if (body instanceof AgentReport report) {
+            node.bus().reply(message, new ReportReceived(report.runId()));
             CompletableFuture<AgentReport> waiting = reports.get(report.runId() + "/" + report.agentNode());
             if (waiting != null) {
                 waiting.complete(report);

@@ -3,7 +3,6 @@ package dev.threadbench.loadtest.cluster;
 import dev.threadbench.loadtest.cluster.messages.AgentReport;
 import dev.threadbench.loadtest.cluster.messages.ClusterMessage;
 import dev.threadbench.loadtest.cluster.messages.Heartbeat;
-import dev.threadbench.loadtest.cluster.messages.MessageCodec;
 import dev.threadbench.loadtest.cluster.messages.RunStatus;
 import java.util.Arrays;
 import java.util.List;
@@ -70,15 +69,11 @@ final class RunWatch {
             }
             int index = i;
             long sent = now;
-            node.vertx()
-                    .eventBus()
-                    .<ClusterMessage>request(
-                            ClusterMessage.agentAddress(agent.nodeId()),
-                            new Heartbeat(runId),
-                            MessageCodec.options().setSendTimeout(HEARTBEAT_MILLIS))
+            node.bus()
+                    .request(ClusterMessage.agentAddress(agent.nodeId()), new Heartbeat(runId), HEARTBEAT_MILLIS)
                     .onSuccess(reply -> {
                         lastAnswerNanos[index] = System.nanoTime();
-                        boolean running = reply.body() instanceof RunStatus status && status.running();
+                        boolean running = reply instanceof RunStatus status && status.running();
                         // "not running" counts once the agent took the order before this heartbeat left
                         if (!running
                                 && acceptedNanos[index] != 0

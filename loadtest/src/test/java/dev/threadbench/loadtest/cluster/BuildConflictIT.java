@@ -8,7 +8,6 @@ import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.cluster.messages.Claim;
 import dev.threadbench.loadtest.cluster.messages.ClaimAnswer;
 import dev.threadbench.loadtest.cluster.messages.ClusterMessage;
-import dev.threadbench.loadtest.cluster.messages.MessageCodec;
 import dev.threadbench.loadtest.cluster.messages.Refusal;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -58,16 +57,14 @@ class BuildConflictIT {
             try (ClusterNode compareNode =
                     ClusterNode.join(request.cluster(), ClusterNode.Role.COMPARE, "new-compare", NEW)) {
                 ClaimAnswer answer = (ClaimAnswer) compareNode
-                        .vertx()
-                        .eventBus()
-                        .<ClusterMessage>request(
+                        .bus()
+                        .request(
                                 ClusterMessage.agentAddress(agentNode.nodeId()),
                                 new Claim(NEW, compareNode.nodeId(), "new-compare", "127.0.0.1"),
-                                MessageCodec.options())
+                                10_000)
                         .toCompletionStage()
                         .toCompletableFuture()
-                        .get(10, TimeUnit.SECONDS)
-                        .body();
+                        .get(15, TimeUnit.SECONDS);
                 assertEquals(Refusal.OTHER_BUILD, answer.refusal());
                 assertEquals(
                         "compare new-compare runs build " + NEW + ", agent old-agent runs " + OLD

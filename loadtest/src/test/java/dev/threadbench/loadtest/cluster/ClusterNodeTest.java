@@ -57,4 +57,26 @@ class ClusterNodeTest {
                 "itself by name");
         assertFalse(ClusterSettings.insecure("127.0.0.1", 5701, List.of(), null).joinsOthers());
     }
+
+    @Test
+    void aFailedJoinNamesItsCauseNeverNull() {
+        assertEquals(
+                "no cluster formed within 120 s (is another member's --cluster-port reachable, and is it joining"
+                        + " too?)",
+                ClusterNode.joinFailure(new java.util.concurrent.TimeoutException(), 120));
+        assertEquals(
+                "IllegalStateException: Address already in use",
+                ClusterNode.joinFailure(
+                        new java.util.concurrent.ExecutionException(
+                                new IllegalStateException(null, new java.net.BindException("Address already in use"))),
+                        120));
+        assertEquals(
+                "port 5801 refused",
+                ClusterNode.joinFailure(
+                        new java.util.concurrent.ExecutionException(new IllegalStateException("port 5801 refused")),
+                        120));
+        assertEquals(
+                "java.lang.NullPointerException with no message",
+                ClusterNode.joinFailure(new java.util.concurrent.ExecutionException(new NullPointerException()), 120));
+    }
 }

@@ -13,9 +13,11 @@ import dev.threadbench.loadtest.cluster.messages.Claim;
 import dev.threadbench.loadtest.cluster.messages.ClaimAnswer;
 import dev.threadbench.loadtest.cluster.messages.ClusterMessage;
 import dev.threadbench.loadtest.cluster.messages.MessageCodec;
+import dev.threadbench.loadtest.cluster.messages.MessageSeals;
 import dev.threadbench.loadtest.cluster.messages.ReportReceived;
 import dev.threadbench.loadtest.cluster.messages.RunAccepted;
 import dev.threadbench.loadtest.cluster.messages.RunOrder;
+import dev.threadbench.loadtest.cluster.messages.Sealed;
 import dev.threadbench.loadtest.engine.Engine;
 import dev.threadbench.loadtest.plan.Plan;
 import dev.threadbench.loadtest.runner.LoadRunner;
@@ -27,7 +29,6 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -156,54 +157,58 @@ class ClusterSecurityIT {
                 ClusterNode compare = ClusterNode.join(
                         settings(port + 10, List.of(HOST + ":" + port), key), Role.COMPARE, "c1", BUILD)) {
             LinkedBlockingQueue<AgentReport> reports = new LinkedBlockingQueue<>();
-            compare.vertx()
-                    .eventBus()
-                    .<ClusterMessage>consumer(ClusterMessage.compareAddress(compare.nodeId()), message -> {
-                        message.reply(new ReportReceived("any"), MessageCodec.options());
-                        reports.add((AgentReport) message.body());
-                    });
+            compare.bus().consumer(ClusterMessage.compareAddress(compare.nodeId()), line -> {}, (body, message) -> {
+                compare.bus().reply(message, new ReportReceived("any"));
+                reports.add((AgentReport) body);
+            });
             String agentId = agentNode.nodeId();
+            String address = ClusterMessage.agentAddress(agentId);
             assertEquals(
                     null,
-                    ((ClaimAnswer) ask(compare, agentId, new Claim(BUILD, compare.nodeId(), "c1", HOST))).refusal());
+                    ((ClaimAnswer) ask(compare, address, new Claim(BUILD, compare.nodeId(), "c1", HOST))).refusal());
 
-            RunOrder order = sign(key, order("r1", compare.nodeId(), agentId, "nonce-1", target()));
-            assertInstanceOf(RunAccepted.class, ask(compare, agentId, order));
+            Sealed order = compare.bus().seals().seal(order("r1", compare.nodeId(), agentId, target()), address, null);
+            assertInstanceOf(RunAccepted.class, ask(compare, address, order));
             AgentReport report = reports.poll(30, TimeUnit.SECONDS);
             assertTrue(report != null && report.error() == null && report.requests() == 20, String.valueOf(report));
 
-            assertEquals("the order was taken before (a replay)", refusal(compare, agentId, order));
+            assertEquals("a RunOrder seen before (a replay)", refusal(compare, address, order, SignedBus.UNTRUSTED));
             assertInstanceOf(
-                    RunAccepted.class,
-                    ask(compare, agentId, sign(key, order("r2", compare.nodeId(), agentId, "nonce-2", target()))));
+                    RunAccepted.class, ask(compare, address, order("r2", compare.nodeId(), agentId, target())));
             assertTrue(reports.poll(30, TimeUnit.SECONDS) != null, "the second order's report");
-            RunOrder moreLoad = new RunOrder(
-                    "r3",
-                    compare.nodeId(),
-                    agentId,
-                    "nonce-3",
-                    order.issuedAtMillis(),
-                    order.steps(),
-                    500,
+            RunOrder one = order("r3", compare.nodeId(), agentId, target());
+            Sealed signed = compare.bus().seals().seal(one, address, null);
+            Sealed moreLoad = new Sealed(
+                    new RunOrder(one.runId(), one.compareNode(), agentId, one.steps(), 500, null, one.timing(), 0),
+                    address,
                     null,
-                    order.timing(),
-                    0,
-                    sign(key, order("r3", compare.nodeId(), agentId, "nonce-3", target()))
-                            .mac());
-            String unsigned =
-                    "the order is not signed with this cluster's key (altered, or from a compare with another key)";
-            assertEquals(unsigned, refusal(compare, agentId, moreLoad), "500 connections under the MAC of 1");
+                    signed.nonce(),
+                    signed.issuedAtMillis(),
+                    signed.mac());
+            String unsigned = "a RunOrder not signed with this cluster's key (forged, altered, or from a node with"
+                    + " another key)";
             assertEquals(
-                    unsigned, refusal(compare, agentId, order("r4", compare.nodeId(), agentId, "nonce-4", target())));
+                    unsigned,
+                    refusal(compare, address, moreLoad, SignedBus.UNTRUSTED),
+                    "500 connections under the MAC of 1");
+            Sealed insecure = new MessageSeals(null, System::currentTimeMillis)
+                    .seal(order("r4", compare.nodeId(), agentId, target()), address, null);
+            assertEquals(unsigned, refusal(compare, address, insecure, SignedBus.UNTRUSTED));
             assertEquals(
                     "the order is for another agent",
-                    refusal(compare, agentId, sign(key, order("r5", compare.nodeId(), "other", "nonce-5", target()))));
+                    refusal(compare, address, order("r5", compare.nodeId(), "other", target()), Agent.FORBIDDEN));
+            RunOrder negativeRate = new RunOrder(
+                    "r7", compare.nodeId(), agentId, one.steps(), 1, -1.0, new Engine.Timing(0, 0, 5, null, 5, 1), 0);
+            assertEquals(
+                    "cannot prepare run r7: IllegalArgumentException: rate must be a positive number of requests/s,"
+                            + " got -1.0",
+                    refusal(compare, address, negativeRate, Agent.NOT_PREPARED));
             URI elsewhere = URI.create("http://127.0.0.2:" + server.getAddress().getPort() + "/");
             String outside = "target http://127.0.0.2:" + server.getAddress().getPort() + " (127.0.0.2:"
                     + server.getAddress().getPort() + ") is not in --allow-targets " + allowed;
             assertEquals(
                     outside,
-                    refusal(compare, agentId, sign(key, order("r6", compare.nodeId(), agentId, "nonce-6", elsewhere))));
+                    refusal(compare, address, order("r6", compare.nodeId(), agentId, elsewhere), Agent.FORBIDDEN));
             assertTrue(
                     agentOut.toString(StandardCharsets.UTF_8).contains("agent a1: refused run r6: " + outside + "\n"),
                     agentOut.toString(StandardCharsets.UTF_8));
@@ -221,7 +226,7 @@ class ClusterSecurityIT {
                         new PrintStream(new ByteArrayOutputStream(), true),
                         AllowedTargets.parse(HOST, false))) {
             agentNode.vertx().eventBus().addOutboundInterceptor(context -> {
-                if (!(context.body() instanceof AgentReport)) {
+                if (!(context.body() instanceof Sealed sealed && sealed.message() instanceof AgentReport)) {
                     context.next(); // every report is lost on the way
                 }
             });
@@ -252,43 +257,32 @@ class ClusterSecurityIT {
         assertEquals(200, served.get(), "the run itself was made");
     }
 
-    private static RunOrder order(String runId, String compare, String agent, String nonce, URI target) {
+    private static RunOrder order(String runId, String compare, String agent, URI target) {
         return new RunOrder(
                 runId,
                 compare,
                 agent,
-                nonce,
-                System.currentTimeMillis(),
                 List.of(new Plan.Step("GET /", "GET", target, Map.of())),
                 1,
                 null,
                 new Engine.Timing(0, 0, null, 20L, 5, 1),
-                0,
-                null);
+                0);
     }
 
-    private static RunOrder sign(ClusterKey key, RunOrder order) {
-        return order.withMac(Base64.getEncoder().encodeToString(key.mac(order.signedContent())));
-    }
-
-    private static ClusterMessage ask(ClusterNode from, String agent, ClusterMessage message) throws Exception {
-        return from.vertx()
-                .eventBus()
-                .<ClusterMessage>request(
-                        ClusterMessage.agentAddress(agent),
-                        message,
-                        MessageCodec.options().setSendTimeout(5000))
+    private static ClusterMessage ask(ClusterNode from, String address, Object message) throws Exception {
+        return (message instanceof Sealed sealed
+                        ? from.bus().request(address, sealed, 5000)
+                        : from.bus().request(address, (ClusterMessage) message, 5000))
                 .toCompletionStage()
                 .toCompletableFuture()
-                .get(10, TimeUnit.SECONDS)
-                .body();
+                .get(10, TimeUnit.SECONDS);
     }
 
-    /** The agent's refusal of the order, which it must refuse as forbidden. */
-    private static String refusal(ClusterNode from, String agent, RunOrder order) throws Exception {
-        ExecutionException failed = assertThrows(ExecutionException.class, () -> ask(from, agent, order));
+    /** The agent's refusal of the message, which it must refuse with {@code code}. */
+    private static String refusal(ClusterNode from, String address, Object message, int code) {
+        ExecutionException failed = assertThrows(ExecutionException.class, () -> ask(from, address, message));
         ReplyException reply = assertInstanceOf(ReplyException.class, failed.getCause());
-        assertEquals(Agent.FORBIDDEN, reply.failureCode(), reply.getMessage());
+        assertEquals(code, reply.failureCode(), reply.getMessage());
         return reply.getMessage();
     }
 }

@@ -4,7 +4,8 @@ import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 
 /**
- * What compare and its agents say to each other over the event bus; every type travels through {@link MessageCodec}.
+ * What compare and its agents say to each other over the event bus; every type travels through {@link MessageCodec},
+ * inside a {@link Sealed}.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.SIMPLE_NAME, property = "type")
 @JsonSubTypes({
@@ -17,7 +18,9 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
     @JsonSubTypes.Type(StopRun.class),
     @JsonSubTypes.Type(AgentReport.class),
     @JsonSubTypes.Type(RunStatus.class),
-    @JsonSubTypes.Type(ReportReceived.class)
+    @JsonSubTypes.Type(ReportReceived.class),
+    @JsonSubTypes.Type(Refused.class),
+    @JsonSubTypes.Type(Sealed.class)
 })
 public sealed interface ClusterMessage
         permits Claim,
@@ -29,7 +32,9 @@ public sealed interface ClusterMessage
                 StopRun,
                 AgentReport,
                 RunStatus,
-                ReportReceived {
+                ReportReceived,
+                Refused,
+                Sealed {
 
     /** Where an agent takes its orders. */
     static String agentAddress(String nodeId) {

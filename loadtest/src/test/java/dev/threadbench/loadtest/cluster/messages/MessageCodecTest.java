@@ -20,17 +20,16 @@ import org.junit.jupiter.api.Test;
 
 class MessageCodecTest {
 
-    private static ClusterMessage roundTrip(MessageCodec codec, ClusterMessage message) {
+    static ClusterMessage roundTrip(MessageCodec codec, ClusterMessage message) {
         Buffer wire = Buffer.buffer();
         wire.appendString("ahead");
         codec.encodeToWire(wire, message);
         return codec.decodeFromWire(5, wire);
     }
 
-    @Test
-    void everyMessageComesBackEqualAndIsCounted() {
-        MessageCodec codec = new MessageCodec();
-        List<ClusterMessage> messages = List.of(
+    /** One message of every kind that travels inside a {@link Sealed}. */
+    static List<ClusterMessage> oneOfEachKind() {
+        return List.of(
                 new Claim("1.0 built t", "node-1", "compare-1", "198.18.0.5"),
                 ClaimAnswer.ACCEPTED,
                 ClaimAnswer.refused(
@@ -63,7 +62,14 @@ class MessageCodecTest {
                         new LoadResult.Open(2500, 500, 125_000, 124_990, 3, 0, 12.5),
                         0.3,
                         null,
-                        new SecondSeries(17.0, 67.0, Arrays.asList("SECOND0", null, "SECOND2"), List.of(0L, 0L, 2L))));
+                        new SecondSeries(17.0, 67.0, Arrays.asList("SECOND0", null, "SECOND2"), List.of(0L, 0L, 2L))),
+                new Refused(403, "target http://10.0.0.9:80 is not in --allow-targets"));
+    }
+
+    @Test
+    void everyMessageComesBackEqualAndIsCounted() {
+        MessageCodec codec = new MessageCodec();
+        List<ClusterMessage> messages = oneOfEachKind();
         for (ClusterMessage message : messages) {
             assertEquals(message, roundTrip(codec, message));
         }
@@ -75,8 +81,6 @@ class MessageCodecTest {
                 "r1",
                 "node-1",
                 "node-2",
-                "bm9uY2U=",
-                1_800_000_000_000L,
                 List.of(new Plan.Step(
                         "GET /",
                         "GET",
@@ -85,25 +89,24 @@ class MessageCodecTest {
                 500,
                 2500.0,
                 new Engine.Timing(2, 15, 50, null, 10, 0),
-                500,
-                "TUFD");
+                500);
     }
 
     @Test
-    void anOrdersSignedContentLeavesOutItsMacAndIsTheSameAfterTheWire() {
+    void aSealsSignedContentLeavesOutItsMacAndIsTheSameAfterTheWire() {
         MessageCodec codec = new MessageCodec();
-        RunOrder order = order();
-        RunOrder received = (RunOrder) roundTrip(codec, order);
-        assertArrayEquals(order.signedContent(), received.signedContent());
+        Sealed sealed = new Sealed(order(), "threadbench.agent.node-2", null, "bm9uY2U=", 1_800_000_000_000L, "TUFD");
+        Sealed received = (Sealed) roundTrip(codec, sealed);
+        assertArrayEquals(sealed.signedContent(), received.signedContent());
         assertArrayEquals(
-                order.signedContent(), order.withMac("other").signedContent(), "the MAC is not part of what it covers");
-        assertFalse(new String(order.signedContent(), StandardCharsets.UTF_8).contains("TUFD"));
+                sealed.signedContent(),
+                sealed.withMac("other").signedContent(),
+                "the MAC is not part of what it covers");
+        assertFalse(new String(sealed.signedContent(), StandardCharsets.UTF_8).contains("TUFD"));
         RunOrder reordered = new RunOrder(
                 "r1",
                 "node-1",
                 "node-2",
-                "bm9uY2U=",
-                1_800_000_000_000L,
                 List.of(new Plan.Step(
                         "GET /",
                         "GET",
@@ -112,10 +115,11 @@ class MessageCodecTest {
                 500,
                 2500.0,
                 new Engine.Timing(2, 15, 50, null, 10, 0),
-                500,
-                null);
+                500);
         assertArrayEquals(
-                order.signedContent(), reordered.signedContent(), "headers in another order: the same content");
+                sealed.signedContent(),
+                new Sealed(reordered, sealed.to(), null, sealed.nonce(), sealed.issuedAtMillis(), null).signedContent(),
+                "headers in another order: the same content");
     }
 
     @Test
