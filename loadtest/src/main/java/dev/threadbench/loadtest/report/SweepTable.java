@@ -169,7 +169,9 @@ public final class SweepTable {
                         100 * p.interval(),
                         p.band() != null
                                 ? " (across concurrencies held in some rounds only)"
-                                : p.nonMonotone() ? " (widened past readings that differ)" : ""))
+                                : p.ends() != null && p.ends().nonMonotone()
+                                        ? " (widened past readings that differ)"
+                                        : ""))
                 .toList();
         String within = ReadableNumber.percent(resolution);
         return wide.isEmpty()

@@ -27,11 +27,12 @@ class SweepVerdictTest {
         assertEquals(
                 "undertow/blocking holds the bound " + rule
                         + " up to 1,000 connections, not at 2,000: breaking point 1,500;"
-                        + " then the server's limit (its CPUs full in most rounds, the generator's not): at 2,000:"
-                        + " 80.0 % of the bound,"
+                        + " then the server's limit (its CPUs full in most rounds not held, in a minority at the held"
+                        + " end; the generator not short of CPU time): at 2,000: 80.0 % of the bound,"
                         + " server CPU 99 % (99-99, full in 3/3), generator CPU 30 % (30-30, full in 0/3),"
-                        + " accept-queue drops in 0/3, failed"
-                        + " requests 0 (in 0/3).",
+                        + " accept-queue drops in 0/3, failed requests 0 (in 0/3); held end 1,000: 99.0 % of the"
+                        + " bound, server CPU 50 % (50-50, full in 0/3), generator CPU 30 % (30-30, full in 0/3),"
+                        + " accept-queue drops in 0/3, failed requests 0 (in 0/3).",
                 lines.get(0));
         assertEquals(
                 "undertow/timer holds the bound " + rule + " up to the largest swept concurrency, 2,000.",
@@ -39,8 +40,8 @@ class SweepVerdictTest {
         assertTrue(
                 lines.get(2)
                         .startsWith("vertx/timer holds the bound " + rule + " up to 1,000 connections; then no breaking"
-                                + " point of its own: the generator's limit (its CPUs full in most rounds,"
-                                + " the server's not): at 2,000: 90.0 % of"
+                                + " point of its own: the generator's limit (its CPUs full in most rounds not held, in"
+                                + " a minority at the held end; the server not short of CPU time): at 2,000: 90.0 % of"
                                 + " the bound, server CPU 50 % (50-50, full in 0/3), generator CPU 95 %"
                                 + " (95-95, full in 3/3)"),
                 lines.get(2));
@@ -222,10 +223,12 @@ class SweepVerdictTest {
                         + " peak RSS MB per 1,000 connections | server CPU µs/request (at C) |",
                 table.lines().findFirst().orElseThrow());
         assertEquals(
-                "| undertow, blocking | 1,500 | 1,000 | 2,000 | the server's limit (its CPUs full in most rounds, the"
-                        + " generator's not): at 2,000: 80.0 % of the bound, server CPU 99 % (99-99, full in 3/3),"
-                        + " generator CPU 30 % (30-30,"
-                        + " full in 0/3), accept-queue drops in 0/3, failed requests 0 (in 0/3) | - | +100.0 | 200.0"
+                "| undertow, blocking | 1,500 | 1,000 | 2,000 | the server's limit (its CPUs full in most rounds not"
+                        + " held, in a minority at the held end; the generator not short of CPU time): at 2,000: 80.0 %"
+                        + " of the bound, server CPU 99 % (99-99, full in 3/3), generator CPU 30 % (30-30, full in"
+                        + " 0/3), accept-queue drops in 0/3, failed requests 0 (in 0/3); held end 1,000: 99.0 % of"
+                        + " the bound, server CPU 50 % (50-50, full in 0/3), generator CPU 30 % (30-30, full in 0/3),"
+                        + " accept-queue drops in 0/3, failed requests 0 (in 0/3) | - | +100.0 | 200.0"
                         + " (198.0–202.0) (2,000) |",
                 table.lines().toList().get(2));
         assertTrue(
