@@ -58,7 +58,7 @@ class SweepVerdictTest {
     void costRatiosAgainstTheCheapestStrategyOnTheSameServer() {
         assertEquals(
                 "On undertow at 2,000 connections: blocking costs 2.0x the CPU per request of timer (200.0 vs 100.0"
-                        + " us).",
+                        + " us, the ranges do not overlap).",
                 Verdict.lines(SWEEP).get(4));
     }
 
@@ -96,8 +96,7 @@ class SweepVerdictTest {
                 null);
         assertEquals(
                 "On undertow at 2,000 connections: virtual and timer: no measurable difference (101.0 vs 100.0 us,"
-                        + " within"
-                        + " the rounds' spread).",
+                        + " ranges overlap).",
                 SweepVerdict.costs(List.of(undertowTimer, likeIt)));
         SweepPair oneRound = new SweepPair(
                 "undertow",
@@ -119,6 +118,40 @@ class SweepVerdictTest {
                 "On undertow at 2,000 connections: virtual costs 1.5x the CPU per request of timer (150.0 vs 100.0 us;"
                         + " one round: no spread to judge it by).",
                 SweepVerdict.costs(List.of(undertowTimer, oneRound)));
+    }
+
+    /** An undertow pair held up to 2,000 whose CPU per request there is {@code cpu}. */
+    private static SweepPair costing(String strategy, Spread cpu) {
+        return new SweepPair(
+                "undertow",
+                strategy,
+                null,
+                2000,
+                null,
+                Limit.NONE,
+                "held",
+                null,
+                null,
+                1.0,
+                20.0,
+                2000,
+                cpu,
+                null,
+                null);
+    }
+
+    @Test
+    void costsApartByLessThanOnePercentAreNotNamedAsTheVerdictsAreNot() {
+        SweepPair timer = costing("timer", new Spread(100, 99.9, 100.1, 3));
+        assertEquals(
+                "On undertow at 2,000 connections: virtual and timer: no difference worth naming (100.5 vs 100.0 us:"
+                        + " the ranges do not overlap, but that is under 1 %).",
+                SweepVerdict.costs(List.of(timer, costing("virtual", new Spread(100.5, 100.3, 100.7, 3)))));
+        assertEquals(
+                "On undertow at 2,000 connections: virtual costs 1.0x the CPU per request of timer (101.5 vs 100.0 us,"
+                        + " the ranges do not overlap).",
+                SweepVerdict.costs(List.of(timer, costing("virtual", new Spread(101.5, 101.3, 101.7, 3)))),
+                "1.5 %: named");
     }
 
     @Test
