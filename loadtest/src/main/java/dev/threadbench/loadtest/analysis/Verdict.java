@@ -97,12 +97,11 @@ public final class Verdict {
             boolean billed = a.billed() && b.billed();
             line.append(String.format(
                     Locale.ROOT,
-                    "; %s us/req %s vs %s: %s%s",
+                    "; %s us/req %s vs %s: %s",
                     billed ? "request CPU" : "srv CPU",
                     cpuA.format("%.1f"),
                     cpuB.format("%.1f"),
-                    cpu(a, b),
-                    billed ? selfShares(a, b) : ""));
+                    cpu(a, b, billed ? selfShares(a, b) : "")));
         }
         for (Cell cell : List.of(a, b)) {
             if (cell.serverBoundRounds() > 0) {
@@ -169,11 +168,11 @@ public final class Verdict {
         };
     }
 
-    /** " (JIT 4 % and GC 2 % of the a's CPU, JIT 9 % and GC 1 % of b's, apart)": what the request CPU leaves out. */
+    /** "; apart: JIT 4 % and GC 2 % of a's CPU, JIT 9 % and GC 1 % of b's": what the request CPU leaves out. */
     private static String selfShares(Cell a, Cell b) {
         return String.format(
                 Locale.ROOT,
-                " (apart: JIT %s and GC %s of %s's CPU, JIT %s and GC %s of %s's)",
+                "; apart: JIT %s and GC %s of %s's CPU, JIT %s and GC %s of %s's",
                 share(a, "jit"),
                 share(a, "gc"),
                 a.label(),
@@ -187,7 +186,8 @@ public final class Verdict {
         return share == null ? "-" : String.format(Locale.ROOT, "%.0f %%", 100 * share.median());
     }
 
-    private static String cpu(Cell a, Cell b) {
+    /** The judgement, {@code shares} (what the request CPU leaves out, or empty) inside its parenthesis. */
+    private static String cpu(Cell a, Cell b, String shares) {
         Spread x = a.requestCpuMicrosPerRequest();
         Spread y = b.requestCpuMicrosPerRequest();
         return switch (Spread.judge(x, y)) {
@@ -198,17 +198,19 @@ public final class Verdict {
                         ? String.format(
                                 Locale.ROOT,
                                 "no difference worth naming (%.2f %% apart: the ranges do not overlap, but that is"
-                                        + " under %.0f %%)",
+                                        + " under %.0f %%%s)",
                                 percent,
-                                NAMEABLE_PERCENT)
+                                NAMEABLE_PERCENT,
+                                shares)
                         : String.format(
                                 Locale.ROOT,
-                                "%s %.0f %% less (the ranges do not overlap)",
+                                "%s %.0f %% less (the ranges do not overlap%s)",
                                 (aLower ? a : b).label(),
-                                percent);
+                                percent,
+                                shares);
             }
-            case OVERLAP -> "no difference (ranges overlap)";
-            case NO_SPREAD -> "not judged (one round)";
+            case OVERLAP -> "no difference (ranges overlap" + shares + ")";
+            case NO_SPREAD -> "not judged (one round" + shares + ")";
             case NOT_MEASURED -> "not measured";
         };
     }
