@@ -38,10 +38,7 @@ final class LimitEvidence {
                 Side.MACHINE,
                 "connection attempts dropped at a full accept queue",
                 r -> Note.KERNEL_DROPS.in(r.notes())),
-        WORKER_POOL_FULL(
-                Side.SERVER,
-                "worker pool held by delayed requests",
-                r -> r.serverSide().workerPoolShare() != null && r.serverSide().workerPoolShare() >= FULL),
+        WORKER_POOL_FULL(Side.SERVER, "worker pool held by delayed requests", LimitEvidence::poolShort),
         SERVER_CPUS_FULL(Side.SERVER, "CPUs full", r -> r.serverSide().cpuBound()),
         SERVER_STARVED(Side.SERVER, "threads starved of CPU time", r -> Note.SERVER_STARVED.in(r.notes())),
         /** One or the other of the two above, round by round: short of CPU time either way. */
@@ -79,6 +76,16 @@ final class LimitEvidence {
         boolean separates(Cell notHeld, Cell held) {
             return inMost(notHeld) && held != null && 2 * rounds(held) < held.rounds();
         }
+    }
+
+    /**
+     * The pool full, and smaller than the workers {@value SweepPairs#HOLDS} of the bound would hold (its share over the
+     * share of the bound reached): full alone shows at a held end right at the pool's size too, where it suffices.
+     */
+    static boolean poolShort(Run r) {
+        Double pool = r.serverSide().workerPoolShare();
+        Double ratio = r.load().ratioToBound();
+        return pool != null && pool >= FULL && ratio != null && ratio > 0 && pool / ratio * SweepPairs.HOLDS > 1;
     }
 
     /** A limit and why, in words. */

@@ -310,6 +310,21 @@ class SweepPairsTest {
     }
 
     @Test
+    void aPoolFullAtAHeldEndRightAtItsSizeStillLetsTheFullPoolAboveNameTheServer() {
+        SweepPair pair = heldEndAndTop(
+                round -> heldAt1000(round).inPhase(Run.Phase.GRID, 0.95),
+                round -> at2000(round, false, false).inPhase(Run.Phase.GRID, 0.97));
+        assertEquals(Limit.SERVER, pair.limit(), "at 1,000 the full pool gave 99 % of the bound: it sufficed there");
+        assertDetailStartsWith(pair, "the server's limit (its worker pool held by delayed requests in most rounds not");
+        assertTrue(pair.limitDetail().contains("held end 1,000: 99.0 % of the bound"), pair.limitDetail());
+        assertTrue(
+                pair.limitDetail()
+                        .endsWith("worker pool 95 % (95-95, full in 3/3), accept-queue drops in 0/3, failed"
+                                + " requests 0 (in 0/3)"),
+                pair.limitDetail());
+    }
+
+    @Test
     void aPointMissedOnlyThroughFailedRequestsIsNotLabelledByCpuEvidence() {
         SweepPair pair = breakingAt2000(round -> SweepFixtures.run(
                 "undertow", "blocking", 2000, round, new SweepFixtures.Point(0.99, 5, 100, 10, 10, false, true)));
