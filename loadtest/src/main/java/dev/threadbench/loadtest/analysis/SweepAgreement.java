@@ -110,7 +110,7 @@ final class SweepAgreement {
         long beyondSpread = measured.stream()
                 .filter(p ->
                         Spread.judge(p.before().cpuMicrosPerRequest(), p.now().cpuMicrosPerRequest())
-                                == Spread.Judgement.DIFFERENT)
+                                == Spread.Judgement.APART)
                 .count();
         boolean oneConcurrency =
                 measured.stream().map(p -> p.now().cpuConcurrency()).distinct().count() == 1;

@@ -70,6 +70,7 @@ public final class SweepPairs {
                                 .filter(e -> e.label().equals(list.getFirst().label())
                                         && e.engine().equals(list.getFirst().engine()))
                                 .toList(),
+                        !ends.isEmpty(),
                         skipped))
                 .toList();
     }
@@ -103,7 +104,8 @@ public final class SweepPairs {
                 .orElse(CPU_CONCURRENCY);
     }
 
-    private static SweepPair ofPair(List<Cell> cells, List<Cell> remeasured, List<Results.Skipped> skipped) {
+    private static SweepPair ofPair(
+            List<Cell> cells, List<Cell> remeasured, boolean endsMeasured, List<Results.Skipped> skipped) {
         Cell first = cells.getFirst();
         int cpuConcurrency = nearestCpuConcurrency(cells);
         Cell cpuCell = cells.stream()
@@ -144,18 +146,44 @@ public final class SweepPairs {
                         && (hold.get(c.concurrency()) != Hold.HELD || c.failedRounds() > 0))
                 .map(c -> String.format(Locale.ROOT, "%,d (%s)", c.concurrency(), shortfall(c)))
                 .toList();
+        // below the held end, held in no round: the pair does not break once, so it is non-monotone
+        List<Integer> notHeldBelow = cells.stream()
+                .filter(c -> heldAt != null && c.concurrency() < heldAt && hold.get(c.concurrency()) == Hold.NOT_HELD)
+                .map(Cell::concurrency)
+                .toList();
+        // where holding first failed: the lowest concurrency above the held end (none above it held in every round)
+        Cell firstFailed = above.stream().findFirst().orElse(null);
         Limit limit;
         String detail;
-        Integer limitAt = breaking == null ? null : breaking.concurrency();
-        if (breaking != null) {
-            Cell evidence = pooled(breaking, again.get(breaking.concurrency()));
-            limit = LimitEvidence.limitAt(evidence);
+        Integer limitAt = firstFailed == null ? null : firstFailed.concurrency();
+        if (firstFailed != null) {
+            Cell all = pooled(firstFailed, again.get(firstFailed.concurrency()));
+            Cell notHeld = new Cell(
+                    all.concurrency(),
+                    all.strategy(),
+                    all.server(),
+                    all.engine(),
+                    all.runs().stream().filter(r -> !roundHeld(r)).toList());
+            Cell heldEnd = held == null ? null : pooled(held, again.get(heldAt));
+            LimitEvidence.Finding finding = LimitEvidence.limitAt(notHeld, heldEnd);
+            limit = finding.limit();
             detail = String.format(
                     Locale.ROOT,
-                    "%s: at %,d: %s",
-                    LimitEvidence.because(limit, evidence),
-                    breaking.concurrency(),
-                    LimitEvidence.evidence(evidence));
+                    "%s: at %,d%s: %s%s",
+                    finding.because(),
+                    firstFailed.concurrency(),
+                    notHeld.rounds() == all.rounds()
+                            ? ""
+                            : String.format(
+                                    Locale.ROOT, " (the %d of its %d rounds not held)", notHeld.rounds(), all.rounds()),
+                    LimitEvidence.evidence(notHeld),
+                    heldEnd == null
+                            ? ""
+                            : String.format(
+                                    Locale.ROOT,
+                                    "; held end %,d: %s",
+                                    heldEnd.concurrency(),
+                                    LimitEvidence.evidence(heldEnd)));
         } else {
             int largest = cells.getLast().concurrency();
             Results.Skipped next = skipped.stream()
@@ -171,7 +199,8 @@ public final class SweepPairs {
         }
         Integer notHeldAt = breaking == null ? null : breaking.concurrency();
         SweepPair.Ends ends = null;
-        if (breaking != null && !remeasured.isEmpty()) {
+        // a sweep that measured its ends again but none of this pair's (their runs lost): unconfirmed, not agreeing
+        if (breaking != null && (endsMeasured || !remeasured.isEmpty())) {
             Cell heldAgain = heldAt == null ? null : again.get(heldAt);
             Cell notHeldAgain = again.get(notHeldAt);
             // every other concurrency read twice and otherwise the second time, wherever it lies: never hidden
@@ -189,7 +218,7 @@ public final class SweepPairs {
                     disputed.isEmpty() ? null : disputed);
         }
         Integer breakingPoint = null;
-        if (limit == Limit.SERVER && heldAt != null && (ends == null || ends.agree())) {
+        if (limit == Limit.SERVER && heldAt != null && (ends == null || ends.agree()) && notHeldBelow.isEmpty()) {
             Integer between = ReadableNumber.between(heldAt, notHeldAt);
             breakingPoint = between != null ? between : heldAt;
         }
@@ -210,7 +239,8 @@ public final class SweepPairs {
                 cpuCell.cost(ServerCost::cpuUserMicrosPerRequest),
                 cpuCell.cost(ServerCost::cpuSystemMicrosPerRequest),
                 ends,
-                band.isEmpty() ? null : band);
+                band.isEmpty() ? null : band,
+                notHeldBelow.isEmpty() ? null : notHeldBelow);
     }
 
     /** One concurrency's first reading and its reading again as one cell of all their rounds. */

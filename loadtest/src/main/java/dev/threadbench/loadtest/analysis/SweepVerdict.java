@@ -13,9 +13,8 @@ import java.util.Map;
 /**
  * The sweep's sentences, each computed from the results with its figures beside it: where each server x
  * strategy holds the bound and what stops it, the breaking points set against each other where the server is the limit
- * of both, what each strategy costs in CPU per request against the
- * cheapest on the same server (no measurable difference when within the rounds' spread), and memory per
- * 1,000 connections.
+ * of both, what each strategy costs in CPU per request against the cheapest on the same server (a difference only where
+ * the rounds' ranges do not overlap and it is 1 % or more, as the verdict's), and memory per 1,000 connections.
  */
 final class SweepVerdict {
 
@@ -143,18 +142,27 @@ final class SweepVerdict {
             String figures = String.format(Locale.ROOT, "%.1f vs %.1f us", x.median(), y.median());
             parts.add(
                     switch (Spread.judge(x, y)) {
-                        case DIFFERENT ->
+                        case APART ->
+                            100 * (1 - y.median() / x.median()) < Verdict.NAMEABLE_PERCENT
+                                    ? String.format(
+                                            Locale.ROOT,
+                                            "%s and %s: no difference worth naming (%s: the ranges do not overlap, but"
+                                                    + " that is under %.0f %%)",
+                                            p.strategy(),
+                                            cheapest.strategy(),
+                                            figures,
+                                            Verdict.NAMEABLE_PERCENT)
+                                    : String.format(
+                                            Locale.ROOT,
+                                            "%s costs %.1fx the CPU per request of %s (%s, the ranges do not overlap)",
+                                            p.strategy(),
+                                            x.median() / y.median(),
+                                            cheapest.strategy(),
+                                            figures);
+                        case OVERLAP ->
                             String.format(
                                     Locale.ROOT,
-                                    "%s costs %.1fx the CPU per request of %s (%s)",
-                                    p.strategy(),
-                                    x.median() / y.median(),
-                                    cheapest.strategy(),
-                                    figures);
-                        case WITHIN_SPREAD ->
-                            String.format(
-                                    Locale.ROOT,
-                                    "%s and %s: no measurable difference (%s, within the rounds'" + " spread)",
+                                    "%s and %s: no measurable difference (%s, ranges overlap)",
                                     p.strategy(),
                                     cheapest.strategy(),
                                     figures);

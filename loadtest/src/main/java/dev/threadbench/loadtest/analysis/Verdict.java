@@ -12,8 +12,9 @@ import java.util.Objects;
 
 /**
  * The two servers set against each other at each concurrency, in requests/s and in server CPU per request.
- * A difference smaller than the spread of the rounds (or than 1 %) is not called a difference, nor is one in requests/s
- * when the generator was the limit; a server that used all its CPUs is said to have.
+ * A difference is named only where the two cells' ranges over the rounds do not overlap and the medians lie 1 % or
+ * more apart ({@link Spread#judge}); never one in requests/s when the generator was the limit; a server that used all
+ * its CPUs is said to have.
  */
 public final class Verdict {
 
@@ -96,12 +97,11 @@ public final class Verdict {
             boolean billed = a.billed() && b.billed();
             line.append(String.format(
                     Locale.ROOT,
-                    "; %s us/req %s vs %s: %s%s",
+                    "; %s us/req %s vs %s: %s",
                     billed ? "request CPU" : "srv CPU",
                     cpuA.format("%.1f"),
                     cpuB.format("%.1f"),
-                    cpu(a, b),
-                    billed ? selfShares(a, b) : ""));
+                    cpu(a, b, billed ? selfShares(a, b) : "")));
         }
         for (Cell cell : List.of(a, b)) {
             if (cell.serverBoundRounds() > 0) {
@@ -142,7 +142,7 @@ public final class Verdict {
         Spread x = a.requestsPerSecond();
         Spread y = b.requestsPerSecond();
         return switch (Spread.judge(x, y)) {
-            case DIFFERENT -> {
+            case APART -> {
                 boolean aHigher = x.median() > y.median();
                 double percent = 100 * (Math.max(x.median(), y.median()) / Math.min(x.median(), y.median()) - 1);
                 yield percent < NAMEABLE_PERCENT
@@ -152,23 +152,27 @@ public final class Verdict {
                                         + " that is under %.0f %%)",
                                 percent,
                                 NAMEABLE_PERCENT)
-                        : String.format(Locale.ROOT, "%s %.1f %% more", (aHigher ? a : b).label(), percent);
+                        : String.format(
+                                Locale.ROOT,
+                                "%s %.1f %% more (the ranges do not overlap)",
+                                (aHigher ? a : b).label(),
+                                percent);
             }
-            case WITHIN_SPREAD ->
+            case OVERLAP ->
                 String.format(
                         Locale.ROOT,
-                        "no difference (%.1f %% apart, within the spread)",
+                        "no difference (ranges overlap; medians %.1f %% apart)",
                         100 * Math.abs(x.median() - y.median()) / Math.min(x.median(), y.median()));
             case NO_SPREAD -> "not judged: one round has no spread (--repeat 3 or more)";
             case NOT_MEASURED -> "not measured";
         };
     }
 
-    /** " (JIT 4 % and GC 2 % of the a's CPU, JIT 9 % and GC 1 % of b's, apart)": what the request CPU leaves out. */
+    /** "; apart: JIT 4 % and GC 2 % of a's CPU, JIT 9 % and GC 1 % of b's": what the request CPU leaves out. */
     private static String selfShares(Cell a, Cell b) {
         return String.format(
                 Locale.ROOT,
-                " (apart: JIT %s and GC %s of %s's CPU, JIT %s and GC %s of %s's)",
+                "; apart: JIT %s and GC %s of %s's CPU, JIT %s and GC %s of %s's",
                 share(a, "jit"),
                 share(a, "gc"),
                 a.label(),
@@ -182,19 +186,31 @@ public final class Verdict {
         return share == null ? "-" : String.format(Locale.ROOT, "%.0f %%", 100 * share.median());
     }
 
-    private static String cpu(Cell a, Cell b) {
+    /** The judgement, {@code shares} (what the request CPU leaves out, or empty) inside its parenthesis. */
+    private static String cpu(Cell a, Cell b, String shares) {
         Spread x = a.requestCpuMicrosPerRequest();
         Spread y = b.requestCpuMicrosPerRequest();
         return switch (Spread.judge(x, y)) {
-            case DIFFERENT -> {
+            case APART -> {
                 boolean aLower = x.median() < y.median();
                 double percent = 100 * (1 - Math.min(x.median(), y.median()) / Math.max(x.median(), y.median()));
                 yield percent < NAMEABLE_PERCENT
-                        ? String.format(Locale.ROOT, "no difference worth naming (%.2f %% apart)", percent)
-                        : String.format(Locale.ROOT, "%s %.0f %% less", (aLower ? a : b).label(), percent);
+                        ? String.format(
+                                Locale.ROOT,
+                                "no difference worth naming (%.2f %% apart: the ranges do not overlap, but that is"
+                                        + " under %.0f %%%s)",
+                                percent,
+                                NAMEABLE_PERCENT,
+                                shares)
+                        : String.format(
+                                Locale.ROOT,
+                                "%s %.0f %% less (the ranges do not overlap%s)",
+                                (aLower ? a : b).label(),
+                                percent,
+                                shares);
             }
-            case WITHIN_SPREAD -> "no difference (within the spread)";
-            case NO_SPREAD -> "not judged (one round)";
+            case OVERLAP -> "no difference (ranges overlap" + shares + ")";
+            case NO_SPREAD -> "not judged (one round" + shares + ")";
             case NOT_MEASURED -> "not measured";
         };
     }

@@ -5,8 +5,9 @@ import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Locale;
 
 /**
- * What stopped a sweep pair at the first concurrency it did not hold, as the evidence there shows in most of its rounds
- * ({@link SweepPair}). In results.json as the lowercase name, as files from before it wrote the label.
+ * What stopped a sweep pair where holding first failed, as the evidence in the runs not held there shows against the
+ * held end's: a sign in most runs not held and in a minority of the held end's ({@link SweepPair}). In results.json as
+ * the lowercase name, as files from before it wrote the label.
  */
 public enum Limit {
     /**
@@ -22,8 +23,8 @@ public enum Limit {
      */
     MACHINE,
     /**
-     * None of the above in most rounds (or both sides short of CPU time): the evidence is printed, no breaking point
-     * claimed.
+     * None of the above: no sign in most runs not held, a sign as common at the held end, both sides short of CPU time,
+     * failed requests only, or no held end; the evidence is printed, no breaking point claimed.
      */
     UNEXPLAINED,
     /** It held at every concurrency run. */

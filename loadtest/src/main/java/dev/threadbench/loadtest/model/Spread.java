@@ -29,9 +29,9 @@ public record Spread(double median, double min, double max, int n) {
     }
 
     /**
-     * Whether two cells differ in this figure: only when both have a spread (two rounds or more) and
-     * their medians are further apart than the wider of the two ranges. A difference smaller than the
-     * spread is noise the rounds themselves show.
+     * Whether two cells differ in this figure: only when both have a spread (two rounds or more) and their ranges do
+     * not overlap, the lowest round of one above the highest of the other. Ranges that overlap, even at one end, are no
+     * difference the rounds show.
      */
     public static Judgement judge(Spread a, Spread b) {
         if (a == null || b == null) {
@@ -40,14 +40,14 @@ public record Spread(double median, double min, double max, int n) {
         if (a.n < 2 || b.n < 2) {
             return Judgement.NO_SPREAD;
         }
-        return Math.abs(a.median - b.median) > Math.max(a.range(), b.range())
-                ? Judgement.DIFFERENT
-                : Judgement.WITHIN_SPREAD;
+        return a.min > b.max || b.min > a.max ? Judgement.APART : Judgement.OVERLAP;
     }
 
     public enum Judgement {
-        DIFFERENT,
-        WITHIN_SPREAD,
+        /** The ranges do not overlap. */
+        APART,
+        /** The ranges overlap. */
+        OVERLAP,
         NO_SPREAD,
         NOT_MEASURED
     }

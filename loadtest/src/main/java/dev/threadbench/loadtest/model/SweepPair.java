@@ -20,9 +20,10 @@ import java.util.Locale;
  * @param notHeldAt     the first concurrency above {@code heldAt} (or the lowest, when it held at none) that held in
  *                      none of its rounds, every reading pooled; else the first above it, held in some rounds only;
  *                      null when it held at every one run above
- * @param limit         what stopped it at {@code notHeldAt}, from the evidence there (both readings' rounds) in most
- *                      rounds ({@link Limit})
- * @param limitAt       where that limit showed: {@code notHeldAt}, or for a concurrency not run that one; null for none
+ * @param limit         what stopped it where holding first failed, from the evidence in the rounds that did not hold
+ *                      there (both readings' rounds) set against the held end's ({@link Limit})
+ * @param limitAt       where that limit showed: the lowest concurrency above {@code heldAt} (the band's lowest, or
+ *                      {@code notHeldAt}), or for a concurrency not run that one; null for none
  * @param limitDetail   that in words, with the evidence: each side's CPU share, the worker pool, drops, failures
  * @param shortBelow    the concurrencies below {@code heldAt} that fell short or had failures, with their figures; null
  *                      when none did
@@ -32,6 +33,8 @@ import java.util.Locale;
  * @param band          the concurrencies above {@code heldAt}, each held in some of its rounds and not in others
  *                      ({@link Hold#MIXED}): between the ends, where a run holds or collapses by chance, or above
  *                      {@code notHeldAt} (noise, shown); null when none
+ * @param notHeldBelow  the concurrencies below {@code heldAt} held in none of their rounds: the pair is then
+ *                      non-monotone and gets no breaking point; null when none (and in files from before 2026-12-07)
  */
 @JsonPropertyOrder({"server", "strategy", "breakingPoint", "heldAt", "notHeldAt", "limit", "limitDetail", "limitAt"})
 public record SweepPair(
@@ -51,9 +54,10 @@ public record SweepPair(
         Spread cpuUserMicrosPerRequest,
         Spread cpuSystemMicrosPerRequest,
         Ends ends,
-        List<Share> band) {
+        List<Share> band,
+        List<Integer> notHeldBelow) {
 
-    /** A pair without a band (from before 2026-12-04, or with none). */
+    /** A pair without a band (from before 2026-12-04, or with none) and nothing below its held end not held. */
     public SweepPair(
             String server,
             String strategy,
@@ -88,6 +92,7 @@ public record SweepPair(
                 cpuUserMicrosPerRequest,
                 cpuSystemMicrosPerRequest,
                 ends,
+                null,
                 null);
     }
 
@@ -299,15 +304,16 @@ public record SweepPair(
      * measured again (when they were) agree: only then is its breaking point its own and set against others.
      */
     public boolean serverLimited() {
-        return limit == Limit.SERVER && (ends == null || ends.agree());
+        return limit == Limit.SERVER && (ends == null || ends.agree()) && notHeldBelow == null;
     }
 
     /**
      * Whether some reading, measured again, disagrees with its first: an end (no breaking point then) or another
-     * concurrency (one the interval was widened past, say); both readings shown.
+     * concurrency (one the interval was widened past, say); both readings shown. Or a concurrency below the held end
+     * held in none of its rounds ({@code notHeldBelow}).
      */
     public boolean nonMonotone() {
-        return ends != null && ends.nonMonotone();
+        return (ends != null && ends.nonMonotone()) || notHeldBelow != null;
     }
 
     /**
@@ -327,6 +333,18 @@ public record SweepPair(
      */
     public String reading() {
         String held = heldAt == null ? "" : String.format(Locale.ROOT, " (held %,d)", heldAt);
+        if (notHeldBelow != null && heldAt != null) {
+            return String.format(
+                    Locale.ROOT,
+                    "non-monotone: held %,d, not held %,d, and below the held end not held at %s",
+                    heldAt,
+                    notHeldAt,
+                    String.join(
+                            ", ",
+                            notHeldBelow.stream()
+                                    .map(c -> String.format(Locale.ROOT, "%,d", c))
+                                    .toList()));
+        }
         if (ends != null && !ends.agree() && heldAt != null) {
             return String.format(
                     Locale.ROOT,

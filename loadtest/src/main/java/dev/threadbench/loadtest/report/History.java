@@ -34,12 +34,17 @@ import java.util.stream.Stream;
  * split of a series whose two sides' means are furthest apart, weighted by sqrt(k (n - k) / n) so that a split near
  * either end is not favoured, is a change point when fewer than 5 % of {@link #SHUFFLES} shuffles of the series give a
  * split as far apart (the order of the runs carries no information under "no change") and the two sides' means are at
- * least 1 % apart; each side is then searched again. A single run that stands out is not a change point unless it is at
- * the end of the series, which is what a history can say about its newest run.
+ * least 1 % apart; each side is then searched again. Each side of a change point has at least {@link #MIN_SEGMENT}
+ * runs, so one or two runs that stand out, at the end of the series or anywhere, are no change point: the newest run is
+ * flagged only as the third of a new level, and a clean step there needs 8 runs in all (5 before it; a noisier series
+ * needs more: {@code HistoryTest}).
  */
 public final class History {
 
     static final int SHUFFLES = 2_000;
+
+    /** The fewest runs on either side of a change point: one or two runs that stand out are not a new level. */
+    static final int MIN_SEGMENT = 3;
 
     /** One series: a cell's figure, or a pair's breaking point, run after run ({@code null}: not in that run). */
     public record Series(String name, List<String> dates, List<Double> values, List<Integer> changePoints) {}
@@ -149,7 +154,7 @@ public final class History {
 
     private static void segment(double[] x, int from, int to, List<Integer> found) {
         int n = to - from;
-        if (n < 2) {
+        if (n < 2 * MIN_SEGMENT) {
             return;
         }
         double[] part = Arrays.copyOfRange(x, from, to);
@@ -183,11 +188,11 @@ public final class History {
         segment(x, from + split, to, found);
     }
 
-    /** The k in 1..n-1 that maximises the weighted difference of the means of [0, k) and [k, n). */
+    /** The k, at least {@link #MIN_SEGMENT} from either end, that most sets apart the means of [0, k) and [k, n). */
     private static int bestSplit(double[] x) {
-        int best = 1;
+        int best = MIN_SEGMENT;
         double most = -1;
-        for (int k = 1; k < x.length; k++) {
+        for (int k = MIN_SEGMENT; k <= x.length - MIN_SEGMENT; k++) {
             double value = statistic(x, k);
             if (value > most) {
                 most = value;
@@ -216,11 +221,12 @@ public final class History {
         lines.add(String.format(
                 Locale.ROOT,
                 "history: %d runs on %s, %s to %s; change points by binary segmentation with a"
-                        + " permutation test (p <= 0.05, at least 1 %% apart)",
+                        + " permutation test (p <= 0.05, at least 1 %% apart, at least %d runs either side)",
                 runs.size(),
                 Fingerprint.machineKey(runs.getLast().environment()),
                 runs.getFirst().environment().date(),
-                runs.getLast().environment().date()));
+                runs.getLast().environment().date(),
+                MIN_SEGMENT));
         for (Series s : series) {
             String values = String.join(
                     " ",

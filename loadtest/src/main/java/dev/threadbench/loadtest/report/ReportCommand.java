@@ -39,7 +39,8 @@ public final class ReportCommand implements Callable<Integer> {
             description = "the runs kept under FILE's history/ (compare keeps each one there): each cell's"
                     + " req/s and server CPU per request and each pair's breaking point over the runs of the newest"
                     + " run's machine and"
-                    + " pinning, with change points, in the terminal and in history.html")
+                    + " pinning, with change points (at least 3 runs either side: the newest run is flagged only as"
+                    + " the third of a new level, with 8 runs in all or more), in the terminal and in history.html")
     private boolean history;
 
     @Mixin

@@ -75,11 +75,12 @@ public final class SweepTable {
                                 + " measured again, agree.%n",
                         SweepPairs.HOLDS_RULE,
                         narrowed(pairs, resolution)))
-                .append("limit: what the first not held shows in most rounds: server (short of CPU time, its CPUs"
-                        + " full or its threads starved on the run queue, the generator not; or its worker pool held"
-                        + " by delayed requests), generator (short of CPU time, the server not), machine (accept-queue"
-                        + " drops, or not run), unexplained (none of these, or both sides short: the evidence"
-                        + " follows), or none (held at the largest swept).\n");
+                .append("limit: what tells the held end from where holding first failed, a sign in most runs not"
+                        + " held there and in a minority of the held end's: server (its CPUs full, its threads starved"
+                        + " on the run queue or its worker pool held by delayed requests; the generator not short of"
+                        + " CPU time), generator (short of CPU time, the server not), machine (accept-queue drops, or"
+                        + " not run), unexplained (none of these, a sign at the held end too, both sides short, or"
+                        + " failed requests only: the evidence follows), or none (held at the largest swept).\n");
         for (SweepPair p : pairs) {
             text.append("  ")
                     .append(p.label())
@@ -169,7 +170,9 @@ public final class SweepTable {
                         100 * p.interval(),
                         p.band() != null
                                 ? " (across concurrencies held in some rounds only)"
-                                : p.nonMonotone() ? " (widened past readings that differ)" : ""))
+                                : p.ends() != null && p.ends().nonMonotone()
+                                        ? " (widened past readings that differ)"
+                                        : ""))
                 .toList();
         String within = ReadableNumber.percent(resolution);
         return wide.isEmpty()

@@ -27,11 +27,12 @@ class SweepVerdictTest {
         assertEquals(
                 "undertow/blocking holds the bound " + rule
                         + " up to 1,000 connections, not at 2,000: breaking point 1,500;"
-                        + " then the server's limit (its CPUs full in most rounds, the generator's not): at 2,000:"
-                        + " 80.0 % of the bound,"
+                        + " then the server's limit (its CPUs full in most rounds not held, in a minority at the held"
+                        + " end; the generator not short of CPU time): at 2,000: 80.0 % of the bound,"
                         + " server CPU 99 % (99-99, full in 3/3), generator CPU 30 % (30-30, full in 0/3),"
-                        + " accept-queue drops in 0/3, failed"
-                        + " requests 0 (in 0/3).",
+                        + " accept-queue drops in 0/3, failed requests 0 (in 0/3); held end 1,000: 99.0 % of the"
+                        + " bound, server CPU 50 % (50-50, full in 0/3), generator CPU 30 % (30-30, full in 0/3),"
+                        + " accept-queue drops in 0/3, failed requests 0 (in 0/3).",
                 lines.get(0));
         assertEquals(
                 "undertow/timer holds the bound " + rule + " up to the largest swept concurrency, 2,000.",
@@ -39,8 +40,8 @@ class SweepVerdictTest {
         assertTrue(
                 lines.get(2)
                         .startsWith("vertx/timer holds the bound " + rule + " up to 1,000 connections; then no breaking"
-                                + " point of its own: the generator's limit (its CPUs full in most rounds,"
-                                + " the server's not): at 2,000: 90.0 % of"
+                                + " point of its own: the generator's limit (its CPUs full in most rounds not held, in"
+                                + " a minority at the held end; the server not short of CPU time): at 2,000: 90.0 % of"
                                 + " the bound, server CPU 50 % (50-50, full in 0/3), generator CPU 95 %"
                                 + " (95-95, full in 3/3)"),
                 lines.get(2));
@@ -57,7 +58,7 @@ class SweepVerdictTest {
     void costRatiosAgainstTheCheapestStrategyOnTheSameServer() {
         assertEquals(
                 "On undertow at 2,000 connections: blocking costs 2.0x the CPU per request of timer (200.0 vs 100.0"
-                        + " us).",
+                        + " us, the ranges do not overlap).",
                 Verdict.lines(SWEEP).get(4));
     }
 
@@ -95,8 +96,7 @@ class SweepVerdictTest {
                 null);
         assertEquals(
                 "On undertow at 2,000 connections: virtual and timer: no measurable difference (101.0 vs 100.0 us,"
-                        + " within"
-                        + " the rounds' spread).",
+                        + " ranges overlap).",
                 SweepVerdict.costs(List.of(undertowTimer, likeIt)));
         SweepPair oneRound = new SweepPair(
                 "undertow",
@@ -118,6 +118,40 @@ class SweepVerdictTest {
                 "On undertow at 2,000 connections: virtual costs 1.5x the CPU per request of timer (150.0 vs 100.0 us;"
                         + " one round: no spread to judge it by).",
                 SweepVerdict.costs(List.of(undertowTimer, oneRound)));
+    }
+
+    /** An undertow pair held up to 2,000 whose CPU per request there is {@code cpu}. */
+    private static SweepPair costing(String strategy, Spread cpu) {
+        return new SweepPair(
+                "undertow",
+                strategy,
+                null,
+                2000,
+                null,
+                Limit.NONE,
+                "held",
+                null,
+                null,
+                1.0,
+                20.0,
+                2000,
+                cpu,
+                null,
+                null);
+    }
+
+    @Test
+    void costsApartByLessThanOnePercentAreNotNamedAsTheVerdictsAreNot() {
+        SweepPair timer = costing("timer", new Spread(100, 99.9, 100.1, 3));
+        assertEquals(
+                "On undertow at 2,000 connections: virtual and timer: no difference worth naming (100.5 vs 100.0 us:"
+                        + " the ranges do not overlap, but that is under 1 %).",
+                SweepVerdict.costs(List.of(timer, costing("virtual", new Spread(100.5, 100.3, 100.7, 3)))));
+        assertEquals(
+                "On undertow at 2,000 connections: virtual costs 1.0x the CPU per request of timer (101.5 vs 100.0 us,"
+                        + " the ranges do not overlap).",
+                SweepVerdict.costs(List.of(timer, costing("virtual", new Spread(101.5, 101.3, 101.7, 3)))),
+                "1.5 %: named");
     }
 
     @Test
@@ -222,10 +256,12 @@ class SweepVerdictTest {
                         + " peak RSS MB per 1,000 connections | server CPU µs/request (at C) |",
                 table.lines().findFirst().orElseThrow());
         assertEquals(
-                "| undertow, blocking | 1,500 | 1,000 | 2,000 | the server's limit (its CPUs full in most rounds, the"
-                        + " generator's not): at 2,000: 80.0 % of the bound, server CPU 99 % (99-99, full in 3/3),"
-                        + " generator CPU 30 % (30-30,"
-                        + " full in 0/3), accept-queue drops in 0/3, failed requests 0 (in 0/3) | - | +100.0 | 200.0"
+                "| undertow, blocking | 1,500 | 1,000 | 2,000 | the server's limit (its CPUs full in most rounds not"
+                        + " held, in a minority at the held end; the generator not short of CPU time): at 2,000: 80.0 %"
+                        + " of the bound, server CPU 99 % (99-99, full in 3/3), generator CPU 30 % (30-30, full in"
+                        + " 0/3), accept-queue drops in 0/3, failed requests 0 (in 0/3); held end 1,000: 99.0 % of"
+                        + " the bound, server CPU 50 % (50-50, full in 0/3), generator CPU 30 % (30-30, full in 0/3),"
+                        + " accept-queue drops in 0/3, failed requests 0 (in 0/3) | - | +100.0 | 200.0"
                         + " (198.0–202.0) (2,000) |",
                 table.lines().toList().get(2));
         assertTrue(

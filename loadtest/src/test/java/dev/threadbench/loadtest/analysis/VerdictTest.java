@@ -34,9 +34,8 @@ class VerdictTest {
         List<String> lines = Verdict.lines(Cell.of(ResultsFixtures.threeRounds().runs()));
         assertEquals(
                 List.of("C=2000 undertow/blocking vs vertx/timer: req/s 9,994 (9,960-10,003) vs 9,985 (9,950-9,990):"
-                        + " no difference (0.1 % apart, within the spread); srv CPU us/req 61.5 (61.5-61.7) vs 35.7"
-                        + " (35.0-36.1):"
-                        + " vertx/timer 42 % less"),
+                        + " no difference (ranges overlap; medians 0.1 % apart); srv CPU us/req 61.5 (61.5-61.7) vs"
+                        + " 35.7 (35.0-36.1): vertx/timer 42 % less (the ranges do not overlap)"),
                 lines);
     }
 
@@ -59,7 +58,55 @@ class VerdictTest {
                         .contains("req/s 9,997 (9,996-9,998) vs 10,000 (9,999-10,001): no difference worth naming"
                                 + " (0.03 % apart: the ranges do not overlap, but that is under 1 %)"),
                 lines.getFirst());
-        assertTrue(lines.getFirst().endsWith(": undertow/blocking 40 % less"), lines.getFirst());
+        assertTrue(
+                lines.getFirst().endsWith(": undertow/blocking 40 % less (the ranges do not overlap)"),
+                lines.getFirst());
+    }
+
+    /** Undertow's and Vert.x's rounds at 4,000 connections: req/s and server CPU us/req, round by round. */
+    private static String verdictOf(double[] undertowRps, double[] vertxRps, double[] undertowCpu, double[] vertxCpu) {
+        List<Run> runs = new ArrayList<>();
+        for (int round = 0; round < undertowRps.length; round++) {
+            runs.add(ResultsFixtures.withCpu(
+                    ResultsFixtures.run("undertow", "blocking", 4000, round, undertowRps[round], false, true),
+                    undertowCpu[round] * undertowRps[round] * 20 / 1e6));
+            runs.add(ResultsFixtures.withCpu(
+                    ResultsFixtures.run("vertx", "timer", 4000, round, vertxRps[round], false, true),
+                    vertxCpu[round] * vertxRps[round] * 20 / 1e6));
+        }
+        List<String> lines = Verdict.lines(Cell.of(runs));
+        assertEquals(1, lines.size());
+        return lines.getFirst();
+    }
+
+    @Test
+    void rangesThatOverlapAreNoDifferenceHoweverFarApartTheMediansAre() {
+        double[] sameCpu = {30, 30.5, 31};
+        String touching =
+                verdictOf(new double[] {9990, 10000, 10010}, new double[] {10005, 10030, 10031}, sameCpu, sameCpu);
+        assertTrue(
+                touching.contains(
+                        "req/s 10,000 (9,990-10,010) vs 10,030 (10,005-10,031): no difference (ranges overlap; medians"
+                                + " 0.3 % apart)"),
+                "10,005 lies below 10,010: the ranges overlap, whatever the medians: " + touching);
+        String wide = verdictOf(
+                new double[] {15000, 15000, 15000},
+                new double[] {15000, 15000, 15000},
+                new double[] {100, 110, 120},
+                new double[] {115, 135, 136});
+        assertTrue(
+                wide.endsWith(
+                        "srv CPU us/req 110.0 (100.0-120.0) vs 135.0 (115.0-136.0): no difference (ranges overlap)"),
+                "medians 19 % apart, but 115 lies below 120: " + wide);
+        String apart = verdictOf(
+                new double[] {15000, 15000, 15000},
+                new double[] {15000, 15000, 15000},
+                new double[] {100, 110, 111},
+                new double[] {112, 113, 150});
+        assertTrue(
+                apart.endsWith("srv CPU us/req 110.0 (100.0-111.0) vs 113.0 (112.0-150.0): undertow/blocking 3 % less"
+                        + " (the ranges do not overlap)"),
+                "112 above 111: apart, though a range is wider than the medians' gap: " + apart);
     }
 
     @Test
@@ -93,7 +140,8 @@ class VerdictTest {
                         + " srv us/req 0.3 % (3 rounds)\n"),
                 table);
         assertTrue(
-                table.contains("verdict (a difference smaller than the spread of the rounds is not one):\n  C=2000 "),
+                table.contains("verdict (a difference only where the rounds' ranges do not overlap, and 1 % or more):\n"
+                        + "  C=2000 "),
                 table);
     }
 
@@ -149,7 +197,7 @@ class VerdictTest {
         assertTrue(
                 html.contains("\"requestsPerSecond\":{\"median\":9994.0,\"min\":9960.0,\"max\":10003.0,\"n\":3}"),
                 "the cells");
-        assertTrue(html.contains("no difference (0.1 % apart, within the spread)"), "the verdict");
+        assertTrue(html.contains("no difference (ranges overlap; medians 0.1 % apart)"), "the verdict");
         assertTrue(html.contains("\"cpuPinning\":{\"serverCpus\":\"0\",\"generatorCpus\":\"1\""), "the CPU sets");
     }
 }

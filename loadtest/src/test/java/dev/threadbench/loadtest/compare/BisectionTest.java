@@ -97,7 +97,8 @@ class BisectionTest {
                 null,
                 null,
                 null,
-                List.of(new SweepPair.Share(8000, 4, 6), new SweepPair.Share(12000, 1, 3)));
+                List.of(new SweepPair.Share(8000, 4, 6), new SweepPair.Share(12000, 1, 3)),
+                null);
         List<Bisection.Step> first = Bisection.next(List.of(banded), 0.10, Set.of());
         assertEquals(1, first.size(), "one step a pair at a time");
         int low = first.getFirst().concurrency();

@@ -170,8 +170,8 @@ class SweepIT {
         assertTrue(
                 pair.get("limitDetail")
                         .asText()
-                        .startsWith(
-                                "the server's limit (its worker pool held by delayed requests in" + " most rounds)"),
+                        .startsWith("the server's limit (its worker pool held by delayed requests in most rounds not"
+                                + " held, in a minority at the held end;"),
                 pair.toString());
         assertEquals(
                 List.of("ends", "ends"),

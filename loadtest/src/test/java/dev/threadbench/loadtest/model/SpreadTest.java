@@ -30,17 +30,23 @@ class SpreadTest {
     }
 
     @Test
-    void aDifferenceSmallerThanTheSpreadIsNotOne() {
+    void twoCellsDifferOnlyWhereTheirRangesDoNotOverlap() {
         Spread a = Spread.of(List.of(100.0, 104.0, 102.0));
         assertEquals(
-                Spread.Judgement.WITHIN_SPREAD,
+                Spread.Judgement.APART,
                 Spread.judge(a, Spread.of(List.of(105.0, 106.0, 105.5))),
-                "3.5 apart, ranges 4 and 1");
-        assertEquals(Spread.Judgement.DIFFERENT, Spread.judge(a, Spread.of(List.of(106.5, 107.0, 106.0))), "4.5 apart");
+                "105 above 104, though the medians lie 3.5 apart against a range of 4");
         assertEquals(
-                Spread.Judgement.WITHIN_SPREAD,
-                Spread.judge(Spread.of(List.of(100.0, 110.0)), Spread.of(List.of(104.0, 104.5))),
-                "the wider range counts");
+                Spread.Judgement.APART, Spread.judge(Spread.of(List.of(105.0, 106.0, 105.5)), a), "either way round");
+        assertEquals(
+                Spread.Judgement.OVERLAP,
+                Spread.judge(
+                        Spread.of(List.of(9990.0, 10000.0, 10010.0)), Spread.of(List.of(10005.0, 10030.0, 10031.0))),
+                "10,005 below 10,010: the ranges overlap, the medians' gap (30) wider than either range");
+        assertEquals(
+                Spread.Judgement.OVERLAP,
+                Spread.judge(a, Spread.of(List.of(104.0, 107.0))),
+                "ranges that meet at one end overlap");
         assertEquals(
                 Spread.Judgement.NO_SPREAD,
                 Spread.judge(Spread.of(List.of(100.0)), Spread.of(List.of(200.0))),

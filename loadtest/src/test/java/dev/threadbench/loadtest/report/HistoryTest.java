@@ -31,6 +31,30 @@ class HistoryTest {
     }
 
     @Test
+    void aChangeAtTheEndOfTheSeriesIsFlaggedOnceItHasTheMinimumSegmentOfRuns() {
+        List<Double> three = series(4, 0.005, 9900, 9900, 9900, 9900, 9900, 9900, 9900, 9400, 9400, 9400);
+        assertEquals(List.of(7), History.changePoints(three), "the newest three runs at a new level");
+        List<Double> two = series(4, 0.005, 9900, 9900, 9900, 9900, 9900, 9900, 9900, 9900, 9400, 9400);
+        assertEquals(List.of(), History.changePoints(two), "two runs that stand out are not yet a level");
+        List<Double> one = series(4, 0.005, 9900, 9900, 9900, 9900, 9900, 9900, 9900, 9900, 9900, 8000);
+        assertEquals(List.of(), History.changePoints(one), "nor is the newest run alone, however far off");
+    }
+
+    @Test
+    void aCleanStepInTheNewestThreeRunsNeedsEightRunsInAll() {
+        for (int runs = 6; runs <= 8; runs++) {
+            List<Double> values = new ArrayList<>();
+            for (int i = 0; i < runs; i++) {
+                values.add((i < runs - History.MIN_SEGMENT ? 100.0 : 90.0) + 0.1 * (i % 3));
+            }
+            assertEquals(
+                    runs < 8 ? List.of() : List.of(runs - History.MIN_SEGMENT),
+                    History.changePoints(values),
+                    runs + " runs, as History's javadoc and report --help say");
+        }
+    }
+
+    @Test
     void noiseAloneHasNoChangePoint() {
         int found = 0;
         for (long seed = 0; seed < 50; seed++) {
