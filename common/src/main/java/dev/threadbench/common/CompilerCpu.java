@@ -2,8 +2,6 @@ package dev.threadbench.common;
 
 import dev.threadbench.common.ThreadClasses.ThreadClass;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -96,11 +94,6 @@ public final class CompilerCpu {
     }
 
     private String text(Path file) {
-        try (InputStream in = Files.newInputStream(file)) {
-            int n = in.readNBytes(buffer, 0, buffer.length);
-            return new String(buffer, 0, n, StandardCharsets.ISO_8859_1);
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
+        return ProcStat.text(file, buffer);
     }
 }

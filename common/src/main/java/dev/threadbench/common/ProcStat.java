@@ -1,5 +1,11 @@
 package dev.threadbench.common;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 /** Fields of a Linux /proc/[pid]/stat line, read in place (no split: the servers read it on every /stats). */
 public final class ProcStat {
 
@@ -34,5 +40,15 @@ public final class ProcStat {
             at++;
         }
         return at == from ? null : value;
+    }
+
+    /** A small procfs file's text, read through {@code buffer}; null when it is gone or unreadable. */
+    static String text(Path file, byte[] buffer) {
+        try (InputStream in = Files.newInputStream(file)) {
+            int n = in.readNBytes(buffer, 0, buffer.length);
+            return new String(buffer, 0, n, StandardCharsets.ISO_8859_1);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 }

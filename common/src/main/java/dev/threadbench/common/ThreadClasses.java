@@ -2,9 +2,7 @@ package dev.threadbench.common;
 
 import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -326,11 +324,6 @@ public final class ThreadClasses {
      * unreadable.
      */
     private String text(Path file) {
-        try (InputStream in = Files.newInputStream(file)) {
-            int n = in.readNBytes(buffer, 0, buffer.length);
-            return new String(buffer, 0, n, StandardCharsets.ISO_8859_1);
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
+        return ProcStat.text(file, buffer);
     }
 }

@@ -3,8 +3,6 @@ package dev.threadbench.common;
 import dev.threadbench.common.ThreadClasses.Rule;
 import dev.threadbench.common.ThreadClasses.ThreadClass;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -121,11 +119,6 @@ public record ThreadSnapshot(Map<Long, ThreadClasses.Task> tasks, long processCp
     }
 
     private static String text(Path file, byte[] buffer) {
-        try (InputStream in = Files.newInputStream(file)) {
-            int n = in.readNBytes(buffer, 0, buffer.length);
-            return new String(buffer, 0, n, StandardCharsets.ISO_8859_1);
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
+        return ProcStat.text(file, buffer);
     }
 }
