@@ -84,6 +84,63 @@ public final class ProcessCost {
      * {@code classes} is given (it costs three procfs files per thread: asked for at a window's edges only).
      */
     public String toJson(ThreadClasses classes) {
+        Figures f = figures();
+        return new StringBuilder(400)
+                .append("{\"cpuMs\":")
+                .append(f.cpuNanos() / 1_000_000)
+                .append(",\"cpuUserMs\":")
+                .append(f.cpuUserMs())
+                .append(",\"cpuSystemMs\":")
+                .append(f.cpuSystemMs())
+                .append(",\"threads\":")
+                .append(f.threads())
+                .append(",\"threadsPeak\":")
+                .append(f.threadsPeak())
+                .append(",\"heapUsedBytes\":")
+                .append(f.heapUsedBytes())
+                .append(",\"heapCommittedBytes\":")
+                .append(f.heapCommittedBytes())
+                .append(",\"heapAfterGcBytes\":")
+                .append(f.heapAfterGcBytes())
+                .append(",\"gcCount\":")
+                .append(f.gcCount())
+                .append(",\"gcPauseMs\":")
+                .append(f.gcPauseMs())
+                .append(",\"jitMs\":")
+                .append(f.jitMs())
+                .append(",\"rssBytes\":")
+                .append(f.rssBytes())
+                .append(",\"rssPeakBytes\":")
+                .append(f.rssPeakBytes())
+                .append(",\"voluntaryContextSwitches\":")
+                .append(f.voluntaryContextSwitches())
+                .append(",\"involuntaryContextSwitches\":")
+                .append(f.involuntaryContextSwitches())
+                .append(classes == null ? "" : ",\"threadClasses\":" + classesJson(classes))
+                .append('}')
+                .toString();
+    }
+
+    /** The process's figures at one moment, as {@code /stats} and {@code /metrics} both render them; null: unknown. */
+    public record Figures(
+            long cpuNanos,
+            Long cpuUserMs,
+            Long cpuSystemMs,
+            int threads,
+            int threadsPeak,
+            long heapUsedBytes,
+            long heapCommittedBytes,
+            long heapAfterGcBytes,
+            long gcCount,
+            long gcPauseMs,
+            Long jitMs,
+            Long rssBytes,
+            Long rssPeakBytes,
+            Long voluntaryContextSwitches,
+            Long involuntaryContextSwitches) {}
+
+    /** The figures now: bean reads, a getrusage call and the two small procfs files. */
+    public Figures figures() {
         long[] cpuTicks = read(stat) instanceof String text ? userAndSystemTicks(text) : null;
         Resident resident = read(status) instanceof String text ? Resident.parse(text) : Resident.NONE;
         ContextSwitches contextSwitches = ContextSwitches.ofThisProcess();
@@ -94,43 +151,24 @@ public final class ProcessCost {
             gcCount += Math.max(0, collector.getCollectionCount());
             gcPauseMs += Math.max(0, collector.getCollectionTime());
         }
-        return new StringBuilder(400)
-                .append("{\"cpuMs\":")
-                .append(os.getProcessCpuTime() / 1_000_000)
-                .append(",\"cpuUserMs\":")
-                .append(cpuTicks == null ? null : cpuTicks[0] * MS_PER_TICK)
-                .append(",\"cpuSystemMs\":")
-                .append(cpuTicks == null ? null : cpuTicks[1] * MS_PER_TICK)
-                .append(",\"threads\":")
-                .append(threads.getThreadCount())
-                .append(",\"threadsPeak\":")
-                .append(threads.getPeakThreadCount())
-                .append(",\"heapUsedBytes\":")
-                .append(heap.getUsed())
-                .append(",\"heapCommittedBytes\":")
-                .append(heap.getCommitted())
-                .append(",\"heapAfterGcBytes\":")
-                .append(heapAfterGc())
-                .append(",\"gcCount\":")
-                .append(gcCount)
-                .append(",\"gcPauseMs\":")
-                .append(gcPauseMs)
-                .append(",\"jitMs\":")
-                .append(
-                        compiler != null && compiler.isCompilationTimeMonitoringSupported()
-                                ? compiler.getTotalCompilationTime()
-                                : null)
-                .append(",\"rssBytes\":")
-                .append(resident.bytes())
-                .append(",\"rssPeakBytes\":")
-                .append(resident.peakBytes())
-                .append(",\"voluntaryContextSwitches\":")
-                .append(contextSwitches.voluntary())
-                .append(",\"involuntaryContextSwitches\":")
-                .append(contextSwitches.involuntary())
-                .append(classes == null ? "" : ",\"threadClasses\":" + classesJson(classes))
-                .append('}')
-                .toString();
+        return new Figures(
+                os.getProcessCpuTime(),
+                cpuTicks == null ? null : cpuTicks[0] * MS_PER_TICK,
+                cpuTicks == null ? null : cpuTicks[1] * MS_PER_TICK,
+                threads.getThreadCount(),
+                threads.getPeakThreadCount(),
+                heap.getUsed(),
+                heap.getCommitted(),
+                heapAfterGc(),
+                gcCount,
+                gcPauseMs,
+                compiler != null && compiler.isCompilationTimeMonitoringSupported()
+                        ? compiler.getTotalCompilationTime()
+                        : null,
+                resident.bytes(),
+                resident.peakBytes(),
+                contextSwitches.voluntary(),
+                contextSwitches.involuntary());
     }
 
     private static String classesJson(ThreadClasses classes) {

@@ -75,6 +75,23 @@ public final class ServerStats {
                 + ProcessCost.ofThisProcess().toJson(classes) + "}";
     }
 
+    /**
+     * GET /metrics: the same figures in Prometheus's text format ({@link PrometheusText}), the bill by thread class
+     * included; serve it on {@link #threadReader()}, as /stats?threads.
+     */
+    public String toPrometheus() {
+        long requests = counter.requests();
+        ThreadClasses classes = threadClasses();
+        return PrometheusText.render(
+                server,
+                strategy.id(),
+                requests,
+                counter.delayedAmong(requests),
+                inFlight(),
+                ProcessCost.ofThisProcess().figures(),
+                classes == null ? null : classes.read());
+    }
+
     /** Where both servers read {@code /stats?threads}: one daemon thread, {@link #THREAD_READER}, started once. */
     public synchronized Executor threadReader() {
         if (threadReader == null) {

@@ -283,6 +283,20 @@ class DeploymentFilesTest {
         assertEquals(service("loadtest").get("user"), compare.get("user"), "compare: user (to write into ./results)");
     }
 
+    /** Profile observe: Debian's prometheus package, off the servers' CPUs, scraping both by name every second. */
+    @Test
+    void theObserveProfileScrapesBothServersEverySecondFromDebiansPackage() throws IOException {
+        Map<String, Object> prometheus = service("prometheus");
+        assertEquals(List.of("observe"), strings(prometheus.get("profiles")), "prometheus: profiles");
+        assertEquals("${GENERATOR_CPUSET:-1}", prometheus.get("cpuset"), "on the generator's CPUs");
+        String dockerfile = Files.readString(ROOT.resolve("docker/prometheus/Dockerfile"));
+        assertTrue(dockerfile.contains("FROM ${RUNTIME_IMAGE}"), "its base swappable, as the others'");
+        assertTrue(dockerfile.contains("--no-install-recommends prometheus"), "Debian's package");
+        String scrape = Files.readString(ROOT.resolve("docker/prometheus/prometheus.yml"));
+        assertTrue(scrape.contains("scrape_interval: 1s"), scrape);
+        assertTrue(scrape.contains("\"undertow:8080\"") && scrape.contains("\"vertx:8081\""), scrape);
+    }
+
     /** The file's opening comment says how to run each profile. */
     @Test
     void theHeaderShowsHowToRunEveryProfile() throws IOException {

@@ -4,6 +4,7 @@ import dev.threadbench.common.CpuWork;
 import dev.threadbench.common.FixedResponse;
 import dev.threadbench.common.GracefulShutdown;
 import dev.threadbench.common.Page;
+import dev.threadbench.common.PrometheusText;
 import dev.threadbench.common.RequestRules;
 import dev.threadbench.common.ServerMain;
 import dev.threadbench.common.ServerStats;
@@ -22,7 +23,10 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.xnio.IoUtils;
 
-/** The endpoints as Undertow handlers: the page on {@code /}, {@code /health}, {@code /stats}, 404, 405. */
+/**
+ * The endpoints as Undertow handlers: the page on {@code /}, {@code /health}, {@code /stats}, {@code /metrics}, 404,
+ * 405.
+ */
 final class Routes {
 
     private static final Logger LOG = Logger.getLogger(Routes.class.getName());
@@ -33,11 +37,14 @@ final class Routes {
         HttpHandler pageHandler = page(setup, delay);
         HttpHandler healthHandler = health(setup.shutdown());
         HttpHandler statsHandler = stats(setup.stats());
+        HttpHandler metricsHandler = metrics(setup.stats());
         HttpHandler router = Handlers.routing()
                 .get("/health", healthHandler)
                 .add(Methods.HEAD, "/health", healthHandler)
                 .get("/stats", statsHandler)
                 .add(Methods.HEAD, "/stats", statsHandler)
+                .get("/metrics", metricsHandler)
+                .add(Methods.HEAD, "/metrics", metricsHandler)
                 .setInvalidMethodHandler(exchange -> send(exchange, FixedResponse.METHOD_NOT_ALLOWED))
                 .setFallbackHandler(exchange -> send(exchange, FixedResponse.NOT_FOUND));
         // The page, nearly every request, skips the routing table's lookups. The rules have already
@@ -137,6 +144,21 @@ final class Routes {
                 }
                 exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, FixedResponse.Type.JSON);
                 exchange.getResponseSender().send(stats.toJson(threadClasses));
+            }
+        };
+    }
+
+    /** Prometheus's text, always with the bill by thread class: on the stats reader's thread, as /stats?threads. */
+    static HttpHandler metrics(ServerStats stats) {
+        return new HttpHandler() {
+            @Override
+            public void handleRequest(HttpServerExchange exchange) {
+                if (exchange.isInIoThread()) {
+                    exchange.dispatch(stats.threadReader(), this);
+                    return;
+                }
+                exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, PrometheusText.CONTENT_TYPE);
+                exchange.getResponseSender().send(stats.toPrometheus());
             }
         };
     }

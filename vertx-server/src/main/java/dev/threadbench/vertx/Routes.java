@@ -4,6 +4,7 @@ import dev.threadbench.common.CpuWork;
 import dev.threadbench.common.FixedResponse;
 import dev.threadbench.common.GracefulShutdown;
 import dev.threadbench.common.Page;
+import dev.threadbench.common.PrometheusText;
 import dev.threadbench.common.RequestRules;
 import dev.threadbench.common.ServerMain;
 import dev.threadbench.common.ServerStats;
@@ -29,13 +30,17 @@ import java.util.concurrent.CompletableFuture;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-/** The endpoints as a vertx-web Router: the page on {@code /}, {@code /health}, {@code /stats}, 404, 405. */
+/**
+ * The endpoints as a vertx-web Router: the page on {@code /}, {@code /health}, {@code /stats}, {@code /metrics}, 404,
+ * 405.
+ */
 final class Routes {
 
     private static final Logger LOG = Logger.getLogger(Routes.class.getName());
 
     private static final CharSequence HTML = HttpHeaders.createOptimized(Page.CONTENT_TYPE);
     private static final CharSequence JSON = HttpHeaders.createOptimized(FixedResponse.Type.JSON);
+    private static final CharSequence PROMETHEUS = HttpHeaders.createOptimized(PrometheusText.CONTENT_TYPE);
     private static final CharSequence ALLOW = HttpHeaders.createOptimized(FixedResponse.ALLOW);
     private static final Map<FixedResponse, CharSequence> CONTENT_TYPES = new EnumMap<>(FixedResponse.class);
     private static final Map<FixedResponse, CharSequence> CONTENT_LENGTHS = new EnumMap<>(FixedResponse.class);
@@ -57,15 +62,19 @@ final class Routes {
         Handler<HttpServerRequest> pageHandler = page(setup, delay);
         Handler<RoutingContext> healthHandler = health(setup.shutdown());
         Handler<RoutingContext> statsHandler = stats(setup.stats());
+        Handler<RoutingContext> metricsHandler = metrics(setup.stats());
         Handler<RoutingContext> notFound = ctx -> send(ctx.request(), FixedResponse.NOT_FOUND);
         Router router = Router.router(vertx);
         // vertx-web lets "/health" match "/health/" too; Undertow's routing (and the contract) does not
         router.route("/health/").handler(notFound);
         router.route("/stats/").handler(notFound);
+        router.route("/metrics/").handler(notFound);
         router.get("/health").handler(healthHandler);
         router.head("/health").handler(healthHandler);
         router.get("/stats").handler(statsHandler);
         router.head("/stats").handler(statsHandler);
+        router.get("/metrics").handler(metricsHandler);
+        router.head("/metrics").handler(metricsHandler);
         router.errorHandler(405, ctx -> send(ctx.request(), FixedResponse.METHOD_NOT_ALLOWED));
         router.errorHandler(404, notFound);
         // whatever vertx-web itself refuses that the rules let through: the bare 400, not vertx-web's "Bad Request"
@@ -175,6 +184,23 @@ final class Routes {
                                     .end(json.result());
                         } else {
                             ctx.fail(json.cause());
+                        }
+                    });
+        };
+    }
+
+    /** Prometheus's text, always with the bill by thread class: on the stats reader's thread, as /stats?threads. */
+    static Handler<RoutingContext> metrics(ServerStats stats) {
+        return ctx -> {
+            Context loop = ctx.vertx().getOrCreateContext();
+            Future.fromCompletionStage(CompletableFuture.supplyAsync(stats::toPrometheus, stats.threadReader()), loop)
+                    .onComplete(text -> {
+                        if (text.succeeded()) {
+                            ctx.response()
+                                    .putHeader(HttpHeaders.CONTENT_TYPE, PROMETHEUS)
+                                    .end(text.result());
+                        } else {
+                            ctx.fail(text.cause());
                         }
                     });
         };

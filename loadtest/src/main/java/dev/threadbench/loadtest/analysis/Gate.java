@@ -110,31 +110,49 @@ public record Gate(String text, String metric, boolean above, double limit, bool
         };
     }
 
-    /** What the gates found: one line per breach, and the limits that could not be checked, with why. */
-    public record Check(List<String> breaches, List<String> notes) {
+    /**
+     * What the gates found: one line per breach, the limits that could not be checked, with why, and every gate and
+     * cell judged ({@link Case}, for --junit).
+     */
+    public record Check(List<String> breaches, List<String> notes, List<Case> cases) {
 
         public boolean breached() {
             return !breaches.isEmpty();
         }
     }
 
+    /**
+     * One gate on one cell: {@code breach}, the breach line, when it failed; {@code note} when it could not be judged
+     * (or was past the limit by less than the rounds show); both null: it held. A gate with no cell to judge is one
+     * case with the cell "-".
+     */
+    public record Case(String gate, String cell, String breach, String note) {}
+
     /** Every gate against {@code results}, and for the relative ones against their {@code baseline} section. */
     public static Check check(List<Gate> gates, Results results) {
         List<String> breaches = new ArrayList<>();
         List<String> notes = new ArrayList<>();
+        List<Case> cases = new ArrayList<>();
         for (Gate gate : gates) {
             if (gate.relative) {
-                gate.checkRelative(results.baseline(), breaches, notes);
+                gate.checkRelative(results.baseline(), cases);
             } else {
-                gate.checkAbsolute(Cell.of(results.runs()), breaches, notes);
+                gate.checkAbsolute(Cell.of(results.runs()), cases);
             }
         }
-        return new Check(List.copyOf(breaches), List.copyOf(notes));
+        for (Case c : cases) {
+            if (c.breach() != null) {
+                breaches.add(c.breach());
+            } else if (c.note() != null) {
+                notes.add(c.note());
+            }
+        }
+        return new Check(List.copyOf(breaches), List.copyOf(notes), List.copyOf(cases));
     }
 
-    private void checkRelative(BaselineJudgement baseline, List<String> breaches, List<String> notes) {
+    private void checkRelative(BaselineJudgement baseline, List<Case> cases) {
         if (baseline == null || baseline.cells().isEmpty()) {
-            notes.add(text + ": no cell to judge against the baseline");
+            cases.add(new Case(text, "-", null, text + ": no cell to judge against the baseline"));
             return;
         }
         String name = figure(metric).name;
@@ -145,18 +163,24 @@ public record Gate(String text, String metric, boolean above, double limit, bool
             }
             boolean past = above ? delta.change() > limit : delta.change() < limit;
             if (!past) {
-                continue;
-            }
-            if (delta.outcome().significant()) {
-                breaches.add(text + ": " + cell.label() + ": " + delta.describe());
+                cases.add(new Case(text, cell.label(), null, null));
+            } else if (delta.outcome().significant()) {
+                cases.add(new Case(text, cell.label(), text + ": " + cell.label() + ": " + delta.describe(), null));
             } else {
-                notes.add(text + ": " + cell.label() + ": past the limit but not counted: " + delta.describe());
+                cases.add(new Case(
+                        text,
+                        cell.label(),
+                        null,
+                        text + ": " + cell.label() + ": past the limit but not counted: " + delta.describe()));
             }
         }
     }
 
-    private void checkAbsolute(List<Cell> cells, List<String> breaches, List<String> notes) {
+    private void checkAbsolute(List<Cell> cells, List<Case> cases) {
         for (Cell cell : cells) {
+            String where = "C=" + cell.concurrency()
+                    + (cell.targetRate() == null ? "" : String.format(Locale.ROOT, " @%,.0f/s", cell.targetRate()))
+                    + " " + cell.label();
             Double value;
             String shown;
             if (metric.equals("failed")) {
@@ -166,18 +190,14 @@ public record Gate(String text, String metric, boolean above, double limit, bool
                 BaselineJudgement.Figure figure = figure(metric);
                 Spread spread = cell.spread(Baselines.value(figure));
                 if (spread == null) {
-                    notes.add(text + ": C=" + cell.concurrency() + " " + cell.label() + ": " + figure.name
-                            + " not measured");
+                    cases.add(new Case(text, where, null, text + ": " + where + ": " + figure.name + " not measured"));
                     continue;
                 }
                 value = spread.median();
                 shown = figure.name + " " + spread.format(figure.format) + " (median of " + spread.n() + " rounds)";
             }
-            if (above ? value > limit : value < limit) {
-                breaches.add(text + ": C=" + cell.concurrency()
-                        + (cell.targetRate() == null ? "" : String.format(Locale.ROOT, " @%,.0f/s", cell.targetRate()))
-                        + " " + cell.label() + ": " + shown);
-            }
+            boolean breached = above ? value > limit : value < limit;
+            cases.add(new Case(text, where, breached ? text + ": " + where + ": " + shown : null, null));
         }
     }
 

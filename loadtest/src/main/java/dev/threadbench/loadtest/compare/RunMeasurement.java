@@ -138,6 +138,20 @@ final class RunMeasurement {
                     generator.generatorSeconds(),
                     serverTimeline));
         }
+        if (outcome.seconds() != null) {
+            String name = Profiling.name(
+                    server.name(),
+                    before.strategy(),
+                    load.concurrency(),
+                    load.rate(),
+                    round,
+                    settings.runs().rounds());
+            HdrLog.write(
+                    settings.out().resolve("hlog").resolve(name + ".hlog"),
+                    outcome.seconds(),
+                    timing.rampupSeconds(),
+                    name + ": " + server.base() + ", " + engine.name());
+        }
         profile.finish();
         Target.Stats after = server.idleStats(idleLimit);
         Map<String, ThreadClassCost> generatorThreads;

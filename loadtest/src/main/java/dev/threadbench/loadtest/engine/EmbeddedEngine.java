@@ -152,7 +152,8 @@ public final class EmbeddedEngine implements Engine {
                                         open.late(),
                                         open.unsent(),
                                         Math.round(open.maxLateMs() * 1000) / 1000.0))
-                .withTimeline(timeline(result.seconds()));
+                .withTimeline(timeline(result.seconds()))
+                .withSeconds(result.seconds());
     }
 
     /** The runner's seconds as results.json keeps them; null when it kept none. */

@@ -2,6 +2,7 @@ package dev.threadbench.loadtest.engine;
 
 import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.model.Run;
+import dev.threadbench.loadtest.runner.SecondSeries;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,6 +18,8 @@ import java.util.List;
  *                            one generator
  * @param timeline            the generator's side of the run second by second (its {@code serverSamples} null: compare
  *                            adds them); null when the engine gives none
+ * @param seconds             the same seconds' latency histograms (the embedded runner's, merged over agents), for the
+ *                            .hlog; null when the engine gives none
  */
 public record Outcome(
         Window window,
@@ -26,7 +29,8 @@ public record Outcome(
         List<String> notes,
         Results.OpenModel open,
         Run.Distributed cluster,
-        Results.Timeline timeline) {
+        Results.Timeline timeline,
+        SecondSeries seconds) {
 
     /**
      * The measured window: its requests (answered or failed), failures by cause, length, rate, and the connections
@@ -58,7 +62,7 @@ public record Outcome(
             Answers answers,
             List<String> notes,
             Results.OpenModel open) {
-        this(window, latency, generatorCpuSeconds, answers, notes, open, null, null);
+        this(window, latency, generatorCpuSeconds, answers, notes, open, null, null, null);
     }
 
     /** The same, as the cluster made it. */
@@ -71,18 +75,25 @@ public record Outcome(
                 notes,
                 open,
                 new Run.Distributed(perAgent, cost),
-                timeline);
+                timeline,
+                seconds);
     }
 
     /** The same, with one more note. */
     public Outcome withNote(String note) {
         List<String> more = new ArrayList<>(notes);
         more.add(note);
-        return new Outcome(window, latency, generatorCpuSeconds, answers, more, open, cluster, timeline);
+        return new Outcome(window, latency, generatorCpuSeconds, answers, more, open, cluster, timeline, seconds);
     }
 
     /** The same, with the generator's side of the run second by second. */
     public Outcome withTimeline(Results.Timeline generatorTimeline) {
-        return new Outcome(window, latency, generatorCpuSeconds, answers, notes, open, cluster, generatorTimeline);
+        return new Outcome(
+                window, latency, generatorCpuSeconds, answers, notes, open, cluster, generatorTimeline, seconds);
+    }
+
+    /** The same, with the seconds' latency histograms. */
+    public Outcome withSeconds(SecondSeries histograms) {
+        return new Outcome(window, latency, generatorCpuSeconds, answers, notes, open, cluster, timeline, histograms);
     }
 }

@@ -49,6 +49,13 @@ public final class BaselineOptions {
                     + " p99.9, cpu, rss, failed")
     private List<String> failIf;
 
+    @Option(
+            names = "--junit",
+            paramLabel = "FILE",
+            description = "with --fail-if: write the limits as JUnit XML, one test case per limit and cell, a"
+                    + " breach as a failure carrying its line (for CI's test reports)")
+    private Path junit;
+
     private Results baselineResults;
     private List<Gate> gates = List.of();
 
@@ -56,6 +63,9 @@ public final class BaselineOptions {
     public BaselineOptions check() {
         gates = failIf == null ? List.of() : Gate.parse(failIf);
         Gate.requireBaseline(gates, baseline != null);
+        if (junit != null && gates.isEmpty()) {
+            throw new UsageException("--junit: only with --fail-if (its test cases are the limits)");
+        }
         if (allowEnvChange && baseline == null) {
             throw new UsageException("--allow-env-change: only with --baseline");
         }
@@ -116,6 +126,15 @@ public final class BaselineOptions {
                             ? "fail-if: " + check.breaches().size() + " limit(s) breached (exit code "
                                     + ExitCodes.LIMIT_BREACHED + ")"
                             : "fail-if: no limit breached");
+        }
+        if (check != null && junit != null) {
+            JunitReport.write(
+                    junit,
+                    check.cases(),
+                    java.time.LocalDateTime.now(java.time.ZoneOffset.UTC)
+                            .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                            .toString());
+            out.println("junit: " + junit);
         }
         Path summary = dir.resolve("summary.md");
         try {

@@ -106,6 +106,15 @@ public record SecondSeries(
         return out;
     }
 
+    /** Each second's histogram, in microseconds (null: a second without a completed request). */
+    public List<Histogram> decoded() {
+        List<Histogram> out = new ArrayList<>(histograms.size());
+        for (String encoded : histograms) {
+            out.add(encoded == null ? null : decode(Base64.getDecoder().decode(encoded)));
+        }
+        return out;
+    }
+
     private static Histogram add(Histogram sum, Histogram next) {
         if (sum == null) {
             return next;

@@ -152,6 +152,10 @@ class BaselineCompareTest {
         assertEquals("loadtest: " + dir.resolve("nothing.json") + ": no such file\n", missing.err());
         MainTest.Ran allow = MainTest.run("report", "x.json", "--allow-env-change");
         assertEquals("loadtest: --allow-env-change: only with --baseline\n", allow.err());
+        MainTest.Ran junit = MainTest.run(
+                "report", "x.json", "--junit", dir.resolve("junit.xml").toString());
+        assertEquals(ExitCodes.USAGE, junit.code());
+        assertEquals("loadtest: --junit: only with --fail-if (its test cases are the limits)\n", junit.err());
         assertEquals(ExitCodes.USAGE, allow.code());
     }
 }
