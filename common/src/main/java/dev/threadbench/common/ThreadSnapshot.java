@@ -23,7 +23,7 @@ import java.util.Map;
  * process total comes in clock ticks (10 ms, utime and stime each cut to a whole tick), the threads' in ns, so {@code
  * exited} carries up to 40 ms of that rounding over a window: it is never below 0.
  */
-public record ThreadSnapshot(Map<Long, ThreadClasses.Task> tasks, long processCpuNanos) {
+public record ThreadSnapshot(Map<Long, ThreadClasses.Task> tasks, long userTicks, long systemTicks) {
 
     private static final long NANOS_PER_TICK = 10_000_000L;
     private static final int PROC_FILE_MAX = 8192;
@@ -53,7 +53,12 @@ public record ThreadSnapshot(Map<Long, ThreadClasses.Task> tasks, long processCp
         if (user == null || system == null) {
             return null;
         }
-        return new ThreadSnapshot(Map.copyOf(tasks), (user + system) * NANOS_PER_TICK);
+        return new ThreadSnapshot(Map.copyOf(tasks), user, system);
+    }
+
+    /** The process's CPU time, live and ended threads, in ns (to the tick). */
+    public long processCpuNanos() {
+        return (userTicks + systemTicks) * NANOS_PER_TICK;
     }
 
     /** Of the process {@code pid} on this machine; null when it cannot be read (gone, or not Linux). */

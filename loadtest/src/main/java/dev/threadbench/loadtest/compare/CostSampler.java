@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -41,11 +42,22 @@ final class CostSampler implements AutoCloseable {
         return thread;
     });
     private final CompletableFuture<Window> window = new CompletableFuture<>();
+    /**
+     * The server's threads are read at the window's edges on a thread of their own, not queued behind a /stats read
+     * that an overloaded server answers late: the edges stay the window's.
+     */
+    private final ExecutorService edgeReader = Executors.newSingleThreadExecutor(r -> {
+        Thread thread = new Thread(r, "cost-edges");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    private final CompletableFuture<Edge> firstThreads = new CompletableFuture<>();
+    private final CompletableFuture<Edge> lastThreads = new CompletableFuture<>();
     private volatile boolean stopped;
     // touched on the sampler's thread only
     private ProcessFigures first;
     private long firstNanos;
-    private Edge firstThreads;
     /** The server's kind as its /stats names it ("undertow", "vertx"), for its threads' classes. */
     private volatile String kind;
 
@@ -84,6 +96,20 @@ final class CostSampler implements AutoCloseable {
             Edge lastThreads,
             String kind) {
 
+        /** This window with the server's threads at its edges. */
+        Window withThreads(Edge first, Edge last) {
+            return new Window(
+                    this.first,
+                    this.last,
+                    seconds,
+                    sampledPeakThreads,
+                    sampledPeakRssBytes,
+                    samples,
+                    first,
+                    last,
+                    kind);
+        }
+
         Window(
                 ProcessFigures first,
                 ProcessFigures last,
@@ -119,11 +145,13 @@ final class CostSampler implements AutoCloseable {
 
     void start() {
         measureStartedNanos = System.nanoTime();
+        if (pid.isPresent()) {
+            edgeReader.execute(() -> firstThreads.complete(threads()));
+        }
         timer.execute(() -> {
             long asked = System.nanoTime();
             first = edgeRead();
             firstNanos = (asked + System.nanoTime()) / 2;
-            firstThreads = threads();
             reads.add(new Read(firstNanos, first));
             sample(first);
             inWindow = true;
@@ -133,12 +161,14 @@ final class CostSampler implements AutoCloseable {
 
     void stop() {
         stopped = true;
+        if (pid.isPresent()) {
+            edgeReader.execute(() -> lastThreads.complete(threads()));
+        }
         timer.execute(() -> {
             inWindow = false;
             long asked = System.nanoTime();
             ProcessFigures last = edgeRead();
             long lastNanos = (asked + System.nanoTime()) / 2;
-            Edge lastThreads = threads();
             reads.add(new Read(lastNanos, last));
             sample(last);
             window.complete(
@@ -151,8 +181,8 @@ final class CostSampler implements AutoCloseable {
                                     peakThreads,
                                     peakRssBytes,
                                     samples,
-                                    firstThreads,
-                                    lastThreads,
+                                    null,
+                                    null,
                                     kind));
         });
     }
@@ -252,6 +282,7 @@ final class CostSampler implements AutoCloseable {
     @Override
     public void close() {
         timer.shutdownNow();
+        edgeReader.shutdownNow();
     }
 
     /**
@@ -265,14 +296,17 @@ final class CostSampler implements AutoCloseable {
         }
         try {
             Window w = window.get(30, TimeUnit.SECONDS);
-            return w == null ? null : WindowCost.of(w, requestsPerSecond * w.seconds());
+            if (w != null && pid.isPresent()) {
+                w = w.withThreads(firstThreads.get(30, TimeUnit.SECONDS), lastThreads.get(30, TimeUnit.SECONDS));
+            }
+            return w == null ? null : WindowCost.of(w, requestsPerSecond);
         } catch (ExecutionException | TimeoutException e) {
             return null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return null;
         } finally {
-            timer.shutdownNow();
+            close();
         }
     }
 

@@ -23,18 +23,42 @@ final class WindowCost {
         return sampled > 0 ? sampled : null;
     }
 
-    static ServerCost of(CostSampler.Window w, double requests) {
+    /**
+     * The window's cost at the client's {@code requestsPerSecond}: per request over the server's threads' own edges
+     * where compare read them (its CPU from its /proc), else over its /stats reads' (whose window is theirs: an
+     * overloaded server answers them late). Heap, GC and JIT come from /stats either way.
+     */
+    static ServerCost of(CostSampler.Window w, double requestsPerSecond) {
         ProcessFigures a = w.first();
         ProcessFigures b = w.last();
+        double requests = requestsPerSecond * w.seconds();
         Long cpuMs = delta(a.cpuMs(), b.cpuMs());
+        Long userMs = delta(a.cpuUserMs(), b.cpuUserMs());
+        Long systemMs = delta(a.cpuSystemMs(), b.cpuSystemMs());
+        Map<String, ThreadClassCost> classes = null;
+        if (w.firstThreads() != null && w.lastThreads() != null) {
+            ThreadSnapshot start = w.firstThreads().threads();
+            ThreadSnapshot end = w.lastThreads().threads();
+            requests = requestsPerSecond
+                    * (w.lastThreads().nanos() - w.firstThreads().nanos())
+                    / 1e9;
+            cpuMs = (end.processCpuNanos() - start.processCpuNanos()) / 1_000_000;
+            userMs = (end.userTicks() - start.userTicks()) * 10;
+            systemMs = (end.systemTicks() - start.systemTicks()) * 10;
+            classes = over(
+                    ThreadSnapshot.between(start, end, ThreadClasses.table(w.kind() == null ? "" : w.kind())),
+                    requests);
+        } else if (w.first().threadClasses() != null && w.last().threadClasses() != null) {
+            classes = threads(w.first().threadClasses(), w.last().threadClasses(), requests);
+        }
         Long peakRss = peak(a.rssPeakBytes(), b.rssPeakBytes(), w.sampledPeakRssBytes());
         Long gcPause = delta(a.gcPauseMs(), b.gcPauseMs());
         Long jit = delta(a.jitMs(), b.jitMs());
         return new ServerCost(
                 cpuMs == null ? null : RunAnalysis.round(cpuMs / 1000.0, 3),
                 perRequest(cpuMs, 1000, requests),
-                perRequest(delta(a.cpuUserMs(), b.cpuUserMs()), 1000, requests),
-                perRequest(delta(a.cpuSystemMs(), b.cpuSystemMs()), 1000, requests),
+                perRequest(userMs, 1000, requests),
+                perRequest(systemMs, 1000, requests),
                 peak(a.threadsPeak(), b.threadsPeak(), w.sampledPeakThreads()),
                 perRequest(delta(a.contextSwitches(), b.contextSwitches()), 1, requests),
                 peakRss == null ? null : mb(peakRss),
@@ -44,27 +68,7 @@ final class WindowCost {
                 gcPause == null || w.seconds() <= 0 ? null : RunAnalysis.round(gcPause / w.seconds(), 2),
                 jit == null || w.seconds() <= 0 ? null : RunAnalysis.round(jit / w.seconds(), 2),
                 w.samples(),
-                threadClasses(w, requests));
-    }
-
-    /**
-     * The window's bill by thread class: from the two edges' thread snapshots where compare read them (per request
-     * over the snapshots' own span, at the window's rate), else from the server's /stats?threads at both edges.
-     */
-    private static Map<String, ThreadClassCost> threadClasses(CostSampler.Window w, double requests) {
-        if (w.firstThreads() != null && w.lastThreads() != null && w.seconds() > 0) {
-            double seconds = (w.lastThreads().nanos() - w.firstThreads().nanos()) / 1e9;
-            return over(
-                    ThreadSnapshot.between(
-                            w.firstThreads().threads(),
-                            w.lastThreads().threads(),
-                            ThreadClasses.table(w.kind() == null ? "" : w.kind())),
-                    requests * seconds / w.seconds());
-        }
-        if (w.first().threadClasses() == null && w.last().threadClasses() == null) {
-            return null;
-        }
-        return threads(w.first().threadClasses(), w.last().threadClasses(), requests);
+                classes);
     }
 
     /** A window's bill by class, already the differences over it, per request over {@code requests}. */

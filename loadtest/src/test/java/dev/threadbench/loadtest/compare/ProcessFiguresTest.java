@@ -61,7 +61,7 @@ class ProcessFiguresTest {
                 8_000,
                 900L << 20,
                 21);
-        ServerCost cost = WindowCost.of(window, 10_000);
+        ServerCost cost = WindowCost.of(window, 10_000 / window.seconds());
         assertEquals(2.0, cost.cpuSeconds());
         assertEquals(200.0, cost.cpuMicrosPerRequest());
         assertEquals(150.0, cost.cpuUserMicrosPerRequest());
@@ -90,7 +90,7 @@ class ProcessFiguresTest {
                 new ProcessFigures(1_000L, null, null, 20L, 25L, 1L, 2L, 3L, 0L, 0L, null, null, null, null, null);
         ProcessFigures later =
                 new ProcessFigures(2_000L, null, null, 20L, 25L, 1L, 2L, 3L, 0L, 0L, null, null, null, null, null);
-        ServerCost cost = WindowCost.of(new CostSampler.Window(offLinux, later, 5.0, 20, 0, 11), 1_000);
+        ServerCost cost = WindowCost.of(new CostSampler.Window(offLinux, later, 5.0, 20, 0, 11), 1_000 / 5.0);
         assertEquals(1000.0, cost.cpuMicrosPerRequest());
         assertNull(cost.cpuUserMicrosPerRequest());
         assertNull(cost.peakRssMb());
