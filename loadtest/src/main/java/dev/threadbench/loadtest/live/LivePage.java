@@ -6,6 +6,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import java.io.IOException;
@@ -18,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
@@ -37,6 +39,9 @@ public final class LivePage implements AutoCloseable {
     private final HttpServer server;
     private final LiveBoard board;
     private final String url;
+    /** On loopback, the Host names a request may carry: a page elsewhere cannot reach it by renaming itself here. */
+    private final Set<String> hosts;
+
     private final List<HttpServerResponse> viewers = new ArrayList<>(); // the page's thread only
     private volatile boolean everViewed;
     private volatile Path report;
@@ -47,7 +52,9 @@ public final class LivePage implements AutoCloseable {
         this.board = board;
         String page = page();
         String echarts = HtmlReport.echartsScript();
-        this.server = vertx.createHttpServer().requestHandler(request -> serve(request, page, echarts));
+        // HTTP/1.1 only: an h2c upgrade would leave the Host check without its header
+        this.server = vertx.createHttpServer(new HttpServerOptions().setHttp2ClearTextEnabled(false))
+                .requestHandler(request -> serve(request, page, echarts));
         try {
             server.listen(address.getPort(), address.getAddress().getHostAddress())
                     .toCompletionStage()
@@ -59,7 +66,10 @@ public final class LivePage implements AutoCloseable {
                     "--live: cannot listen on " + address + ": " + e.getCause().getMessage());
         }
         String host = address.getAddress().getHostAddress();
-        this.url = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + server.actualPort() + "/";
+        String authority = (host.contains(":") ? "[" + host + "]" : host) + ":" + server.actualPort();
+        this.url = "http://" + authority + "/";
+        this.hosts =
+                address.getAddress().isLoopbackAddress() ? Set.of(authority, "localhost:" + server.actualPort()) : null;
         vertx.setPeriodic(TICK_MS, id -> tick());
     }
 
@@ -111,6 +121,10 @@ public final class LivePage implements AutoCloseable {
 
     private void serve(HttpServerRequest request, String page, String echarts) {
         HttpServerResponse response = request.response();
+        if (hosts != null && !hosts.contains(request.getHeader("Host"))) {
+            response.setStatusCode(403).end("this page answers on " + url + " only\n");
+            return;
+        }
         if (!"GET".equals(request.method().name())) {
             response.setStatusCode(405).putHeader("Allow", "GET").end();
             return;
