@@ -40,7 +40,8 @@ final class LiveFeed {
             return;
         }
         CompareSettings.Workload workload = settings.workload();
-        String label = planned.server() + "/" + (planned.strategy() == null ? "default" : planned.strategy())
+        String label = planned.server()
+                + (planned.strategy() == null ? " (its default strategy)" : "/" + planned.strategy())
                 + " at C=" + load.concurrency() + (load.rate() == null ? "" : ", " + load.rate() + " req/s offered")
                 + settings.runs().label(round);
         board.runStarted(

@@ -41,6 +41,8 @@ public final class LiveBoard {
             long completed,
             String phase,
             double rate,
+            int rateSeconds,
+            Double secondsLeft,
             Double perSecond,
             Double failedPerSecond,
             Double p50Ms,
@@ -102,6 +104,8 @@ public final class LiveBoard {
                     tick.completed(),
                     rampingUp ? "ramp-up" : tick.phase(),
                     tick.rate(),
+                    tick.rateSeconds(),
+                    Double.isNaN(tick.secondsLeft()) ? null : tick.secondsLeft(),
                     perSecond,
                     failedPerSecond,
                     tick.p50Ms(),
@@ -213,6 +217,8 @@ public final class LiveBoard {
                 .put("completed", p.completed())
                 .put("phase", p.phase())
                 .put("rate", Math.round(p.rate() * 10) / 10.0)
+                .put("rateSeconds", p.rateSeconds())
+                .put("secondsLeft", p.secondsLeft() == null ? null : Math.ceil(p.secondsLeft()))
                 .put("perSecond", p.perSecond())
                 .put("failedPerSecond", p.failedPerSecond())
                 .put("p50Ms", p.p50Ms())
