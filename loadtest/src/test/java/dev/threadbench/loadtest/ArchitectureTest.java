@@ -33,6 +33,8 @@ class ArchitectureTest {
             .definedBy(ROOT)
             .layer("compare")
             .definedBy(ROOT + ".compare..")
+            .layer("live")
+            .definedBy(ROOT + ".live..")
             .layer("report")
             .definedBy(ROOT + ".report..")
             .layer("cluster")
@@ -55,7 +57,19 @@ class ArchitectureTest {
             .definedBy(ROOT + ".cli..")
             .whereLayer("compare")
             .mayOnlyAccessLayers(
-                    "report", "cluster", "analysis", "engine", "runner", "profile", "plan", "model", "base", "cli")
+                    "live",
+                    "report",
+                    "cluster",
+                    "analysis",
+                    "engine",
+                    "runner",
+                    "profile",
+                    "plan",
+                    "model",
+                    "base",
+                    "cli")
+            .whereLayer("live")
+            .mayOnlyAccessLayers("report", "base")
             .whereLayer("report")
             .mayOnlyAccessLayers("analysis", "model", "base", "cli")
             .whereLayer("cluster")

@@ -6,6 +6,9 @@ import dev.threadbench.loadtest.cluster.ClusterEngine;
 import dev.threadbench.loadtest.engine.Engine;
 import dev.threadbench.loadtest.engine.GeneratorOptions;
 import dev.threadbench.loadtest.engine.TimingOptions;
+import dev.threadbench.loadtest.live.LiveBoard;
+import dev.threadbench.loadtest.live.LiveOptions;
+import dev.threadbench.loadtest.live.LivePage;
 import dev.threadbench.loadtest.profile.ProfileMode;
 import dev.threadbench.loadtest.report.BaselineOptions;
 import dev.threadbench.loadtest.runner.Progress;
@@ -41,6 +44,9 @@ public final class CompareCommand implements Callable<Integer> {
     @Mixin
     private BaselineOptions baselineOptions;
 
+    @Mixin
+    private LiveOptions liveOptions;
+
     @Override
     public Integer call() {
         ProfileMode profile = options.profileMode();
@@ -52,16 +58,27 @@ public final class CompareCommand implements Callable<Integer> {
             throw new UsageException("--transport, --source-addresses: for the embedded runner on this machine only"
                     + " (agents run it on their defaults; wrk and drill have their own)");
         }
-        if (settings.generator().agents() != null) {
-            try (ClusterEngine cluster =
-                    ClusterEngine.connect(settings.generator().agents(), console.out(), "compare")) {
-                return new Comparison(settings, cluster, profile, baseline, console.out(), console.err()).run();
+        int linger = liveOptions.lingerSeconds();
+        LiveBoard board = new LiveBoard();
+        LivePage page = LivePage.start(liveOptions.address(), board);
+        try {
+            LiveFeed live = LiveFeed.of(page, board, settings);
+            if (settings.generator().agents() != null) {
+                try (ClusterEngine cluster =
+                        ClusterEngine.connect(settings.generator().agents(), console.out(), "compare")) {
+                    return new Comparison(settings, cluster, profile, baseline, live, console.out(), console.err())
+                            .run();
+                }
+            }
+            Engine engine = Engine.named(
+                    settings.generator().engine().key(), console.err(), Progress.Sink.stderrIsTerminal(), setup);
+            engine.checkWorkload(
+                    settings.workload().delayEvery(), settings.workload().delayMs());
+            return new Comparison(settings, engine, profile, baseline, live, console.out(), console.err()).run();
+        } finally {
+            if (page != null) {
+                page.close(linger, console.out());
             }
         }
-        Engine engine = Engine.named(
-                settings.generator().engine().key(), console.err(), Progress.Sink.stderrIsTerminal(), setup);
-        engine.checkWorkload(
-                settings.workload().delayEvery(), settings.workload().delayMs());
-        return new Comparison(settings, engine, profile, baseline, console.out(), console.err()).run();
     }
 }

@@ -55,6 +55,10 @@ final class Comparison {
     private final Integer workers;
 
     private final RunMeasurement measurement;
+    private final LiveFeed live;
+    /** The concurrencies this machine cannot hold, known once the run starts. */
+    private List<Results.Skipped> skipped = List.of();
+
     private final PointProgress progress = new PointProgress();
     private final List<String> problems = new ArrayList<>();
     private final Map<String, String> versions = new LinkedHashMap<>();
@@ -68,6 +72,7 @@ final class Comparison {
             Engine engine,
             ProfileMode profileMode,
             BaselineOptions baseline,
+            LiveFeed live,
             PrintStream out,
             PrintStream err) {
         this.settings = settings;
@@ -82,7 +87,9 @@ final class Comparison {
         this.workers = settings.runs().running()
                 ? null
                 : ServerArgs.workers(settings.servers().serverArgs());
-        this.measurement = new RunMeasurement(settings, engine, profiling, problems);
+        this.live = live;
+        this.measurement = new RunMeasurement(settings, engine, profiling, problems, live);
+        engine.watch(live::generator);
     }
 
     int run() {
@@ -97,7 +104,10 @@ final class Comparison {
             throw new UsageException("--out: cannot create " + settings.out() + ": " + e.getMessage());
         }
         CompareHeader.print(settings, out);
-        List<Results.Skipped> skipped = Headroom.skipped(settings, engine);
+        if (live.headerLine() != null) {
+            out.println(live.headerLine());
+        }
+        skipped = Headroom.skipped(settings, engine);
         skipped.forEach(s -> out.printf(Locale.ROOT, "skipped: C=%d: %s%n", s.concurrency(), s.reason()));
         String backlog = planned.running()
                 ? null
@@ -152,13 +162,7 @@ final class Comparison {
 
     /** results.json, report.html, the table and the history; the exit code. */
     private int report(List<Run> runs, List<Results.Skipped> skipped) {
-        Results results = SweepPairs.withSweep(new Results(
-                environment(),
-                settings.results(engine.name()).withGeneratorTransport(engine.transport()),
-                runs,
-                skipped,
-                null,
-                profiling.profiles()));
+        Results results = results(runs, skipped);
         if (baseline != null) {
             results = baseline.judge(results);
         }
@@ -166,6 +170,7 @@ final class Comparison {
         Path html = settings.out().resolve("report.html");
         ResultsJson.write(results, json);
         HtmlReport.write(results, html);
+        live.finished(results, html);
         out.println();
         out.print(ConsoleTable.render(results));
         out.println();
@@ -184,6 +189,16 @@ final class Comparison {
         problems.forEach(problem -> err.println("loadtest: " + problem));
         int exit = problems.isEmpty() ? ExitCodes.OK : ExitCodes.FAILED;
         return baseline == null ? exit : baseline.report(results, settings.out(), exit, out, err);
+    }
+
+    private Results results(List<Run> runs, List<Results.Skipped> skipped) {
+        return SweepPairs.withSweep(new Results(
+                environment(),
+                settings.results(engine.name()).withGeneratorTransport(engine.transport()),
+                runs,
+                skipped,
+                null,
+                profiling.profiles()));
     }
 
     /** Where the runs are made (the frameworks' versions as the servers logged them, once they have). */
@@ -312,6 +327,7 @@ final class Comparison {
                 RunMeasurement.Measured measured;
                 Run run;
                 try {
+                    live.runStarted(planned, load, round, progress.current());
                     measured = measurement.measure(server, load, round, warmupSeconds);
                     run = phase == null
                             ? measured.run()
@@ -335,6 +351,7 @@ final class Comparison {
                 runs.add(run);
                 done.add(run);
                 printRun(run, measured.warmUp());
+                live.runsSoFar(results(done, skipped));
             }
             OptionalInt stopped =
                     server.stop(Duration.ofMillis(workload.delayMs()).plusSeconds(15));

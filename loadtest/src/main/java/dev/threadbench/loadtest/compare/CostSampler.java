@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /**
  * The server's cost over a measured window, as it reports it itself: its /stats "process" figures read at
@@ -33,6 +34,7 @@ final class CostSampler implements AutoCloseable {
     static final long INTERVAL_MS = 500;
 
     private final Target server;
+    private final Consumer<ProcessFigures> onRead;
     /** The server's process on this machine when compare started it: its threads are read from here. */
     private final OptionalLong pid;
 
@@ -76,9 +78,11 @@ final class CostSampler implements AutoCloseable {
     /** The server's threads at one edge of the window, stamped halfway through the reading. */
     record Edge(long nanos, ThreadSnapshot threads) {}
 
-    CostSampler(Target server) {
+    /** @param onRead each 500 ms read's figures as well (compare's live page), on this sampler's thread */
+    CostSampler(Target server, Consumer<ProcessFigures> onRead) {
         this.server = server;
         this.pid = server.pid();
+        this.onRead = onRead;
     }
 
     /**
@@ -192,6 +196,7 @@ final class CostSampler implements AutoCloseable {
         long asked = System.nanoTime();
         ProcessFigures figures = read();
         reads.add(new Read((asked + System.nanoTime()) / 2, figures));
+        onRead.accept(figures);
         return figures;
     }
 

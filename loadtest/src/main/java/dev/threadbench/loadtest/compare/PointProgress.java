@@ -24,6 +24,11 @@ final class PointProgress {
         points = done + more;
     }
 
+    /** The point under way, as the live page shows it: "run 13 of 108". */
+    String current() {
+        return String.format(Locale.ROOT, "run %d of %s%d", done + 1, done + 1 < points ? "about " : "", points);
+    }
+
     /** One more point done: the prefix of its line. */
     String next() {
         done++;

@@ -33,13 +33,18 @@ final class RunMeasurement {
     private final Engine engine;
     private final Profiling profiling;
     private final List<String> problems;
+    private final LiveFeed live;
 
-    /** @param problems where a run's problems go (a count the client cannot explain, say) */
-    RunMeasurement(CompareSettings settings, Engine engine, Profiling profiling, List<String> problems) {
+    /**
+     * @param problems where a run's problems go (a count the client cannot explain, say)
+     * @param live     the live page's feed: the server's reads and the warm-up's JIT readings
+     */
+    RunMeasurement(CompareSettings settings, Engine engine, Profiling profiling, List<String> problems, LiveFeed live) {
         this.settings = settings;
         this.engine = engine;
         this.profiling = profiling;
         this.problems = problems;
+        this.live = live;
     }
 
     /** @param warmupSeconds this run's warm-up in place of the settings' (a server started for it alone); or null */
@@ -80,13 +85,15 @@ final class RunMeasurement {
         boolean generatorHere = settings.generator().embeddedHere();
         List<ThreadSnapshot> generatorEdges = Collections.synchronizedList(new ArrayList<>(2));
         WarmUp warmUp;
-        try (CostSampler costs = new CostSampler(server)) {
+        try (CostSampler costs = new CostSampler(server, live::server)) {
             warmUp = WarmUp.of(server, costs);
             LoadRunner.Phases phases = new LoadRunner.Phases() {
                 /** --warmup auto, at each whole delay period: the server's JIT settled. */
                 @Override
                 public boolean warmedUp() {
-                    return warmUp.settled();
+                    boolean settled = warmUp.settled();
+                    live.jit(warmUp.lastShare());
+                    return settled;
                 }
 
                 @Override

@@ -55,6 +55,11 @@ final class WarmUp {
         return settled;
     }
 
+    /** The JIT's share in the last period read; null before one, or when it could not be read. */
+    synchronized Double lastShare() {
+        return shares.isEmpty() ? null : shares.getLast();
+    }
+
     /** Whether the warm-up was judged and ended at the cap, not settled. */
     synchronized boolean capped() {
         return !shares.isEmpty() && !settled;

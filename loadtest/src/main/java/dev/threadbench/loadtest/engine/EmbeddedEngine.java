@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /** The embedded Vert.x runner. */
 public final class EmbeddedEngine implements Engine {
@@ -30,6 +31,8 @@ public final class EmbeddedEngine implements Engine {
     private boolean choiceSaid;
 
     private String ranOn;
+    /** Each tick's figures beside the progress line; null: none. */
+    private volatile Consumer<Progress.Reading> watcher;
 
     EmbeddedEngine(PrintStream progressOut, boolean terminal, GeneratorOptions.Setup setup) {
         this.progressOut = progressOut;
@@ -54,6 +57,11 @@ public final class EmbeddedEngine implements Engine {
     @Override
     public String transport() {
         return ranOn != null ? ranOn : setup.transport().key();
+    }
+
+    @Override
+    public void watch(Consumer<Progress.Reading> watcher) {
+        this.watcher = watcher;
     }
 
     @Override
@@ -97,7 +105,9 @@ public final class EmbeddedEngine implements Engine {
                                 concurrency,
                                 SourceAddresses.EPHEMERAL_PORTS,
                                 this::sayChoice));
-        Progress.Sink sink = progressOut == null ? Progress.Sink.NONE : Progress.Sink.forStream(progressOut, terminal);
+        Progress.Sink line = progressOut == null ? Progress.Sink.NONE : Progress.Sink.forStream(progressOut, terminal);
+        Consumer<Progress.Reading> watching = watcher;
+        Progress.Sink sink = watching == null ? line : Progress.Sink.watched(line, watching);
         LoadResult result = new LoadRunner(spec, phases, sink).run();
         ranOn = result.transport();
         return outcome(result);

@@ -5,6 +5,7 @@ import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.plan.Plan;
 import dev.threadbench.loadtest.runner.LoadResult;
 import dev.threadbench.loadtest.runner.LoadRunner;
+import dev.threadbench.loadtest.runner.Progress;
 import java.io.File;
 import java.io.PrintStream;
 import java.net.URI;
@@ -13,6 +14,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Consumer;
 
 /** A load generator compare can drive: the embedded runner, or wrk / drill when installed. */
 public interface Engine {
@@ -108,6 +110,12 @@ public interface Engine {
     default int sourceAddresses(String targetHost, int connections) {
         return 1;
     }
+
+    /**
+     * Each second of each run's load to {@code watcher} as well, on the progress thread (compare's live page); engines
+     * without a live count of their own (wrk, drill, agents) ignore it.
+     */
+    default void watch(Consumer<Progress.Reading> watcher) {}
 
     /** The I/O the engine runs on, when it has a choice (the embedded runner's --transport); null otherwise. */
     default String transport() {

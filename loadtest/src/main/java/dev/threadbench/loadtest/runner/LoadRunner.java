@@ -94,7 +94,12 @@ public final class LoadRunner {
                 Tally total = new Tally();
                 List<SecondBuckets> seconds = new ArrayList<>();
                 window.open();
-                try (Progress progress = new Progress(progressSink, () -> snapshot(window, groups))) {
+                try (Progress progress = new Progress(
+                        progressSink,
+                        () -> snapshot(window, groups),
+                        () -> SecondSeries.latest(groups.stream()
+                                .map(g -> g.tally.seconds.latest())
+                                .toList()))) {
                     if (spec.open()) {
                         for (int g = 0; g < groups.size(); g++) {
                             groups.get(g)

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -27,11 +28,54 @@ public final class Progress implements AutoCloseable {
     public record Snapshot(
             long nanos, long completed, long failed, double secondsLeft, long ticketsLeft, String phase) {}
 
+    /**
+     * One tick's figures for a watcher beside the line (compare's live page): the snapshot, requests/s over the last
+     * {@code rateSeconds}, and the newest whole second's latency (null before one ends).
+     */
+    public record Reading(
+            Snapshot snapshot,
+            double requestsPerSecond,
+            int rateSeconds,
+            double secondsLeft,
+            SecondSeries.Second last) {}
+
     /** Where progress goes. */
     public interface Sink {
         void update(String line);
 
         default void done() {}
+
+        /** Whether {@link #read} wants each tick's figures (the newest second's latency is decoded only then). */
+        default boolean watched() {
+            return false;
+        }
+
+        default void read(Reading reading) {}
+
+        /** {@code line}'s lines, and each tick's figures to {@code watcher} on the progress thread. */
+        static Sink watched(Sink line, Consumer<Reading> watcher) {
+            return new Sink() {
+                @Override
+                public void update(String text) {
+                    line.update(text);
+                }
+
+                @Override
+                public void done() {
+                    line.done();
+                }
+
+                @Override
+                public boolean watched() {
+                    return true;
+                }
+
+                @Override
+                public void read(Reading reading) {
+                    watcher.accept(reading);
+                }
+            };
+        }
 
         /** Nothing: for tests and for engines with their own output. */
         Sink NONE = line -> {};
@@ -93,12 +137,18 @@ public final class Progress implements AutoCloseable {
     });
     private final Sink sink;
     private final Supplier<Snapshot> source;
+    private final Supplier<SecondSeries.Second> lastSecond;
     private final TrailingRate rate = new TrailingRate();
     private volatile boolean closed;
 
     Progress(Sink sink, Supplier<Snapshot> source) {
+        this(sink, source, () -> null);
+    }
+
+    Progress(Sink sink, Supplier<Snapshot> source, Supplier<SecondSeries.Second> lastSecond) {
         this.sink = sink;
         this.source = source;
+        this.lastSecond = lastSecond;
         rate.add(source.get());
         timer.scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);
     }
@@ -109,7 +159,11 @@ public final class Progress implements AutoCloseable {
         double left = !Double.isNaN(now.secondsLeft())
                 ? now.secondsLeft()
                 : perSecond > 0 ? now.ticketsLeft() / perSecond : Double.NaN;
-        sink.update(line(now, perSecond, (int) Math.round(rate.seconds()), left));
+        int rateSeconds = (int) Math.round(rate.seconds());
+        sink.update(line(now, perSecond, rateSeconds, left));
+        if (sink.watched()) {
+            sink.read(new Reading(now, perSecond, rateSeconds, left, lastSecond.get()));
+        }
     }
 
     /** Requests/s between the oldest and the newest of the last {@link #RATE_SECONDS} + 1 snapshots. */

@@ -26,6 +26,9 @@ final class SecondBuckets {
     /** Index: the second since the load's start; null for a second without a completed request. */
     private final List<byte[]> seconds = new ArrayList<>();
 
+    /** The last whole second, for a live view read from another thread once a second; null before the first. */
+    private volatile Latest latest;
+
     private long[] failed = new long[128];
     private int currentSecond;
     private boolean finished;
@@ -54,7 +57,11 @@ final class SecondBuckets {
 
     /** The current second is over: kept compressed, the seconds up to {@code next} without requests as nulls. */
     private void roll(int next) {
-        seconds.add(encodeCurrent());
+        byte[] encoded = encodeCurrent();
+        seconds.add(encoded);
+        if (encoded != null) {
+            latest = new Latest(currentSecond, encoded);
+        }
         while (seconds.size() < next) {
             seconds.add(null);
         }
@@ -69,6 +76,14 @@ final class SecondBuckets {
         buffer.clear();
         int length = current.encodeIntoCompressedByteBuffer(buffer);
         return Arrays.copyOf(buffer.array(), length);
+    }
+
+    /** A whole second since the load's start and its compressed histogram. */
+    record Latest(int second, byte[] histogram) {}
+
+    /** The newest whole second with a completed request; null before the first ends. Safe from any thread. */
+    Latest latest() {
+        return latest;
     }
 
     /** Each second's compressed histogram (null: none completed), once the loop's slots have all stopped. */

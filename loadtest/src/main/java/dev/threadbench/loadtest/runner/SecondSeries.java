@@ -53,6 +53,33 @@ public record SecondSeries(
     }
 
     /**
+     * The newest whole second the event loops have all or partly closed, their histograms of it added: what a live
+     * view shows once a second. Null before any loop closed one.
+     */
+    static Second latest(List<SecondBuckets.Latest> loops) {
+        int newest = loops.stream()
+                .filter(l -> l != null)
+                .mapToInt(SecondBuckets.Latest::second)
+                .max()
+                .orElse(-1);
+        Histogram sum = null;
+        for (SecondBuckets.Latest loop : loops) {
+            if (loop != null && loop.second() == newest) {
+                sum = add(sum, decode(loop.histogram()));
+            }
+        }
+        return sum == null
+                ? null
+                : new Second(
+                        newest,
+                        sum.getTotalCount(),
+                        0,
+                        ms(sum.getValueAtPercentile(50)),
+                        ms(sum.getValueAtPercentile(99)),
+                        ms(sum.getMaxValue()));
+    }
+
+    /**
      * Several generators' series of one run (agents started together) added second by second: histograms with
      * {@link Histogram#add}, failures summed; the measured window is the first's (a timed window is as long on each).
      * Null when any part is null (a generator that kept none).

@@ -54,7 +54,7 @@ final class SlotGroup {
     /** Set by {@link #stop}: the run was aborted. */
     private boolean stopped;
 
-    private final Tally tally = new Tally();
+    final Tally tally = new Tally(); // off the loop's thread, only its seconds' latest() is read
     private final CompletableFuture<Tally> done = new CompletableFuture<>();
     private final long timeoutNanos;
     private ScheduledFuture<?> timeoutSweep;

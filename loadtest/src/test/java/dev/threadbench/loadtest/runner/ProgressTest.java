@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 class ProgressTest {
@@ -53,5 +55,25 @@ class ProgressTest {
             plain.update("tick " + i);
         }
         assertEquals("tick 10\ntick 20\n", pipe.toString(StandardCharsets.UTF_8).replace("\r\n", "\n"));
+    }
+
+    @Test
+    void aWatchedSinkGetsEachTicksFiguresBesideTheLine() throws InterruptedException {
+        List<String> lines = new CopyOnWriteArrayList<>();
+        List<Progress.Reading> readings = new CopyOnWriteArrayList<>();
+        SecondSeries.Second last = new SecondSeries.Second(3, 1000, 0, 0.2, 2001.0, 2004.0);
+        long start = System.nanoTime();
+        try (Progress progress = new Progress(
+                Progress.Sink.watched(lines::add, readings::add),
+                () -> new Progress.Snapshot(
+                        System.nanoTime(), (System.nanoTime() - start) / 1_000_000, 0, 5, 0, "measuring"),
+                () -> last)) {
+            Thread.sleep(2500);
+        }
+        assertTrue(readings.size() >= 2, "a reading a tick: " + readings);
+        assertEquals(lines.size(), readings.size(), "the line and the reading at each tick");
+        assertEquals(last, readings.getLast().last());
+        assertEquals(1000, readings.getLast().requestsPerSecond(), 50, "the line's rate");
+        assertTrue(!Progress.Sink.NONE.watched(), "an unwatched sink: no latency decoded");
     }
 }

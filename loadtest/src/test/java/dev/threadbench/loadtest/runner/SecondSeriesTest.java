@@ -42,6 +42,29 @@ class SecondSeriesTest {
     }
 
     @Test
+    void theLatestWholeSecondIsTheNewestAnyLoopClosedWithEveryLoopThatClosedItAdded() {
+        SecondBuckets one = new SecondBuckets();
+        SecondBuckets other = new SecondBuckets();
+        assertNull(SecondSeries.latest(
+                List.of(one, other).stream().map(SecondBuckets::latest).toList()));
+        for (int i = 0; i < 99; i++) {
+            one.record(i * SECOND / 100, 500, false);
+        }
+        other.record(SECOND / 2, 2_000_000, false);
+        one.record(SECOND + 1, 500, false); // closes second 0 on this loop only
+        SecondSeries.Second alone = SecondSeries.latest(
+                List.of(one, other).stream().map(SecondBuckets::latest).toList());
+        assertEquals(0, alone.second());
+        assertEquals(99, alone.requests(), "the other loop has not closed second 0 yet");
+        other.record(SECOND + 2, 500, false);
+        SecondSeries.Second both = SecondSeries.latest(
+                List.of(one, other).stream().map(SecondBuckets::latest).toList());
+        assertEquals(100, both.requests());
+        assertEquals(2000, both.maxMs(), 20, "the other loop's delayed answer is in the merged second");
+        assertEquals(0.5, both.p50Ms(), 0.01);
+    }
+
+    @Test
     void agentsSeriesAddUpSecondBySecond() {
         SecondBuckets a = new SecondBuckets();
         SecondBuckets b = new SecondBuckets();
