@@ -21,11 +21,13 @@ import java.util.logging.Logger;
 import org.infinispan.configuration.cache.CacheMode;
 import org.infinispan.configuration.cache.ConfigurationBuilder;
 import org.infinispan.configuration.global.GlobalConfigurationBuilder;
+import org.infinispan.conflict.MergePolicy;
 import org.infinispan.manager.DefaultCacheManager;
 import org.infinispan.notifications.Listener;
 import org.infinispan.notifications.cachemanagerlistener.annotation.Merged;
 import org.infinispan.notifications.cachemanagerlistener.annotation.ViewChanged;
 import org.infinispan.notifications.cachemanagerlistener.event.ViewChangedEvent;
+import org.infinispan.partitionhandling.PartitionHandling;
 import org.infinispan.remoting.transport.Address;
 import org.infinispan.remoting.transport.jgroups.JGroupsTransport;
 import org.jgroups.JChannel;
@@ -201,6 +203,13 @@ public final class ClusterNode implements AutoCloseable {
         global.jmx().enabled(false);
         ConfigurationBuilder replicated = new ConfigurationBuilder();
         replicated.clustering().cacheMode(CacheMode.REPL_SYNC);
+        // After a partition each side has removed the other's node infos and subscriptions, and vertx-infinispan
+        // never puts its own back: on the merge, an entry one side still has wins over the other's removal.
+        replicated
+                .clustering()
+                .partitionHandling()
+                .whenSplit(PartitionHandling.ALLOW_READ_WRITES)
+                .mergePolicy(MergePolicy.PREFERRED_NON_NULL);
         ConfigurationBuilder distributed = new ConfigurationBuilder();
         distributed.clustering().cacheMode(CacheMode.DIST_SYNC);
         DefaultCacheManager caches = new DefaultCacheManager(global.build(), false);
