@@ -3,6 +3,7 @@ package dev.threadbench.contract;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -30,6 +31,9 @@ import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyIngressRule;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
 import java.io.File;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
@@ -66,7 +70,7 @@ class KubernetesManifestsTest {
     private static final Path MANIFESTS = ROOT.resolve("deploy/kubernetes");
     private static final String NAMESPACE = "threadbench";
     private static final String CLUSTER_SERVICE = "threadbench-cluster";
-    private static final int HAZELCAST_PORT = 5701;
+    private static final int MEMBERSHIP_PORT = 5701;
     private static final String CLUSTER_KEY_SECRET = "threadbench-cluster-key";
     private static final String ROLE = "threadbench.dev/role";
     private static final String HOSTNAME = "kubernetes.io/hostname";
@@ -214,7 +218,7 @@ class KubernetesManifestsTest {
     }
 
     @Test
-    void theHeadlessServiceSelectsTheAgentsAndComparesPodOnTheHazelcastPort() {
+    void theHeadlessServiceSelectsTheAgentsAndComparesPodOnTheMembershipPort() {
         Service cluster = one(Service.class, CLUSTER_SERVICE);
         assertEquals("None", cluster.getSpec().getClusterIP(), CLUSTER_SERVICE + ": headless (clusterIP None)");
         assertEquals(
@@ -223,7 +227,7 @@ class KubernetesManifestsTest {
                 CLUSTER_SERVICE + ": members are listed while they start (publishNotReadyAddresses)");
         List<ServicePort> ports = cluster.getSpec().getPorts();
         assertEquals(1, ports.size(), CLUSTER_SERVICE + ": ports " + ports);
-        assertEquals(HAZELCAST_PORT, ports.getFirst().getPort(), CLUSTER_SERVICE + ": port");
+        assertEquals(MEMBERSHIP_PORT, ports.getFirst().getPort(), CLUSTER_SERVICE + ": port");
         Map<String, String> selector = cluster.getSpec().getSelector();
         assertSelects(selector, one(Deployment.class, "agent").getSpec().getTemplate(), CLUSTER_SERVICE);
         assertSelects(selector, one(Job.class, "compare").getSpec().getTemplate(), CLUSTER_SERVICE);
@@ -259,8 +263,8 @@ class KubernetesManifestsTest {
             assertEquals("$(POD_IP)", optionValue(args, "--cluster-host"), name + ": --cluster-host");
             assertEquals("status.podIP", fieldRef(container, "POD_IP"), name + ": POD_IP");
             assertTrue(
-                    container.getPorts().stream().anyMatch(port -> port.getContainerPort() == HAZELCAST_PORT),
-                    name + ": port " + HAZELCAST_PORT);
+                    container.getPorts().stream().anyMatch(port -> port.getContainerPort() == MEMBERSHIP_PORT),
+                    name + ": port " + MEMBERSHIP_PORT);
             int busPort = Integer.parseInt(optionValue(args, "--bus-port"));
             assertTrue(
                     container.getPorts().stream().anyMatch(port -> port.getContainerPort() == busPort),
@@ -272,6 +276,40 @@ class KubernetesManifestsTest {
         }
         assertEquals("$(POD_NAME)", optionValue(agent.getArgs(), "--name"), "agent: --name");
         assertEquals("metadata.name", fieldRef(agent, "POD_NAME"), "agent: POD_NAME");
+    }
+
+    @Test
+    void aNetworkPolicyAdmitsOnlyTheClustersPodsToTheMembershipAndEventBusPorts() {
+        NetworkPolicy policy = one(NetworkPolicy.class, CLUSTER_SERVICE);
+        Map<String, String> selected = policy.getSpec().getPodSelector().getMatchLabels();
+        assertEquals(List.of("Ingress"), policy.getSpec().getPolicyTypes(), CLUSTER_SERVICE + ": policy types");
+        assertSelects(selected, one(Deployment.class, "agent").getSpec().getTemplate(), "the NetworkPolicy");
+        assertSelects(selected, one(Job.class, "compare").getSpec().getTemplate(), "the NetworkPolicy");
+        assertEquals(1, policy.getSpec().getIngress().size(), "one ingress rule");
+        NetworkPolicyIngressRule rule = policy.getSpec().getIngress().getFirst();
+        assertEquals(1, rule.getFrom().size(), "one source");
+        NetworkPolicyPeer from = rule.getFrom().getFirst();
+        assertNull(from.getNamespaceSelector(), "no other namespace");
+        assertNull(from.getIpBlock(), "no address block");
+        assertEquals(selected, from.getPodSelector().getMatchLabels(), "only the cluster's own pods");
+        int busPort = Integer.parseInt(optionValue(
+                onlyContainer(one(Deployment.class, "agent").getSpec().getTemplate(), "agent")
+                        .getArgs(),
+                "--bus-port"));
+        assertEquals(
+                Set.of(MEMBERSHIP_PORT, MEMBERSHIP_PORT + 1, busPort),
+                rule.getPorts().stream()
+                        .map(port -> port.getPort().getIntVal())
+                        .collect(java.util.stream.Collectors.toSet()),
+                "the membership, its failure detector and the event bus ports");
+        for (String server : DEFAULT_PORTS.keySet()) {
+            Map<String, String> labels = one(Deployment.class, server)
+                    .getSpec()
+                    .getTemplate()
+                    .getMetadata()
+                    .getLabels();
+            assertFalse(labels.entrySet().containsAll(selected.entrySet()), "the policy admits the " + server);
+        }
     }
 
     @Test

@@ -220,6 +220,16 @@ public final class ClusterKey {
                 .setTrustOptions(new PemTrustOptions().addCertValue(Buffer.buffer(certificatePem)));
     }
 
+    /** The certificate every node presents, PEM. */
+    String certificatePem() {
+        return certificatePem;
+    }
+
+    /** The certificate's private key, PKCS #8 in PEM. */
+    String privateKeyPem() {
+        return privateKeyPem;
+    }
+
     /** HMAC-SHA256 of {@code data} under this key. */
     public byte[] mac(byte[] data) {
         try {

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The cluster-wide lock a compare or run holds while it has agents (Hazelcast's, released when its holder leaves the
+ * The cluster-wide lock a compare or run holds while it has agents (Infinispan's, released when its holder leaves the
  * cluster): one at a time per cluster. Its holder is named beside it, so that a second is refused in one line naming
  * it.
  */

@@ -1,10 +1,5 @@
 package dev.threadbench.loadtest.cluster;
 
-import com.hazelcast.cluster.MembershipEvent;
-import com.hazelcast.cluster.MembershipListener;
-import com.hazelcast.config.Config;
-import com.hazelcast.config.JoinConfig;
-import com.hazelcast.config.NetworkConfig;
 import dev.threadbench.loadtest.base.BuildInfo;
 import dev.threadbench.loadtest.base.RunFailure;
 import dev.threadbench.loadtest.cluster.messages.MessageCodec;
@@ -13,8 +8,7 @@ import io.vertx.core.VertxOptions;
 import io.vertx.core.eventbus.EventBusOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.spi.cluster.NodeInfo;
-import io.vertx.spi.cluster.hazelcast.ConfigUtil;
-import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+import io.vertx.ext.cluster.infinispan.InfinispanClusterManager;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,24 +18,40 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.infinispan.configuration.cache.CacheMode;
+import org.infinispan.configuration.cache.ConfigurationBuilder;
+import org.infinispan.configuration.global.GlobalConfigurationBuilder;
+import org.infinispan.conflict.MergePolicy;
+import org.infinispan.manager.DefaultCacheManager;
+import org.infinispan.notifications.Listener;
+import org.infinispan.notifications.cachemanagerlistener.annotation.Merged;
+import org.infinispan.notifications.cachemanagerlistener.annotation.ViewChanged;
+import org.infinispan.notifications.cachemanagerlistener.event.ViewChangedEvent;
+import org.infinispan.partitionhandling.PartitionHandling;
+import org.infinispan.remoting.transport.Address;
+import org.infinispan.remoting.transport.jgroups.JGroupsTransport;
+import org.jgroups.JChannel;
+import org.jgroups.protocols.TP;
 
 /**
- * This JVM as a member of the Vert.x cluster (Hazelcast underneath): its event bus, who else is there, and word
- * when a member leaves. Each node advertises its role, name and build in its node metadata.
+ * This JVM as a member of the Vert.x cluster (Infinispan on JGroups underneath, {@link MembershipStack}): its event
+ * bus, who else is there, and word when a member leaves. Each node advertises its role, name and build in its node
+ * metadata.
  */
 public final class ClusterNode implements AutoCloseable {
 
     public static final String CLUSTER_NAME = "threadbench";
-    private static final String VERTX_NODE_ID = "__vertx.nodeId";
     /**
-     * Held, since java.util.logging keeps loggers only weakly: Hazelcast's and the clustered event bus's logs down to
-     * their errors. A member that leaves makes both warn at length (connections refused, suspicions, a new master);
-     * compare and the agents say what it means in one line of their own.
+     * Held, since java.util.logging keeps loggers only weakly: the membership layer's and the clustered event bus's
+     * logs down to their errors. A member that leaves makes them warn at length (connections refused, suspicions, a
+     * new coordinator), as does a stranger's refused handshake; compare and the agents say what it means in one line.
      */
     private static final List<Logger> QUIETED = List.of(
-            Logger.getLogger("com.hazelcast"),
+            Logger.getLogger("org.infinispan"),
+            Logger.getLogger("org.jgroups"),
+            Logger.getLogger("org.jboss.threads"),
             Logger.getLogger("io.vertx.core.eventbus.impl.clustered"),
-            Logger.getLogger("io.vertx.spi.cluster.hazelcast"));
+            Logger.getLogger("io.vertx.ext.cluster.infinispan"));
 
     /** What a node is in the cluster; its metadata carries the name in lower case. */
     public enum Role {
@@ -76,7 +86,8 @@ public final class ClusterNode implements AutoCloseable {
     }
 
     private final Vertx vertx;
-    private final HazelcastClusterManager manager;
+    private final InfinispanClusterManager manager;
+    private final DefaultCacheManager caches;
     private final MessageCodec codec = new MessageCodec();
     private final SignedBus bus;
     private final String name;
@@ -85,27 +96,36 @@ public final class ClusterNode implements AutoCloseable {
     private final List<Consumer<String>> leftListeners = new CopyOnWriteArrayList<>();
 
     private ClusterNode(
-            Vertx vertx, HazelcastClusterManager manager, String name, String build, ClusterSettings settings) {
+            Vertx vertx,
+            InfinispanClusterManager manager,
+            DefaultCacheManager caches,
+            String name,
+            String build,
+            ClusterSettings settings) {
         this.vertx = vertx;
         this.settings = settings;
         this.manager = manager;
+        this.caches = caches;
         this.name = name;
         this.build = build;
         vertx.eventBus().registerCodec(codec);
         this.bus = new SignedBus(vertx, settings.key());
-        manager.getHazelcastInstance().getCluster().addMembershipListener(new MembershipListener() {
-            @Override
-            public void memberAdded(MembershipEvent event) {}
+        caches.addListener(new LeftListener());
+    }
 
-            @Override
-            public void memberRemoved(MembershipEvent event) {
-                // Vert.x names its nodes apart from Hazelcast's members, in a member attribute
-                String nodeId = event.getMember().getAttribute(VERTX_NODE_ID);
-                if (nodeId != null) {
-                    leftListeners.forEach(listener -> listener.accept(nodeId));
-                }
+    /** Tells the left-listeners who is in a view no longer (Vert.x's node id is the member's JGroups address). */
+    @Listener(sync = false)
+    public final class LeftListener {
+
+        @ViewChanged
+        @Merged
+        public void viewChanged(ViewChangedEvent event) {
+            List<Address> gone = new ArrayList<>(event.getOldMembers());
+            gone.removeAll(event.getNewMembers());
+            for (Address member : gone) {
+                leftListeners.forEach(listener -> listener.accept(member.toString()));
             }
-        });
+        }
     }
 
     /** Joins (or founds) the cluster as {@code role}; throws a one-line {@link RunFailure} if it cannot. */
@@ -116,7 +136,23 @@ public final class ClusterNode implements AutoCloseable {
     /** The same, as a node of {@code build}. */
     static ClusterNode join(ClusterSettings settings, Role role, String name, String build) {
         QUIETED.forEach(logger -> logger.setLevel(Level.SEVERE));
-        HazelcastClusterManager manager = new HazelcastClusterManager(hazelcastConfig(settings));
+        try {
+            return InfinispanSubjectThreads.call(() -> joinNow(settings, role, name, build));
+        } catch (RunFailure e) {
+            throw e;
+        } catch (Exception e) {
+            throw new RunFailure("cannot join the cluster at " + settings.host() + ": " + joinFailure(e, 120));
+        }
+    }
+
+    private static ClusterNode joinNow(ClusterSettings settings, Role role, String name, String build) {
+        DefaultCacheManager caches;
+        try {
+            caches = cacheManager(settings);
+        } catch (Exception e) {
+            throw new RunFailure("cannot join the cluster at " + settings.host() + ": " + joinFailure(e, 120));
+        }
+        InfinispanClusterManager manager = new InfinispanClusterManager(caches);
         JsonObject metadata = new JsonObject()
                 .put("role", role.wireName())
                 .put("name", name)
@@ -138,8 +174,9 @@ public final class ClusterNode implements AutoCloseable {
                     .toCompletionStage()
                     .toCompletableFuture()
                     .get(120, TimeUnit.SECONDS);
-            return new ClusterNode(vertx, manager, name, build, settings);
+            return new ClusterNode(vertx, manager, caches, name, build, settings);
         } catch (Exception e) {
+            caches.stop();
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
@@ -168,60 +205,41 @@ public final class ClusterNode implements AutoCloseable {
     }
 
     /**
-     * Hazelcast as the Vert.x defaults set it up (the maps the event bus needs), bound to one address, joined over
-     * TCP-IP or Kubernetes DNS, quick to join and quick to notice a member gone.
+     * Infinispan as vertx-infinispan's default configuration sets it up (the caches the event bus needs; values are
+     * bytes Vert.x encodes itself, marshalled by ProtoStream, never Java serialization), on this node's JGroups
+     * channel, started: joined, or the founder of a cluster of one.
      */
-    static Config hazelcastConfig(ClusterSettings settings) {
-        Config config = ConfigUtil.loadConfig();
-        config.setClusterName(CLUSTER_NAME);
-        config.setProperty("hazelcast.logging.type", "jdk");
-        config.setProperty("hazelcast.phone.home.enabled", "false");
-        config.setProperty("hazelcast.shutdownhook.enabled", "false");
-        // joining waits 5 s by default for others to show up: 9-16 s to form a cluster of three
-        config.setProperty("hazelcast.wait.seconds.before.join", "0");
-        config.setProperty("hazelcast.max.wait.seconds.before.join", "1");
-        // a member whose host is gone (no reset, so no closed connection) is declared dead after --failure-timeout, not
-        // 60 s
-        config.setProperty("hazelcast.heartbeat.interval.seconds", "1");
-        config.setProperty(
-                "hazelcast.max.no.heartbeat.seconds",
-                String.valueOf(settings.failureTimeout().toSeconds()));
-        // members that started apart (an agent before compare) find each other in seconds, not 5 minutes
-        config.setProperty("hazelcast.merge.first.run.delay.seconds", "5");
-        config.setProperty("hazelcast.merge.next.run.delay.seconds", "5");
-        config.setProperty("hazelcast.socket.bind.any", "false");
-        NetworkConfig network = config.getNetworkConfig();
-        network.setPort(settings.port()).setPortAutoIncrement(true);
-        network.getInterfaces().setEnabled(true).setInterfaces(List.of(settings.host()));
-        JoinConfig join = network.getJoin();
-        join.getMulticastConfig().setEnabled(false);
-        join.getAutoDetectionConfig().setEnabled(false);
-        if (settings.kubernetesDns() != null) {
-            join.getKubernetesConfig().setEnabled(true).setProperty("service-dns", settings.kubernetesDns());
-        } else {
-            List<String> members = new ArrayList<>(
-                    settings.members().stream().map(ClusterNode::resolved).toList());
-            if (members.isEmpty()) {
-                members.add(settings.host());
-            }
-            join.getTcpIpConfig().setEnabled(true).setMembers(members).setConnectionTimeoutSeconds(2);
+    static DefaultCacheManager cacheManager(ClusterSettings settings) throws Exception {
+        JChannel channel = MembershipStack.channel(settings);
+        GlobalConfigurationBuilder global = GlobalConfigurationBuilder.defaultClusteredBuilder();
+        global.classLoader(ClusterNode.class.getClassLoader());
+        global.transport().clusterName(CLUSTER_NAME).transport(new JGroupsTransport(channel));
+        global.jmx().enabled(false);
+        ConfigurationBuilder replicated = new ConfigurationBuilder();
+        replicated.clustering().cacheMode(CacheMode.REPL_SYNC);
+        // After a partition each side has removed the other's node infos and subscriptions, and vertx-infinispan
+        // never puts its own back: on the merge, an entry one side still has wins over the other's removal.
+        replicated
+                .clustering()
+                .partitionHandling()
+                .whenSplit(PartitionHandling.ALLOW_READ_WRITES)
+                .mergePolicy(MergePolicy.PREFERRED_NON_NULL);
+        ConfigurationBuilder distributed = new ConfigurationBuilder();
+        distributed.clustering().cacheMode(CacheMode.DIST_SYNC);
+        DefaultCacheManager caches = new DefaultCacheManager(global.build(), false);
+        for (String cache : List.of("__vertx.subs", "__vertx.haInfo", "__vertx.nodeInfo")) {
+            caches.defineConfiguration(cache, replicated.build());
         }
-        return config;
-    }
-
-    /**
-     * HOST[:PORT] with HOST resolved to its address now (as it is left when it does not resolve yet). Hazelcast
-     * matches the members it resolves itself against the bound interface and drops the others: a --join by host name
-     * (compose's "compare") never reached anyone.
-     */
-    static String resolved(String member) {
-        int colon = member.lastIndexOf(':');
-        String host = colon > 0 ? member.substring(0, colon) : member;
+        caches.defineConfiguration(
+                "__vertx.distributed.cache.configuration",
+                distributed.template(true).build());
         try {
-            return java.net.InetAddress.getByName(host).getHostAddress() + (colon > 0 ? member.substring(colon) : "");
-        } catch (java.net.UnknownHostException e) {
-            return member;
+            caches.start();
+        } catch (RuntimeException e) {
+            caches.stop();
+            throw e;
         }
+        return caches;
     }
 
     public Vertx vertx() {
@@ -257,18 +275,19 @@ public final class ClusterNode implements AutoCloseable {
 
     /** The address and port the cluster reaches this node at. */
     public String clusterAddress() {
-        var address =
-                manager.getHazelcastInstance().getCluster().getLocalMember().getAddress();
-        return address.getHost() + ":" + address.getPort();
+        return transport().getLocalPhysicalAddress();
     }
 
     /** The address the cluster reaches this node at. */
     public String host() {
-        return manager.getHazelcastInstance()
-                .getCluster()
-                .getLocalMember()
-                .getAddress()
-                .getHost();
+        return transport().getBindAddress().getHostAddress();
+    }
+
+    private TP transport() {
+        return ((JGroupsTransport) caches.getTransport())
+                .getChannel()
+                .getProtocolStack()
+                .getTransport();
     }
 
     public int memberCount() {
@@ -318,7 +337,7 @@ public final class ClusterNode implements AutoCloseable {
         return manager.getNodes().contains(nodeId);
     }
 
-    /** Called with a member's node id when it leaves (on a Hazelcast thread). */
+    /** Called with a member's node id when it leaves (on an Infinispan notification thread). */
     public void onMemberLeft(Consumer<String> listener) {
         leftListeners.add(listener);
     }
@@ -331,7 +350,16 @@ public final class ClusterNode implements AutoCloseable {
                     .toCompletableFuture()
                     .get(Duration.ofSeconds(15).toSeconds(), TimeUnit.SECONDS);
         } catch (Exception e) {
-            manager.getHazelcastInstance().getLifecycleService().terminate();
+            // the membership is left below, whatever Vert.x did
+        } finally {
+            try {
+                InfinispanSubjectThreads.call(() -> {
+                    caches.stop();
+                    return null;
+                });
+            } catch (Exception e) {
+                // already stopped, or stopping failed: nothing more to leave
+            }
         }
     }
 }

@@ -34,7 +34,8 @@ public final class ClusterOptions {
             paramLabel = "N",
             defaultValue = "5701",
             description =
-                    "the cluster's (Hazelcast's) port on that address; the next free one is taken when it is in use"
+                    "the cluster's membership port (JGroups, TLS with the key) on that address; one of the next 3 is"
+                            + " taken when it is in use"
                             + " (default ${DEFAULT-VALUE})")
     private int clusterPort;
 

@@ -6,10 +6,11 @@ import java.util.List;
 /**
  * Where a node binds, how it finds the others, and what secures it.
  *
- * @param members        Hazelcast TCP-IP members to join; empty: wait to be joined
- * @param kubernetesDns  a headless Service's DNS name for Hazelcast's Kubernetes discovery; null: TCP-IP
+ * @param members        HOST[:PORT] members to join over TCP; empty: wait to be joined
+ * @param kubernetesDns  a headless Service's DNS name to find the members by (DNS_PING); null: the members
  * @param busPort        the event bus's port on {@code host}; 0: any free one
- * @param key            the cluster key (TLS on the event bus, MACs on orders); null: --insecure
+ * @param key            the cluster key (TLS on the membership layer and the event bus, MACs on orders); null:
+ *                       --insecure
  * @param failureTimeout how long a silent member (or compare, to an agent; or an agent, to compare) is waited for
  *                       before it counts as gone
  */

@@ -2,43 +2,40 @@ package dev.threadbench.loadtest.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.hazelcast.config.Config;
+import java.net.InetSocketAddress;
 import java.util.List;
+import org.jgroups.JChannel;
+import org.jgroups.protocols.TCPPING;
+import org.jgroups.protocols.dns.DNS_PING;
 import org.junit.jupiter.api.Test;
 
 class ClusterNodeTest {
 
     @Test
-    void joinMembersGoToHazelcastAsAddressesSinceItDropsHostNamesNotOnTheBoundInterface() {
-        assertEquals("127.0.0.1:5702", ClusterNode.resolved("localhost:5702"));
-        assertEquals("127.0.0.1", ClusterNode.resolved("localhost"));
-        assertEquals(
-                "compare.invalid:5701",
-                ClusterNode.resolved("compare.invalid:5701"),
-                "not resolvable yet: left as given");
-
-        Config config = ClusterNode.hazelcastConfig(
-                ClusterSettings.insecure("127.0.0.1", 5701, List.of("localhost:5710"), null));
-        assertEquals(
-                List.of("127.0.0.1:5710"),
-                config.getNetworkConfig().getJoin().getTcpIpConfig().getMembers());
-        assertFalse(config.getNetworkConfig().getJoin().getMulticastConfig().isEnabled());
-        assertEquals(
-                List.of("127.0.0.1"),
-                List.copyOf(config.getNetworkConfig().getInterfaces().getInterfaces()));
+    void joinMembersAreHostAndPortTheClusterPortByDefault() {
+        assertEquals(new InetSocketAddress("127.0.0.1", 5702), MembershipStack.address("localhost:5702", 5701));
+        assertEquals(new InetSocketAddress("127.0.0.1", 5701), MembershipStack.address("localhost", 5701));
+        assertTrue(MembershipStack.address("compare.invalid", 5701).isUnresolved(), "not resolvable yet: kept by name");
     }
 
     @Test
-    void kubernetesDiscoveryReplacesTheMemberList() {
-        Config config = ClusterNode.hazelcastConfig(
-                ClusterSettings.insecure("10.0.0.5", 5701, List.of(), "agents.ns.svc.cluster.local"));
-        assertTrue(config.getNetworkConfig().getJoin().getKubernetesConfig().isEnabled());
+    void discoveryIsTheJoinMembersOrKubernetesDns() throws Exception {
+        JChannel joined =
+                MembershipStack.channel(ClusterSettings.insecure("127.0.0.1", 5701, List.of("localhost:5710"), null));
+        TCPPING tcpPing = joined.getProtocolStack().findProtocol(TCPPING.class);
+        assertEquals("[127.0.0.1:5710]", tcpPing.getInitialHosts().toString());
+        joined.close();
+
+        JChannel kubernetes =
+                MembershipStack.channel(ClusterSettings.insecure("127.0.0.1", 5701, List.of(), "threadbench-cluster"));
         assertEquals(
-                "agents.ns.svc.cluster.local",
-                config.getNetworkConfig().getJoin().getKubernetesConfig().getProperty("service-dns"));
-        assertFalse(config.getNetworkConfig().getJoin().getTcpIpConfig().isEnabled());
+                "threadbench-cluster",
+                kubernetes.getProtocolStack().findProtocol(DNS_PING.class).getValue("dns_query"));
+        assertNull(kubernetes.getProtocolStack().findProtocol(TCPPING.class));
+        kubernetes.close();
     }
 
     @Test
