@@ -84,7 +84,7 @@ public final class HistoryBaselines {
                     figures));
         }
         return new BaselineJudgement(
-                path + " (" + earlier.size() + " earlier runs)",
+                path + " (" + earlier.size() + " earlier run" + (earlier.size() == 1 ? ")" : "s)"),
                 shape.baselineDate(),
                 METHOD,
                 shape.environment(),
