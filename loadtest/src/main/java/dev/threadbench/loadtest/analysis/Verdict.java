@@ -34,6 +34,9 @@ public final class Verdict {
 
     private Verdict() {}
 
+    /** How many figures the verdict judges for each pair. */
+    public static final int FIGURES = Figure.values().length;
+
     /** A figure the verdict judges: how it reads in one run, how it is printed, and what the lower side is called. */
     enum Figure {
         REQUESTS_PER_SECOND("req/s", "%,.0f", "more"),
