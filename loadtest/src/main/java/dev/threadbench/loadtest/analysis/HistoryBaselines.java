@@ -127,7 +127,7 @@ public final class HistoryBaselines {
                 .map(Spread::median)
                 .toList();
         Spread before = Spread.of(medians);
-        if (now == null || before == null) {
+        if (now == null || before == null && !earlier.isEmpty()) {
             return new Judged(
                     new BaselineJudgement.FigureDelta(
                             figure.name,
@@ -142,8 +142,9 @@ public final class HistoryBaselines {
         }
         int k = medians.size();
         double mean =
-                medians.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
-        Double change = mean == 0 ? null : (now.median() - mean) / Math.abs(mean);
+                medians.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+        // no earlier run of this cell (a run judged against a history of itself alone): too few runs, below
+        Double change = k == 0 || mean == 0 ? null : (now.median() - mean) / Math.abs(mean);
         if (figure == BaselineJudgement.Figure.REQUESTS_PER_SECOND || figure == BaselineJudgement.Figure.OF_BOUND) {
             String limit = Baselines.throughputNotJudged(current, "this run");
             if (limit != null) {
