@@ -138,7 +138,7 @@ public final class Baselines {
         return new Cells(deltas, onlyInBaseline, onlyInThisRun);
     }
 
-    private static boolean sameCell(Cell before, Cell after, UnaryOperator<String> rename) {
+    static boolean sameCell(Cell before, Cell after, UnaryOperator<String> rename) {
         return before.concurrency() == after.concurrency()
                 && Objects.equals(before.strategy(), after.strategy())
                 && rename.apply(before.server()).equals(after.server())
@@ -211,7 +211,7 @@ public final class Baselines {
     }
 
     /** Why throughput cannot be judged in a cell: the generator was the limit, or a round read above the bound. */
-    private static String throughputNotJudged(Cell cell, String run) {
+    static String throughputNotJudged(Cell cell, String run) {
         if (cell.generatorBoundRounds() > 0) {
             return String.format(
                     Locale.ROOT,

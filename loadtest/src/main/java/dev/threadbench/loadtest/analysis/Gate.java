@@ -162,6 +162,17 @@ public record Gate(String text, String metric, boolean above, double limit, bool
                 continue;
             }
             boolean past = above ? delta.change() > limit : delta.change() < limit;
+            if (delta.changeLow() != null && delta.changeHigh() != null) {
+                // against a history: the change's 95 % bound, not only its middle, must be past the limit
+                boolean boundPast = above ? delta.changeLow() > limit : delta.changeHigh() < limit;
+                if (boundPast) {
+                    breaches.add(text + ": " + cell.label() + ": " + delta.describe());
+                } else if (past) {
+                    notes.add(text + ": " + cell.label() + ": past the limit but its 95 % bound is not, not counted: "
+                            + delta.describe());
+                }
+                continue;
+            }
             if (!past) {
                 cases.add(new Case(text, cell.label(), null, null));
             } else if (delta.outcome().significant()) {

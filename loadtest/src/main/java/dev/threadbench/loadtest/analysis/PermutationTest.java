@@ -43,26 +43,26 @@ public final class PermutationTest {
 
     /** The two-sided p of the rank-sum statistic of {@code a} against {@code b}. */
     public static double pValue(double[] a, double[] b) {
-        int n = a.length;
-        int total = n + b.length;
-        if (n == 0 || b.length == 0) {
+        if (a.length == 0 || b.length == 0) {
             return 1;
         }
-        double[] pooled = new double[total];
-        System.arraycopy(a, 0, pooled, 0, n);
-        System.arraycopy(b, 0, pooled, n, b.length);
-        int[] first = new int[n];
-        for (int i = 0; i < n; i++) {
-            first[i] = i;
-        }
-        double observed = statistic(pooled, first);
-        double tolerance = 1e-9; // U is a multiple of 0.5
-        double splits = binomial(total, n);
-        if (splits <= EXACT_SPLITS) {
-            long[] counts = new long[2];
-            enumerate(pooled, new int[n], 0, 0, observed - tolerance, counts);
-            return (double) counts[1] / counts[0];
-        }
+        return binomial(a.length + b.length, a.length) <= EXACT_SPLITS ? exactPValue(a, b) : sampledPValue(a, b);
+    }
+
+    /** Every split counted. */
+    static double exactPValue(double[] a, double[] b) {
+        double[] pooled = pooled(a, b);
+        long[] counts = new long[2];
+        enumerate(pooled, new int[a.length], 0, 0, observed(pooled, a.length) - TOLERANCE, counts);
+        return (double) counts[1] / counts[0];
+    }
+
+    /** {@link #EXACT_SPLITS} random splits, the observed one counted among them (a fixed seed: repeatable). */
+    static double sampledPValue(double[] a, double[] b) {
+        double[] pooled = pooled(a, b);
+        int n = a.length;
+        int total = pooled.length;
+        double threshold = observed(pooled, n) - TOLERANCE;
         SplittableRandom random = new SplittableRandom(35);
         int[] indices = new int[total];
         long asFar = 0;
@@ -76,11 +76,29 @@ public final class PermutationTest {
                 indices[i] = indices[j];
                 indices[j] = t;
             }
-            if (statistic(pooled, Arrays.copyOf(indices, n)) >= observed - tolerance) {
+            if (statistic(pooled, Arrays.copyOf(indices, n)) >= threshold) {
                 asFar++;
             }
         }
         return (asFar + 1.0) / (EXACT_SPLITS + 1.0);
+    }
+
+    /** U is a multiple of 0.5: splits within this of the observed one are as far. */
+    private static final double TOLERANCE = 1e-9;
+
+    private static double[] pooled(double[] a, double[] b) {
+        double[] pooled = new double[a.length + b.length];
+        System.arraycopy(a, 0, pooled, 0, a.length);
+        System.arraycopy(b, 0, pooled, a.length, b.length);
+        return pooled;
+    }
+
+    private static double observed(double[] pooled, int n) {
+        int[] first = new int[n];
+        for (int i = 0; i < n; i++) {
+            first[i] = i;
+        }
+        return statistic(pooled, first);
     }
 
     /**

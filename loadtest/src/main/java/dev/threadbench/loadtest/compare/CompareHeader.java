@@ -1,6 +1,8 @@
 package dev.threadbench.loadtest.compare;
 
+import dev.threadbench.loadtest.analysis.Holm;
 import dev.threadbench.loadtest.analysis.ReadableNumber;
+import dev.threadbench.loadtest.analysis.Verdict;
 import dev.threadbench.loadtest.engine.Engine;
 import java.io.PrintStream;
 import java.util.Locale;
@@ -182,9 +184,19 @@ final class CompareHeader {
         if (generator.windowNote() != null) {
             out.println("note: " + generator.windowNote());
         }
+        // the verdict's tests: its figures for each pair of servers at each concurrency (Verdict, Holm)
+        int needed = Holm.roundsNeeded(
+                Verdict.FIGURES * Math.max(1, runs.concurrencies().size()));
         if (runs.rounds() == 1) {
             out.println("one round: the verdict will not judge any difference (one round has no spread to judge it by;"
-                    + " --repeat 3 or more)");
+                    + " --repeat " + needed + " or more)");
+        } else if (runs.rounds() < needed && !settings.sweep().on()) {
+            out.printf(
+                    Locale.ROOT,
+                    "%d rounds: too few for the verdict to name a difference at 5 %% over its tests (--repeat %d or"
+                            + " more)%n",
+                    runs.rounds(),
+                    needed);
         }
         out.println("output: " + settings.out());
         out.flush();

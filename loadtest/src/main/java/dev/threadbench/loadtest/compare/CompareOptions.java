@@ -37,8 +37,9 @@ final class CompareOptions {
 
     @Option(
             names = "--quick",
-            description = "shorter runs: 3 rounds of 4 s warm-up + 4 s measured (default 8 + 16):"
-                    + " about 3.5 minutes in all; with --sweep: one round of 2 + 4 s per point, about 22 minutes")
+            description = "shorter runs: 3 rounds of 4 s warm-up + 4 s measured (default 6 rounds of auto + 2 s):"
+                    + " about 3.5 minutes in all, too few rounds for the verdict to name a difference; with"
+                    + " --sweep: one round of 2 + 4 s per point, about 22 minutes")
     private boolean quick;
 
     /** --sweep, --sweep-max, --resolution. */
@@ -169,8 +170,9 @@ final class CompareOptions {
             names = "--repeat",
             paramLabel = "N",
             description = "rounds: every server at every concurrency N times, the servers' order reversed each round;"
-                    + " each figure shown as the median and range of its rounds; the verdict judges from 2 rounds"
-                    + " (default 3; --sweep 3, --sweep --quick 1)")
+                    + " each figure shown as the median and range of its rounds; the verdict names differences"
+                    + " from 6 rounds a side with 2 concurrencies"
+                    + " (default 6; --sweep 3, --sweep --quick 1)")
     private Integer repeatRounds;
 
     @Option(

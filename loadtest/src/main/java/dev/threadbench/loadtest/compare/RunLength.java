@@ -19,16 +19,20 @@ import java.util.Locale;
  * window is therefore a whole number of delay periods: the defaults below are, and {@link #wholePeriods} rounds a
  * --duration up to one.
  *
- * <p>Plain compare: 3 rounds, the fewest with a spread the verdict can judge a difference by, servers alternated.
- * With the default 2 servers x 2 concurrencies that is 12 runs; each costs its ramp-up, warm-up and measured seconds
- * plus about 3 s (the last delayed answers drained, /stats read), and each server start and stop about 8 s
- * (CompareHeader's estimate), 6 of them. 2 + 8 + 16 s: 12 x 29 s + 6 x 8 s = 396 s, about 6.5 min, under 7 (one round
- * of 2 + 15 + 50 s took about 5). The 16 s window is 8 periods; at 1000 connections it counts 80,000 answers, and a
- * whole number of periods leaves no wave to miscount, which is what made 50 s windows steady before (25 periods).
- * 8 s of warm-up: each server runs its concurrencies in one process, lowest first, so only its first run of a round
+ * <p>Plain compare: 6 rounds of 2 s measured (one delay period), servers alternated. The verdict tests each figure of
+ * each pair by an exact rank-sum test and corrects for all of them with Holm (family-wise 5 %, {@code Verdict}): with
+ * 6 figures at 2 concurrencies that is 12 tests, and the first of Holm's thresholds, 0.05 / 12 = 0.0042, is reached
+ * only from 6 rounds a side (2 / C(12, 6) = 0.0022; 5 rounds give 0.0079 at best). Fewer, longer rounds could never
+ * name a difference. With the default 2 servers x 2 concurrencies that is 24 runs; each costs its ramp-up, warm-up and
+ * measured seconds plus about 3 s (the last delayed answers drained, /stats read), and each server start and stop
+ * about 8 s, 12 of them. CompareHeader's estimate with the auto warm-up: 24 x (2 + 2 + 3) s + 12 first runs x 8 s of
+ * warm-up + 12 later runs x 4 s + 12 x 8 s = 408 s, about 6 min 48 s, under 7; 4 s windows would take 7 min 36 s.
+ * 2 s at 1000 connections still counts 10,000 answers, and a whole period leaves no wave to miscount.
+ * The warm-up: each server runs its concurrencies in one process, lowest first, so only its first run of a round
  * meets a cold JIT, and a run whose server was still compiling is flagged JIT; the generator's JVM lives across the
  * rounds, so only the first run meets its cold compiler.
- * --quick: 3 rounds too, so that its verdict judges: 2 + 4 + 4 s (2 periods): 12 x 13 s + 48 s = 204 s, about 3.5 min.
+ * --quick: 3 rounds, too few for the verdict to name a difference (it says so): 2 + 4 + 4 s (2 periods): 12 x 13 s
+ * + 48 s = 204 s, about 3.5 min.
  *
  * <p>Sweep: 6 server x strategy pairs over the grid, 250 ... 10,000 and on to what the machine holds (--sweep-max;
  * 19,000 here, 20,000 descriptors: 7 points), then narrowing in. Grid, full: 3 rounds of 2 + 2 + 6 s: 126 x 13 s + 18 x
@@ -65,7 +69,7 @@ record RunLength(int rampupSeconds, int warmupSeconds, int durationSeconds, int 
     /** --resolution's default: narrow in until the first concurrency not held is within 10 % of the last held. */
     static final double SWEEP_RESOLUTION = 0.10;
 
-    static final RunLength COMPARE = new RunLength(2, FIXED_WARMUP_SECONDS, 16, 3, true);
+    static final RunLength COMPARE = new RunLength(2, FIXED_WARMUP_SECONDS, 2, 6, true);
     static final RunLength COMPARE_QUICK = new RunLength(2, 4, 4, 3);
     static final RunLength SWEEP = new RunLength(2, 2, 6, 3);
     static final RunLength SWEEP_QUICK = new RunLength(2, 2, 4, 1);

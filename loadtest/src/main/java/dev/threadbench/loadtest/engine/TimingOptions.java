@@ -85,7 +85,7 @@ public final class TimingOptions {
         protected Object[][] getContents() {
             return new Object[][] {
                 {"rampup", "connections open spread over S seconds, as in the plans (default 2)"},
-                {"duration", "measured seconds per run, rounded up to whole delay periods (default 16; --quick 4)"},
+                {"duration", "measured seconds per run, rounded up to whole delay periods (default 2; --quick 4)"},
                 {"iterations", "measure N requests per run instead of a duration (the plans' 1000000, say)"},
                 {"timeout", "a request with no answer for S seconds fails as a timeout (default ${DEFAULT-VALUE})"},
                 {"event-loops", "the embedded runner's event loops (default: one per generator CPU)"},

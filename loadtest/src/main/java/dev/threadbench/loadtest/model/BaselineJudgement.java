@@ -42,6 +42,7 @@ public record BaselineJudgement(
         WORSE("worse"),
         NO_DIFFERENCE("no difference"),
         TOO_FEW_ROUNDS("too few rounds to judge"),
+        TOO_FEW_RUNS("too few runs to judge"),
         NOT_JUDGED("not judged"),
         NOT_MEASURED("not measured");
 
@@ -63,10 +64,25 @@ public record BaselineJudgement(
 
     /**
      * One figure in the baseline and in this run. {@code change}: (this - baseline) / baseline of the medians;
-     * {@code p}: the permutation test's, null when it could not run; {@code note}: why a figure was not judged.
+     * {@code p}: the test's, null when it could not run; {@code note}: why a figure was not judged;
+     * {@code changeLow}, {@code changeHigh}: against a history of runs, the 95 % bounds of the change, which a
+     * relative --fail-if limit must be past to breach; null otherwise (and in older files).
      */
     public record FigureDelta(
-            String figure, Spread baseline, Spread current, Double change, Double p, Outcome outcome, String note) {
+            String figure,
+            Spread baseline,
+            Spread current,
+            Double change,
+            Double p,
+            Outcome outcome,
+            String note,
+            Double changeLow,
+            Double changeHigh) {
+
+        public FigureDelta(
+                String figure, Spread baseline, Spread current, Double change, Double p, Outcome outcome, String note) {
+            this(figure, baseline, current, change, p, outcome, note, null, null);
+        }
 
         /** "req/s 9,990 (9,950-10,010) vs 9,985 baseline: no difference (+0.1 %, p = 0.49)". */
         public String describe() {
@@ -76,10 +92,17 @@ public record BaselineJudgement(
             String numbers = change == null
                     ? ""
                     : String.format(Locale.ROOT, "%+.1f %%", 100 * change)
+                            + (changeLow == null || changeHigh == null
+                                    ? ""
+                                    : String.format(
+                                            Locale.ROOT,
+                                            ", 95 %% bounds %+.1f %% to %+.1f %%",
+                                            100 * changeLow,
+                                            100 * changeHigh))
                             + (p == null ? "" : String.format(Locale.ROOT, ", p = %.3f", p));
             return switch (outcome) {
                 case BETTER, WORSE, NO_DIFFERENCE -> values + outcome.words() + " (" + numbers + ")";
-                case TOO_FEW_ROUNDS, NOT_JUDGED ->
+                case TOO_FEW_ROUNDS, TOO_FEW_RUNS, NOT_JUDGED ->
                     values
                             + outcome.words()
                             + (note == null ? "" : ": " + note)

@@ -1,8 +1,8 @@
 package dev.threadbench.loadtest.report;
 
-import dev.threadbench.loadtest.analysis.Baselines;
 import dev.threadbench.loadtest.analysis.Fingerprint;
 import dev.threadbench.loadtest.analysis.Gate;
+import dev.threadbench.loadtest.analysis.HistoryBaselines;
 import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.cli.ExitCodes;
 import dev.threadbench.loadtest.model.BaselineJudgement;
@@ -25,10 +25,10 @@ public final class BaselineOptions {
     @Option(
             names = "--baseline",
             paramLabel = "PATH",
-            description = "judge the runs against a saved run: its results.json, or the"
-                    + " directory holding it; each cell both ran set side by side, a difference named only when the"
-                    + " rounds show it"
-                    + " (permutation test, p <= 0.05; 4 rounds a side can show one, 3 cannot)")
+            description = "judge the runs against earlier runs: a history directory (the history/ compare keeps"
+                    + " under --out, or the directory holding it), or one results.json; each cell's figures set"
+                    + " against the spread of the earlier runs' medians (at least 3 runs, else 'too few runs to"
+                    + " judge'), Holm-corrected over all of them")
     private Path baseline;
 
     @Option(
@@ -57,6 +57,9 @@ public final class BaselineOptions {
     private Path junit;
 
     private Results baselineResults;
+    /** The baseline's runs, oldest first: one for a results.json, each of the same machine for a history. */
+    private List<Results> baselineRuns = List.of();
+
     private List<Gate> gates = List.of();
 
     /** The limits parsed and the baseline read, before any run, so that a wrong one costs none. */
@@ -70,7 +73,9 @@ public final class BaselineOptions {
             throw new UsageException("--allow-env-change: only with --baseline");
         }
         if (baseline != null) {
-            baselineResults = ResultsJson.read(file());
+            baselineRuns =
+                    history() ? History.ofNewestMachine(History.read(baseline)) : List.of(ResultsJson.read(file()));
+            baselineResults = baselineRuns.getLast();
         }
         return this;
     }
@@ -105,7 +110,13 @@ public final class BaselineOptions {
             return results;
         }
         refuseAnotherMachine(results.environment());
-        return results.withBaseline(Baselines.of(baselineResults, results, file().toString()));
+        return results.withBaseline(
+                HistoryBaselines.of(baselineRuns, results, (history() ? baseline : file()).toString()));
+    }
+
+    /** The limits checked against {@code results}; null when none was given. */
+    public Gate.Check check(Results results) {
+        return gates.isEmpty() ? null : Gate.check(gates, results);
     }
 
     /**
@@ -118,7 +129,7 @@ public final class BaselineOptions {
             out.println();
             results.baseline().lines().forEach(out::println);
         }
-        Gate.Check check = gates.isEmpty() ? null : Gate.check(gates, results);
+        Gate.Check check = check(results);
         if (check != null) {
             check.notes().forEach(note -> out.println("fail-if: " + note));
             out.println(
@@ -150,6 +161,12 @@ public final class BaselineOptions {
         return runExitCode != ExitCodes.OK
                 ? runExitCode
                 : check != null && check.breached() ? ExitCodes.LIMIT_BREACHED : ExitCodes.OK;
+    }
+
+    /** Whether --baseline names a history: a directory with history/ in it, or one without results.json. */
+    private boolean history() {
+        return Files.isDirectory(baseline)
+                && (Files.isDirectory(baseline.resolve("history")) || !Files.exists(baseline.resolve("results.json")));
     }
 
     private Path file() {

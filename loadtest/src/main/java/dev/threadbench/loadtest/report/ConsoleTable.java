@@ -112,7 +112,7 @@ public final class ConsoleTable {
                 results.settings() == null ? null : results.settings().sweepResolution()));
         List<String> verdict = Verdict.lines(results);
         if (!verdict.isEmpty()) {
-            text.append("verdict (a difference only where the rounds' ranges do not overlap, and 1 % or more):\n");
+            text.append("verdict (" + Verdict.METHOD + "):\n");
             verdict.forEach(line -> text.append("  ").append(line).append('\n'));
         }
         return text.toString();

@@ -1,6 +1,7 @@
 package dev.threadbench.loadtest.report;
 
 import dev.threadbench.loadtest.analysis.Baselines;
+import dev.threadbench.loadtest.analysis.Gate;
 import dev.threadbench.loadtest.analysis.SweepPairs;
 import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.cli.Console;
@@ -58,6 +59,12 @@ public final class ReportCommand implements Callable<Integer> {
                     + " their interval and limit), for the README and docs/sweep.md")
     private boolean markdown;
 
+    @Option(
+            names = "--judgments",
+            description = "print only every judgment (the verdict's, the baseline's, --fail-if's) as one line of"
+                    + " JSON, for scripts such as scripts/calibrate; the exit code as without it")
+    private boolean judgments;
+
     @Override
     public Integer call() {
         BaselineOptions baseline = baselineOptions.check();
@@ -79,6 +86,12 @@ public final class ReportCommand implements Callable<Integer> {
             return ExitCodes.OK;
         }
         Results results = baseline.judge(ResultsJson.read(resultsFile));
+        if (judgments) {
+            Gate.Check check = baseline.check(results);
+            console.out().println(JudgmentsJson.of(results, check));
+            console.out().flush();
+            return check != null && check.breached() ? ExitCodes.LIMIT_BREACHED : ExitCodes.OK;
+        }
         if (markdown) {
             console.out().print(SweepTable.markdown(SweepPairs.of(results)));
             return ExitCodes.OK;

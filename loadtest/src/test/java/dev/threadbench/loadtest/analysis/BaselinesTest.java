@@ -13,6 +13,7 @@ import dev.threadbench.loadtest.report.ResultsJson;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -200,5 +201,142 @@ class BaselinesTest {
                         .toList());
         assertEquals(Outcome.WORSE, outcome(judgement, "req/s"));
         assertEquals(List.of(), Baselines.versions(BaselineFixtures.run(4, 9900, 2010, 30, 0.005, 1)), "no variant");
+    }
+
+    /** {@code results} as run on day {@code day} of December 2026: a history keeps runs apart by their date. */
+    private static Results onDay(Results results, int day) {
+        Results.Environment e = results.environment();
+        return BaselineFixtures.withEnvironment(
+                results,
+                new Results.Environment(
+                        e.jdk(),
+                        e.os(),
+                        e.cpuModel(),
+                        e.cores(),
+                        e.undertowVersion(),
+                        e.vertxVersion(),
+                        String.format("2026-12-%02dT10:00:00Z", day),
+                        e.serverJvmOptions(),
+                        e.serverArgs(),
+                        e.cpuPinning(),
+                        e.frameworks(),
+                        e.build(),
+                        e.gitCommit()));
+    }
+
+    /** Four earlier runs whose CPU per request and req/s move from run to run, as the machine does. */
+    private static List<Results> history() {
+        double[] cpu = {28, 31, 30, 33};
+        double[] rps = {9850, 9900, 9950, 9880};
+        List<Results> runs = new ArrayList<>();
+        for (int i = 0; i < cpu.length; i++) {
+            runs.add(onDay(BaselineFixtures.run(4, rps[i], 2010 + i, cpu[i], 0.005, 10 + i), i + 1));
+        }
+        return runs;
+    }
+
+    private static Gate.Check cpuGate(BaselineJudgement judgement, Results current) {
+        return Gate.check(Gate.parse(List.of("cpu>+10%")), current.withBaseline(judgement));
+    }
+
+    @Test
+    void aRunWithinTheRunToRunSpreadIsNoRegressionThoughItsRoundsLieApartFromTheLastRunsRounds() {
+        Results current = onDay(BaselineFixtures.run(4, 9900, 2012, 33.5, 0.005, 99), 9);
+        BaselineJudgement judgement = HistoryBaselines.of(history(), current, "history");
+        BaselineJudgement.FigureDelta cpu = judgement.cells().getFirst().figure("srv us/req");
+        assertEquals(Outcome.NO_DIFFERENCE, cpu.outcome(), cpu.describe());
+        assertEquals(0.10, cpu.change(), 0.01, "33.5 against a mean of 30.5");
+        assertTrue(cpu.changeLow() < 0 && cpu.changeHigh() > 0.2, cpu.describe());
+        assertTrue(
+                judgement.cells().getFirst().figures().stream()
+                        .noneMatch(f -> f.outcome().significant()),
+                "nothing named");
+        assertTrue(!cpuGate(judgement, current).breached(), "the median is at +10 %, its bound is not");
+        // the rounds of the last run alone (33, ±0.5 %) lie apart from these: the old test would have named it
+        assertEquals(
+                Outcome.WORSE,
+                outcome(Baselines.of(history().getLast(), current, "last"), "srv us/req"),
+                "rounds of two runs are not exchangeable");
+    }
+
+    @Test
+    void aRunWellBeyondTheRunToRunSpreadIsWorseAndBreachesWhenItsBoundIsPastTheLimit() {
+        Results current = onDay(BaselineFixtures.run(4, 9900, 2012, 30.5 * 1.5, 0.005, 99), 9);
+        BaselineJudgement judgement = HistoryBaselines.of(history(), current, "history");
+        BaselineJudgement.FigureDelta cpu = judgement.cells().getFirst().figure("srv us/req");
+        assertEquals(Outcome.WORSE, cpu.outcome(), cpu.describe());
+        assertTrue(cpu.changeLow() > 0.10, cpu.describe());
+        Gate.Check check = cpuGate(judgement, current);
+        assertEquals(1, check.breaches().size(), check.toString());
+        assertTrue(
+                check.breaches().getFirst().contains("95 % bounds +"),
+                check.breaches().getFirst());
+    }
+
+    @Test
+    void fewerThanThreeEarlierRunsAreTooFewToJudgeAndARelativeLimitDoesNotBreach() {
+        Results current = onDay(BaselineFixtures.run(4, 9900, 2012, 60, 0.005, 99), 9);
+        BaselineJudgement judgement = HistoryBaselines.of(history().subList(0, 2), current, "history");
+        BaselineJudgement.FigureDelta cpu = judgement.cells().getFirst().figure("srv us/req");
+        assertEquals(Outcome.TOO_FEW_RUNS, cpu.outcome(), cpu.describe());
+        assertTrue(cpu.describe().contains("too few runs to judge: 2 earlier runs of this cell"), cpu.describe());
+        Gate.Check check = cpuGate(judgement, current);
+        assertTrue(!check.breached(), "twice the CPU, but two runs give no spread to judge it by");
+        assertTrue(
+                check.notes().getFirst().contains("past the limit but not counted"),
+                check.notes().toString());
+        assertEquals(
+                Outcome.TOO_FEW_RUNS,
+                outcome(HistoryBaselines.of(List.of(history().getFirst()), current, "one"), "srv us/req"),
+                "one saved run");
+    }
+
+    /**
+     * A simulated A/A with a known seed: 2,000 comparisons of a run against 5 earlier runs of the same build, 14
+     * figures (7 figures x 2 cells), each run's medians off by a run-to-run shift (3 %) and a little noise, all drawn
+     * alike. The verdict's family-wise false-alarm rate must be 5 % at most, within 1.5 points (the simulation's
+     * standard error is 0.5): a rule with twice the rate (9.8 %) fails, as does one without Holm (51 %). No limit of
+     * +10 % may breach in more than 1 % of them.
+     */
+    @Test
+    void aSimulatedAaAgainstAHistoryNamesADifferenceInAtMostFivePercentOfComparisons() {
+        SplittableRandom random = new SplittableRandom(51);
+        int comparisons = 2000;
+        int figures = 14;
+        int falseAlarms = 0;
+        int breaches = 0;
+        for (int c = 0; c < comparisons; c++) {
+            double[] p = new double[figures];
+            boolean breached = false;
+            for (int f = 0; f < figures; f++) {
+                double[] earlier = new double[5];
+                for (int run = 0; run < earlier.length; run++) {
+                    earlier[run] = medianOfARun(random);
+                }
+                double mean = java.util.Arrays.stream(earlier).average().orElseThrow();
+                HistoryBaselines.Prediction prediction = HistoryBaselines.Prediction.of(earlier, medianOfARun(random));
+                p[f] = prediction.p();
+                breached |= prediction.low() / mean > 0.10;
+            }
+            if (java.util.Arrays.stream(Holm.adjust(p)).anyMatch(adjusted -> adjusted <= 0.05)) {
+                falseAlarms++;
+            }
+            if (breached) {
+                breaches++;
+            }
+        }
+        double rate = (double) falseAlarms / comparisons;
+        assertTrue(rate <= 0.065, "false alarms " + falseAlarms + " of " + comparisons);
+        assertTrue(rate >= 0.02, "a rule that never names anything is no test either: " + rate);
+        assertTrue(breaches <= comparisons / 100, "breaches of +10 %: " + breaches + " of " + comparisons);
+    }
+
+    /** 100, shifted by the machine between runs (sd 3 %) and by the rounds' noise within one (sd 0.5 %). */
+    private static double medianOfARun(SplittableRandom random) {
+        return 100 * (1 + 0.03 * gaussian(random)) * (1 + 0.005 * gaussian(random));
+    }
+
+    private static double gaussian(SplittableRandom random) {
+        return Math.sqrt(-2 * Math.log(1 - random.nextDouble())) * Math.cos(2 * Math.PI * random.nextDouble());
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.threadbench.loadtest.analysis.Holm;
 import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.engine.Engine;
 import java.util.List;
@@ -69,14 +70,28 @@ class RunLengthTest {
     }
 
     @Test
-    void plainCompareAndQuickJudgeWithThreeRoundsInTheirTime() {
-        assertEquals(3, RunLength.COMPARE.rounds());
+    void plainCompareHasTheRoundsItsVerdictNeedsWithinSevenMinutesAndQuickItsThree() {
+        assertEquals(6, RunLength.COMPARE.rounds());
+        assertEquals(
+                Holm.roundsNeeded(6 * 2),
+                RunLength.COMPARE.rounds(),
+                "the verdict's 6 figures at 2 concurrencies need 6 rounds a side to name anything");
         assertEquals(3, RunLength.COMPARE_QUICK.rounds());
         // CompareHeader's estimate for the default 2 servers x 2 concurrencies: each run its seconds plus 3, each start
-        // and stop 8
-        assertTrue(estimate(RunLength.COMPARE) <= 7 * 60, "under 7 minutes: " + estimate(RunLength.COMPARE));
+        // and stop 8; with the auto warm-up each server's first run in a round 8 s of it, the others 2 periods
+        assertEquals(408, autoEstimate(RunLength.COMPARE), "6 min 48 s");
+        assertTrue(autoEstimate(RunLength.COMPARE) <= 7 * 60, "under 7 minutes: " + autoEstimate(RunLength.COMPARE));
         assertTrue(
                 estimate(RunLength.COMPARE_QUICK) <= 3.5 * 60, "about 3 minutes: " + estimate(RunLength.COMPARE_QUICK));
+    }
+
+    private static int autoEstimate(RunLength length) {
+        int runs = length.rounds() * 2 * 2;
+        int firsts = length.rounds() * 2;
+        return runs * (length.rampupSeconds() + length.durationSeconds() + 3)
+                + firsts * Math.min(length.warmupSeconds(), RunLength.FIXED_WARMUP_SECONDS)
+                + (runs - firsts) * 4
+                + length.rounds() * 2 * 8;
     }
 
     private static int estimate(RunLength length) {
@@ -88,8 +103,8 @@ class RunLengthTest {
     @Test
     void theDefaultsAsCompareTakesThem() {
         CompareSettings plain = settings("");
-        assertEquals(3, plain.runs().rounds());
-        assertEquals(16, plain.generator().timing().durationSeconds());
+        assertEquals(6, plain.runs().rounds());
+        assertEquals(2, plain.generator().timing().durationSeconds());
         assertNull(plain.generator().windowNote());
         CompareSettings quick = settings("--quick");
         assertEquals(3, quick.runs().rounds());

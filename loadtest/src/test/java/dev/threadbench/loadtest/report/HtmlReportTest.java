@@ -89,9 +89,8 @@ class HtmlReportTest {
         assertTrue(table.contains("GENERATOR-BOUND: the load generator used 90 % or more of its CPUs"));
         assertTrue(table.contains("servers on CPUs 0, generator on 1"), table);
         assertTrue(
-                table.contains(
-                        "C=2000 undertow/blocking vs vertx/timer: req/s 9,800 vs 9,400: not judged: generator-bound"
-                                + " in 1/1 rounds of vertx/timer"),
+                table.contains("C=2000 undertow/blocking vs vertx/timer:\n    req/s 9,800 vs 9,400: not judged:"
+                        + " generator-bound in 1/1 rounds of vertx/timer"),
                 table);
         assertTrue(ConsoleTable.oneLine(ResultsFixtures.run("vertx", "timer", 2000, 9400, true))
                 .startsWith("C=2000: 9,400 req/s (94.0% of the 10,000 bound), p50 0.80 ms, p99 2003 ms"));
