@@ -166,10 +166,16 @@ public record Gate(String text, String metric, boolean above, double limit, bool
                 // against a history: the change's 95 % bound, not only its middle, must be past the limit
                 boolean boundPast = above ? delta.changeLow() > limit : delta.changeHigh() < limit;
                 if (boundPast) {
-                    breaches.add(text + ": " + cell.label() + ": " + delta.describe());
+                    cases.add(new Case(text, cell.label(), text + ": " + cell.label() + ": " + delta.describe(), null));
                 } else if (past) {
-                    notes.add(text + ": " + cell.label() + ": past the limit but its 95 % bound is not, not counted: "
-                            + delta.describe());
+                    cases.add(new Case(
+                            text,
+                            cell.label(),
+                            null,
+                            text + ": " + cell.label() + ": past the limit but its 95 % bound is not, not counted: "
+                                    + delta.describe()));
+                } else {
+                    cases.add(new Case(text, cell.label(), null, null));
                 }
                 continue;
             }
