@@ -86,7 +86,8 @@ final class RunMeasurement {
         List<ThreadSnapshot> generatorEdges = Collections.synchronizedList(new ArrayList<>(2));
         WarmUp warmUp;
         try (CostSampler costs = new CostSampler(server, live::server)) {
-            warmUp = WarmUp.of(server, costs);
+            // only an auto warm-up reads the server's compiler threads (a directory walk of every thread to start)
+            warmUp = timing.autoWarmup() ? WarmUp.of(server, costs) : WarmUp.notAsked();
             LoadRunner.Phases phases = new LoadRunner.Phases() {
                 /** --warmup auto, at each whole delay period: the server's JIT settled. */
                 @Override

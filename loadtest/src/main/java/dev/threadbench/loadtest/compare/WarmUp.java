@@ -46,6 +46,11 @@ final class WarmUp {
         return new WarmUp(() -> share(compilers.next()));
     }
 
+    /** For a run whose warm-up is fixed: never asked, it reads nothing. */
+    static WarmUp notAsked() {
+        return new WarmUp(() -> null);
+    }
+
     /** The period that just ended read, and whether the warm-up may end here. */
     synchronized boolean settled() {
         shares.add(periodShare.get());
