@@ -122,7 +122,16 @@ public final class ThreadClasses {
             Double runQueueWaitMs,
             Long voluntaryContextSwitches,
             Long involuntaryContextSwitches,
-            int threads) {}
+            int threads) {
+
+        /**
+         * From a class's sums as {@link #add} keeps them: CPU ns, user and system ticks, run-queue wait ns, voluntary
+         * and involuntary switches, threads.
+         */
+        static Cost ofSums(long[] s) {
+            return new Cost(s[0] / 1e6, s[1] * MS_PER_TICK, s[2] * MS_PER_TICK, s[3] / 1e6, s[4], s[5], (int) s[6]);
+        }
+    }
 
     /** One live thread's figures, as its task directory gives them. */
     public record Task(
@@ -254,8 +263,7 @@ public final class ThreadClasses {
             for (int i = 0; i < live.length; i++) {
                 live[i] += s[i];
             }
-            bill.put(c.id(), new Cost(s[0] / 1e6, s[1] * MS_PER_TICK, s[2] * MS_PER_TICK, s[3] / 1e6, s[4], s[5], (int)
-                    s[6]));
+            bill.put(c.id(), Cost.ofSums(s));
         }
         bill.put(
                 "exited",

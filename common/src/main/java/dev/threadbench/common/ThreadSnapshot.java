@@ -34,11 +34,13 @@ public record ThreadSnapshot(Map<Long, ThreadClasses.Task> tasks, long userTicks
         Map<Long, ThreadClasses.Task> tasks = new HashMap<>();
         try (DirectoryStream<Path> dir = Files.newDirectoryStream(procDir.resolve("task"))) {
             for (Path task : dir) {
-                String stat = text(task.resolve("stat"), buffer);
+                String stat = ProcStat.text(task.resolve("stat"), buffer);
                 ThreadClasses.Task t = stat == null
                         ? null
                         : ThreadClasses.Task.parse(
-                                stat, text(task.resolve("schedstat"), buffer), text(task.resolve("status"), buffer));
+                                stat,
+                                ProcStat.text(task.resolve("schedstat"), buffer),
+                                ProcStat.text(task.resolve("status"), buffer));
                 if (t != null) {
                     tasks.put(Long.parseLong(task.getFileName().toString()), t);
                 }
@@ -47,7 +49,7 @@ public record ThreadSnapshot(Map<Long, ThreadClasses.Task> tasks, long userTicks
             return null;
         }
         // after the threads, so that a thread read live is never counted exited
-        String stat = text(procDir.resolve("stat"), buffer);
+        String stat = ProcStat.text(procDir.resolve("stat"), buffer);
         Long user = stat == null ? null : ProcStat.field(stat, 14);
         Long system = stat == null ? null : ProcStat.field(stat, 15);
         if (user == null || system == null) {
@@ -101,29 +103,10 @@ public record ThreadSnapshot(Map<Long, ThreadClasses.Task> tasks, long userTicks
         Map<String, ThreadClasses.Cost> bill = new LinkedHashMap<>();
         for (ThreadClass c : ThreadClass.values()) {
             long[] s = sums.get(c);
-            bill.put(c.id(), cost(s));
+            bill.put(c.id(), ThreadClasses.Cost.ofSums(s));
         }
         long exitedNanos = Math.max(0, end.processCpuNanos() - start.processCpuNanos() - live[0]);
         bill.put("exited", new ThreadClasses.Cost(exitedNanos / 1e6, 0, 0, null, null, null, 0));
         return bill;
-    }
-
-    private static ThreadClasses.Cost cost(long[] s) {
-        return new ThreadClasses.Cost(s[0] / 1e6, s[1] * 10, s[2] * 10, s[3] / 1e6, s[4], s[5], (int) s[6]);
-    }
-
-    /** The CPU, in ns, of this snapshot's threads of {@code threadClass} (the JIT's compilers, say). */
-    public long cpuNanos(List<Rule> table, ThreadClass threadClass) {
-        long sum = 0;
-        for (ThreadClasses.Task t : tasks.values()) {
-            if (ThreadClasses.classify(table, t.comm()) == threadClass) {
-                sum += t.cpuNanos();
-            }
-        }
-        return sum;
-    }
-
-    private static String text(Path file, byte[] buffer) {
-        return ProcStat.text(file, buffer);
     }
 }
