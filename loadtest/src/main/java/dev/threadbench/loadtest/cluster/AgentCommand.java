@@ -1,11 +1,15 @@
 package dev.threadbench.loadtest.cluster;
 
 import dev.threadbench.loadtest.cli.Console;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +30,7 @@ import sun.misc.Signal;
 public final class AgentCommand implements Callable<Integer> {
 
     private static final Duration RETRY = Duration.ofSeconds(2);
+    private static final Duration PROBE_TIMEOUT = Duration.ofMillis(500);
 
     @ParentCommand
     private Console console;
@@ -99,11 +104,13 @@ public final class AgentCommand implements Callable<Integer> {
             throws InterruptedException {
         boolean said = false;
         while (true) {
-            ClusterNode node = ClusterNode.join(settings, ClusterNode.Role.AGENT, name);
-            if (!settings.joinsOthers() || node.memberCount() > 1) {
-                return node;
+            if (!settings.joinsOthers() || anyListening(settings.members(), settings.port())) {
+                ClusterNode node = ClusterNode.join(settings, ClusterNode.Role.AGENT, name);
+                if (!settings.joinsOthers() || node.memberCount() > 1) {
+                    return node;
+                }
+                node.close();
             }
-            node.close();
             if (!said) {
                 out.printf(
                         "agent %s: no member at %s answers yet; trying again every %d s%n",
@@ -115,6 +122,26 @@ public final class AgentCommand implements Callable<Integer> {
                 return null;
             }
         }
+    }
+
+    /**
+     * Whether one of the --join members takes connections on its cluster port: until one does, a join would only found
+     * a cluster of this agent alone, which compare, starting a moment later, might take as its own.
+     */
+    static boolean anyListening(List<String> members, int defaultPort) {
+        for (String member : members) {
+            InetSocketAddress address = MembershipStack.address(member, defaultPort); // resolved again each time
+            if (address.isUnresolved()) {
+                continue;
+            }
+            try (Socket socket = new Socket()) {
+                socket.connect(address, (int) PROBE_TIMEOUT.toMillis());
+                return true;
+            } catch (IOException e) {
+                // not up yet
+            }
+        }
+        return false;
     }
 
     private static String defaultName() {

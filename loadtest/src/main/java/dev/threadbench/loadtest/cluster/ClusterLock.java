@@ -2,9 +2,8 @@ package dev.threadbench.loadtest.cluster;
 
 import dev.threadbench.loadtest.base.RunFailure;
 import dev.threadbench.loadtest.base.UsageException;
-import io.vertx.core.Future;
-import io.vertx.core.shareddata.AsyncMap;
 import io.vertx.core.shareddata.Lock;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -17,16 +16,28 @@ import java.util.concurrent.TimeoutException;
 final class ClusterLock implements AutoCloseable {
 
     static final String NAME = "threadbench.compare";
+    /**
+     * Who holds the lock: a cache every node defines when it starts ({@link ClusterNode#cacheManager}), not one made
+     * cluster-wide on first use, which a node joining at that moment could fail to make ("no matching cache
+     * configuration") and with it the compare that asked.
+     */
+    static final String HOLDERS = "threadbench.holders";
+
+    private static final String HOLDER = "holder";
 
     private final Lock lock;
+    private final Map<String, String> holders;
+    private final String holder;
 
-    private ClusterLock(Lock lock) {
+    private ClusterLock(Lock lock, Map<String, String> holders, String holder) {
         this.lock = lock;
+        this.holders = holders;
+        this.holder = holder;
     }
 
     /** Takes the lock for {@code node} and names it the holder; another compare or run holding it is refused. */
     static ClusterLock take(ClusterNode node) {
-        AsyncMap<String, String> holders = await(node.vertx().sharedData().<String, String>getAsyncMap(NAME));
+        Map<String, String> holders = node.holders();
         Lock lock;
         try {
             lock = node.vertx()
@@ -36,31 +47,31 @@ final class ClusterLock implements AutoCloseable {
                     .toCompletableFuture()
                     .get(10, TimeUnit.SECONDS);
         } catch (ExecutionException | TimeoutException e) {
-            String holder = await(holders.get("holder"));
+            String holder = holders.get(HOLDER);
             throw new UsageException("--agents: another compare or run has this cluster ("
                     + (holder == null ? "unknown" : holder) + "): one compare or run at a time on these agents");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RunFailure("interrupted");
         }
-        await(holders.put("holder", node.name() + " (" + node.host() + ")"));
-        return new ClusterLock(lock);
-    }
-
-    private static <T> T await(Future<T> future) {
+        String holder = node.name() + " (" + node.host() + ")";
         try {
-            return future.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new RunFailure("the cluster did not answer: "
-                    + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new RunFailure("interrupted");
+            holders.put(HOLDER, holder);
+        } catch (RuntimeException e) {
+            lock.release();
+            throw new RunFailure("the cluster did not answer: " + e.getMessage());
         }
+        return new ClusterLock(lock, holders, holder);
     }
 
     @Override
     public void close() {
-        lock.release();
+        try {
+            holders.remove(HOLDER, holder);
+        } catch (RuntimeException e) {
+            // left, or the cluster is going: the next holder writes its own name
+        } finally {
+            lock.release();
+        }
     }
 }

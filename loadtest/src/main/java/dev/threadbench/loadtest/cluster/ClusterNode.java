@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -148,7 +149,7 @@ public final class ClusterNode implements AutoCloseable {
     private static ClusterNode joinNow(ClusterSettings settings, Role role, String name, String build) {
         DefaultCacheManager caches;
         try {
-            caches = cacheManager(settings);
+            caches = cacheManager(settings, role);
         } catch (Exception e) {
             throw new RunFailure("cannot join the cluster at " + settings.host() + ": " + joinFailure(e, 120));
         }
@@ -209,8 +210,8 @@ public final class ClusterNode implements AutoCloseable {
      * bytes Vert.x encodes itself, marshalled by ProtoStream, never Java serialization), on this node's JGroups
      * channel, started: joined, or the founder of a cluster of one.
      */
-    static DefaultCacheManager cacheManager(ClusterSettings settings) throws Exception {
-        JChannel channel = MembershipStack.channel(settings);
+    static DefaultCacheManager cacheManager(ClusterSettings settings, Role role) throws Exception {
+        JChannel channel = MembershipStack.channel(settings, role);
         GlobalConfigurationBuilder global = GlobalConfigurationBuilder.defaultClusteredBuilder();
         global.classLoader(ClusterNode.class.getClassLoader());
         global.transport().clusterName(CLUSTER_NAME).transport(new JGroupsTransport(channel));
@@ -227,7 +228,7 @@ public final class ClusterNode implements AutoCloseable {
         ConfigurationBuilder distributed = new ConfigurationBuilder();
         distributed.clustering().cacheMode(CacheMode.DIST_SYNC);
         DefaultCacheManager caches = new DefaultCacheManager(global.build(), false);
-        for (String cache : List.of("__vertx.subs", "__vertx.haInfo", "__vertx.nodeInfo")) {
+        for (String cache : List.of("__vertx.subs", "__vertx.haInfo", "__vertx.nodeInfo", ClusterLock.HOLDERS)) {
             caches.defineConfiguration(cache, replicated.build());
         }
         caches.defineConfiguration(
@@ -244,6 +245,11 @@ public final class ClusterNode implements AutoCloseable {
 
     public Vertx vertx() {
         return vertx;
+    }
+
+    /** The cluster lock's holder, replicated to every member. */
+    Map<String, String> holders() {
+        return caches.getCache(ClusterLock.HOLDERS);
     }
 
     /** The event bus with every message sealed and checked: how compare and the agents talk. */

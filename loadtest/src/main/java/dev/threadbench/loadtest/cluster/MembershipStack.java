@@ -22,6 +22,7 @@ import org.jgroups.protocols.pbcast.NAKACK2;
 import org.jgroups.protocols.pbcast.STABLE;
 import org.jgroups.stack.Protocol;
 import org.jgroups.util.DefaultSocketFactory;
+import org.jgroups.util.UUID;
 
 /**
  * The JGroups stack under the cluster's membership (Infinispan's transport): TCP on {@code --cluster-host}, found
@@ -40,8 +41,8 @@ final class MembershipStack {
 
     private MembershipStack() {}
 
-    /** A channel, not yet connected, for {@code settings}. */
-    static JChannel channel(ClusterSettings settings) throws Exception {
+    /** A channel, not yet connected, for {@code settings}, its address ranked by {@code role}. */
+    static JChannel channel(ClusterSettings settings, ClusterNode.Role role) throws Exception {
         TCP transport = new TCP();
         transport.setBindAddress(InetAddress.getByName(settings.host()));
         transport.setBindPort(settings.port());
@@ -70,9 +71,23 @@ final class MembershipStack {
                 new MFC(),
                 new FRAG4()));
         JChannel channel = new JChannel(protocols);
+        channel.addAddressGenerator(() -> rankedAddress(role));
         // probe requests (multicast, in clear) could read and change the stack's attributes
         transport.getDiagnosticsHandler().setEnabled(false);
         return channel;
+    }
+
+    /**
+     * A random address that sorts before every agent's when {@code role} is compare, after when agent: nodes that start
+     * together and find no coordinator yet make the first of them in address order the coordinator, so compare founds
+     * the cluster and the agents join it, instead of an agent founding one of its own beside compare's.
+     */
+    static UUID rankedAddress(ClusterNode.Role role) {
+        java.util.UUID random = java.util.UUID.randomUUID();
+        long most = random.getMostSignificantBits();
+        return new UUID(
+                role == ClusterNode.Role.COMPARE ? most | Long.MIN_VALUE : most & Long.MAX_VALUE,
+                random.getLeastSignificantBits());
     }
 
     private static Protocol discovery(ClusterSettings settings) throws UnknownHostException {

@@ -15,6 +15,16 @@ import org.junit.jupiter.api.Test;
 class ClusterNodeTest {
 
     @Test
+    void compareAddressSortsBeforeEveryAgentsSoThatItFoundsTheClusterWhenAllStartTogether() {
+        for (int i = 0; i < 1000; i++) {
+            org.jgroups.util.UUID compare = MembershipStack.rankedAddress(ClusterNode.Role.COMPARE);
+            org.jgroups.util.UUID agent = MembershipStack.rankedAddress(ClusterNode.Role.AGENT);
+            assertTrue(compare.compareTo(agent) < 0, compare + " vs " + agent);
+            assertTrue(compare.compareTo(MembershipStack.rankedAddress(ClusterNode.Role.COMPARE)) != 0);
+        }
+    }
+
+    @Test
     void joinMembersAreHostAndPortTheClusterPortByDefault() {
         assertEquals(new InetSocketAddress("127.0.0.1", 5702), MembershipStack.address("localhost:5702", 5701));
         assertEquals(new InetSocketAddress("127.0.0.1", 5701), MembershipStack.address("localhost", 5701));
@@ -23,14 +33,14 @@ class ClusterNodeTest {
 
     @Test
     void discoveryIsTheJoinMembersOrKubernetesDns() throws Exception {
-        JChannel joined =
-                MembershipStack.channel(ClusterSettings.insecure("127.0.0.1", 5701, List.of("localhost:5710"), null));
+        JChannel joined = MembershipStack.channel(
+                ClusterSettings.insecure("127.0.0.1", 5701, List.of("localhost:5710"), null), ClusterNode.Role.AGENT);
         TCPPING tcpPing = joined.getProtocolStack().findProtocol(TCPPING.class);
         assertEquals("[127.0.0.1:5710]", tcpPing.getInitialHosts().toString());
         joined.close();
 
-        JChannel kubernetes =
-                MembershipStack.channel(ClusterSettings.insecure("127.0.0.1", 5701, List.of(), "threadbench-cluster"));
+        JChannel kubernetes = MembershipStack.channel(
+                ClusterSettings.insecure("127.0.0.1", 5701, List.of(), "threadbench-cluster"), ClusterNode.Role.AGENT);
         assertEquals(
                 "threadbench-cluster",
                 kubernetes.getProtocolStack().findProtocol(DNS_PING.class).getValue("dns_query"));

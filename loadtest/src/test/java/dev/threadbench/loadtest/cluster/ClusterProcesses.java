@@ -88,6 +88,14 @@ final class ClusterProcesses implements AutoCloseable {
     /** The same, with more options (--failure-timeout, ...). */
     Process agent(String name, List<String> launcher, String host, int port, String join, List<String> more)
             throws Exception {
+        Process agent = startAgent(name, launcher, host, port, join, more);
+        awaitLine(name, agent, "agent " + name + ": joined the cluster", Duration.ofSeconds(60));
+        return agent;
+    }
+
+    /** The same, returned as soon as it is started. */
+    Process startAgent(String name, List<String> launcher, String host, int port, String join, List<String> more)
+            throws IOException {
         List<String> args = new ArrayList<>(List.of(
                 "agent",
                 "--name",
@@ -103,9 +111,11 @@ final class ClusterProcesses implements AutoCloseable {
             args.addAll(List.of("--join", join));
         }
         args.addAll(more);
-        Process agent = start(name, launcher, args);
-        awaitLine(name, agent, "agent " + name + ": joined the cluster", Duration.ofSeconds(60));
-        return agent;
+        return start(name, launcher, args);
+    }
+
+    Process process(String name) {
+        return byName.get(name);
     }
 
     /** SIGTERM, then its exit code. */
