@@ -8,7 +8,10 @@ import dev.threadbench.loadtest.cluster.ClusterNode.Role;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -193,9 +196,10 @@ class ClusterIntruderIT {
                 new TrustAll[] {new TrustAll(seen)},
                 null);
         boolean handshake = false;
-        try (SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket()) {
-            socket.connect(new InetSocketAddress(HOST, port), 5_000);
-            socket.setSoTimeout(READ_MILLIS);
+        OneWritePerFlight raw = new OneWritePerFlight();
+        raw.connect(new InetSocketAddress(HOST, port), 5_000);
+        raw.setSoTimeout(READ_MILLIS);
+        try (SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket(raw, HOST, port, true)) {
             socket.startHandshake();
             handshake = true;
             if (greeting != null) {
@@ -239,6 +243,58 @@ class ClusterIntruderIT {
                             new ByteArrayInputStream(key.certificatePem().getBytes(StandardCharsets.US_ASCII)));
         } catch (Exception e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * A socket that sends what TLS wrote only when it next reads, so that a client's flight (its certificate, the
+     * signature that proves it holds the key, its Finished) leaves in one write: a server that refuses the certificate
+     * at once could otherwise close the connection between two of those records, and the client would fail on a broken
+     * pipe instead of reading the server's alert.
+     */
+    private static final class OneWritePerFlight extends Socket {
+
+        private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
+
+        @Override
+        public OutputStream getOutputStream() {
+            return new OutputStream() {
+                @Override
+                public void write(int b) {
+                    pending.write(b);
+                }
+
+                @Override
+                public void write(byte[] bytes, int offset, int length) {
+                    pending.write(bytes, offset, length);
+                }
+            };
+        }
+
+        @Override
+        public InputStream getInputStream() throws IOException {
+            return new FilterInputStream(super.getInputStream()) {
+                @Override
+                public int read() throws IOException {
+                    send();
+                    return super.read();
+                }
+
+                @Override
+                public int read(byte[] bytes, int offset, int length) throws IOException {
+                    send();
+                    return super.read(bytes, offset, length);
+                }
+            };
+        }
+
+        private void send() throws IOException {
+            if (pending.size() > 0) {
+                OutputStream out = super.getOutputStream();
+                out.write(pending.toByteArray());
+                out.flush();
+                pending.reset();
+            }
         }
     }
 
