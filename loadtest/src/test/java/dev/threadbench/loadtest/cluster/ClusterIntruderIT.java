@@ -213,8 +213,9 @@ class ClusterIntruderIT {
                     true,
                     false,
                     new IOException(read < 0 ? "closed by the agent" : "the agent sent data unasked"));
-        } catch (SocketTimeoutException stillOpen) {
-            return new Attempt(seen.get(), presented.get(), handshake, handshake, null);
+        } catch (SocketTimeoutException silent) {
+            // after the handshake: still open, as a connection taken stays; before it: a server that never answered
+            return new Attempt(seen.get(), presented.get(), handshake, handshake, handshake ? null : silent);
         } catch (IOException e) {
             return new Attempt(seen.get(), presented.get(), handshake, false, e);
         }
