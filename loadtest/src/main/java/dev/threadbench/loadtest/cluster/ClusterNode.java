@@ -154,22 +154,9 @@ public final class ClusterNode implements AutoCloseable {
             throw new RunFailure("cannot join the cluster at " + settings.host() + ": " + joinFailure(e, 120));
         }
         InfinispanClusterManager manager = new InfinispanClusterManager(caches);
-        JsonObject metadata = new JsonObject()
-                .put("role", role.wireName())
-                .put("name", name)
-                .put("build", build)
-                .put("key", settings.keyFingerprint());
-        EventBusOptions bus = new EventBusOptions()
-                .setHost(settings.host())
-                .setPort(settings.busPort())
-                .setClusterPublicHost(settings.host())
-                .setClusterNodeMetadata(metadata);
-        VertxOptions options = new VertxOptions()
-                .setEventBusOptions(
-                        settings.key() == null ? bus : settings.key().secure(bus));
         try {
             Vertx vertx = Vertx.builder()
-                    .with(options)
+                    .with(vertxOptions(settings, role, name, build))
                     .withClusterManager(manager)
                     .buildClustered()
                     .toCompletionStage()
@@ -183,6 +170,26 @@ public final class ClusterNode implements AutoCloseable {
             }
             throw new RunFailure("cannot join the cluster at " + settings.host() + ": " + joinFailure(e, 120));
         }
+    }
+
+    /**
+     * What the clustered Vert.x is built with: the event bus on the settings' host and bus port, secured by the key
+     * ({@link ClusterKey#secure}), the node's role, name, build and key fingerprint in its metadata.
+     */
+    static VertxOptions vertxOptions(ClusterSettings settings, Role role, String name, String build) {
+        JsonObject metadata = new JsonObject()
+                .put("role", role.wireName())
+                .put("name", name)
+                .put("build", build)
+                .put("key", settings.keyFingerprint());
+        EventBusOptions bus = new EventBusOptions()
+                .setHost(settings.host())
+                .setPort(settings.busPort())
+                .setClusterPublicHost(settings.host())
+                .setClusterNodeMetadata(metadata);
+        return new VertxOptions()
+                .setEventBusOptions(
+                        settings.key() == null ? bus : settings.key().secure(bus));
     }
 
     /**

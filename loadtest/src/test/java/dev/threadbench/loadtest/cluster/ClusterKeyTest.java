@@ -8,14 +8,23 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.threadbench.loadtest.base.UsageException;
+import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.EventBusOptions;
 import io.vertx.core.http.ClientAuth;
+import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.X509KeyManager;
+import javax.net.ssl.X509TrustManager;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -54,15 +63,65 @@ class ClusterKeyTest {
         assertFalse(otherKey.verify(order, tag), "another key's MAC");
     }
 
+    /**
+     * The options the clustered Vert.x is built with (not only what {@link ClusterKey#secure} returns), down to the
+     * trust and key managers Vert.x makes of them: TLS, a client certificate required, the key's certificate presented
+     * and the only one trusted, another key's refused on both sides of a connection.
+     */
     @Test
-    void theEventBusGetsTlsWithClientAuthenticationRequired() {
+    void theClusteredVertxIsBuiltWithTlsThatPresentsAndTrustsOnlyTheKeysCertificate() throws Exception {
         Path file = dir.resolve("cluster.key");
         ClusterKey.generate(file);
-        EventBusOptions options = ClusterKey.read("--cluster-key", file).secure(new EventBusOptions());
-        assertTrue(options.isSsl());
-        assertEquals(ClientAuth.REQUIRED, options.getClientAuth());
-        assertFalse(options.isTrustAll());
-        assertTrue(options.getKeyCertOptions() != null && options.getTrustOptions() != null);
+        ClusterKey key = ClusterKey.read("--cluster-key", file);
+        Path otherFile = dir.resolve("other.key");
+        ClusterKey.generate(otherFile);
+        X509Certificate own = certificate(key);
+        X509Certificate other = certificate(ClusterKey.read("--cluster-key", otherFile));
+        ClusterSettings settings =
+                new ClusterSettings("127.0.0.1", 5701, List.of(), null, 5801, key, Duration.ofSeconds(10));
+        EventBusOptions bus = ClusterNode.vertxOptions(settings, ClusterNode.Role.AGENT, "a1", "build")
+                .getEventBusOptions();
+        assertTrue(bus.isSsl());
+        assertEquals(ClientAuth.REQUIRED, bus.getClientAuth());
+        assertFalse(bus.isTrustAll());
+        assertEquals(5801, bus.getPort());
+        Vertx vertx = Vertx.vertx();
+        try {
+            X509TrustManager trust = (X509TrustManager)
+                    bus.getTrustOptions().getTrustManagerFactory(vertx).getTrustManagers()[0];
+            assertEquals(List.of(own), List.of(trust.getAcceptedIssuers()), "the key's certificate, and no CA");
+            trust.checkClientTrusted(new X509Certificate[] {own}, "EC");
+            trust.checkServerTrusted(new X509Certificate[] {own}, "ECDHE_ECDSA");
+            assertThrows(
+                    CertificateException.class,
+                    () -> trust.checkClientTrusted(new X509Certificate[] {other}, "EC"),
+                    "another key's certificate, as a client's");
+            assertThrows(
+                    CertificateException.class,
+                    () -> trust.checkServerTrusted(new X509Certificate[] {other}, "ECDHE_ECDSA"),
+                    "another key's certificate, as a server's");
+            X509KeyManager keys = (X509KeyManager)
+                    bus.getKeyCertOptions().getKeyManagerFactory(vertx).getKeyManagers()[0];
+            String[] aliases = keys.getServerAliases("EC", null);
+            assertEquals(1, aliases.length, List.of(aliases).toString());
+            assertEquals(
+                    List.of(own), List.of(keys.getCertificateChain(aliases[0])), "the key's certificate presented");
+        } finally {
+            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
+        EventBusOptions insecure = ClusterNode.vertxOptions(
+                        ClusterSettings.insecure("127.0.0.1", 5701, List.of(), null),
+                        ClusterNode.Role.AGENT,
+                        "a1",
+                        "build")
+                .getEventBusOptions();
+        assertFalse(insecure.isSsl(), "--insecure: no key, no TLS");
+    }
+
+    private static X509Certificate certificate(ClusterKey key) throws CertificateException {
+        return (X509Certificate) CertificateFactory.getInstance("X.509")
+                .generateCertificate(
+                        new ByteArrayInputStream(key.certificatePem().getBytes(StandardCharsets.US_ASCII)));
     }
 
     @Test
