@@ -91,9 +91,7 @@ public final class ServerOptions {
      */
     public static ServerOptions parse(Defaults defaults, String[] args, Map<String, String> env) {
         ServerOptions options = new ServerOptions();
-        CommandLine cli = new CommandLine(options)
-                .setCommandName(defaults.server() + "-server")
-                .setDefaultValueProvider(argSpec -> defaultValue(argSpec, defaults, env));
+        CommandLine cli = commandLine(options, defaults, env);
         try {
             cli.parseArgs(args);
         } catch (CommandLine.ParameterException e) {
@@ -106,6 +104,17 @@ public final class ServerOptions {
             options.validate();
         }
         return options;
+    }
+
+    /** The options' model as a server with these defaults and no variables set presents it: for the CLI reference. */
+    public static CommandLine.Model.CommandSpec spec(Defaults defaults) {
+        return commandLine(new ServerOptions(), defaults, Map.of()).getCommandSpec();
+    }
+
+    private static CommandLine commandLine(ServerOptions options, Defaults defaults, Map<String, String> env) {
+        return new CommandLine(options)
+                .setCommandName(defaults.server() + "-server")
+                .setDefaultValueProvider(argSpec -> defaultValue(argSpec, defaults, env));
     }
 
     /** For a server's main: prints the usage or the one-line error, and exits when there is nothing to serve. */

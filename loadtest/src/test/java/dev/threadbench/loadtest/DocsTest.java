@@ -205,11 +205,20 @@ class DocsTest {
         return undated;
     }
 
+    /**
+     * docs/reference/ is rendered from the code's option descriptions ({@link CliReference}), which quote no
+     * measurement (dated figures live in docs/, not in code): a limit such as rss>512MB there is syntax, not a figure.
+     */
+    private static final String GENERATED = "docs/reference/";
+
     @Test
     void everyFigureInTheDocsIsDatedInItsSection() throws IOException {
         List<String> undated = new ArrayList<>();
         for (Path doc : docs()) {
             String name = ROOT.relativize(doc).toString();
+            if (name.startsWith(GENERATED)) {
+                continue;
+            }
             undatedFigures(Files.readString(doc, StandardCharsets.UTF_8))
                     .forEach(line -> undated.add(name + ": " + line));
         }

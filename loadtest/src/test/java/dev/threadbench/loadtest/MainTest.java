@@ -11,10 +11,12 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
 
 /** Bad input: one line on stderr naming what is wrong, exit code 2, nothing on stdout. */
 public class MainTest {
@@ -163,12 +165,43 @@ public class MainTest {
     }
 
     @Test
-    void reportRebuildsThePageFromSavedResults() throws Exception {
+    void reportRebuildsThePageFromSavedResultsWhereOutSays() throws Exception {
+        Path json = dir.resolve("saved").resolve("results.json");
+        Files.createDirectories(json.getParent());
+        ResultsJson.write(ResultsFixtures.results(), json);
+        Path out = dir.resolve("pages").resolve("new");
+        Ran ran = run("report", json.toString(), "--out", out.toString());
+        assertEquals(0, ran.code(), ran.err());
+        assertTrue(Files.readString(out.resolve("report.html")).contains("echarts.init("));
+        assertTrue(ran.out().contains("report: " + out.resolve("report.html")), ran.out());
+        assertTrue(Files.isRegularFile(out.resolve("summary.md")), "summary.md in --out");
+        assertFalse(Files.exists(json.resolveSibling("report.html")), "nothing written beside FILE");
+        assertFalse(Files.exists(json.resolveSibling("summary.md")), "nothing written beside FILE");
+    }
+
+    @Test
+    void reportWritesUnderResultsByDefaultAndRefusesAnOutThatIsNoDirectory() throws Exception {
+        CommandLine cli = new CommandLine(new Main(System.out, System.err));
+        assertEquals(
+                "results",
+                cli.getSubcommands()
+                        .get("report")
+                        .getCommandSpec()
+                        .findOption("--out")
+                        .defaultValue());
         Path json = dir.resolve("results.json");
         ResultsJson.write(ResultsFixtures.results(), json);
-        Ran ran = run("report", json.toString());
-        assertEquals(0, ran.code(), ran.err());
-        assertTrue(Files.readString(dir.resolve("report.html")).contains("echarts.init("));
-        assertTrue(ran.out().contains("report: " + dir.resolve("report.html")), ran.out());
+        Path file = Files.writeString(dir.resolve("not-a-dir"), "x");
+        Ran ran = run("report", json.toString(), "--out", file.toString());
+        assertEquals(2, ran.code());
+        assertEquals("loadtest: --out: " + file + " is not a directory\n", ran.err());
+        assertEquals("", ran.out());
+        Ran below = run("report", json.toString(), "--out", file.resolve("sub").toString());
+        assertEquals(2, below.code());
+        assertTrue(
+                below.err()
+                        .matches("loadtest: --out: cannot create "
+                                + Pattern.quote(file.resolve("sub").toString()) + " \\(\\w+\\)\\R"),
+                below.err());
     }
 }

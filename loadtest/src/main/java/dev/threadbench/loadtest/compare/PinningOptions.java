@@ -9,7 +9,7 @@ final class PinningOptions {
             names = "--server-cpus",
             paramLabel = "LIST",
             description = "CPUs for the servers (both get the same), as taskset writes them, e.g. 0-3 or 0,2"
-                    + " (default: half of this machine's; the generator gets the rest)")
+                    + " (default: half of the host's; the generator gets the rest)")
     private String serverCpus;
 
     @Option(

@@ -14,10 +14,10 @@ import java.util.Locale;
  * <p>Whole delay periods. A closed loop's delayed answers come in waves one delay period (2 s) apart: a connection
  * answered late sends its next nine requests at once. Connections opened over one period (the ramp-up stays at one
  * delay, 2 s) fall evenly over its phase, but the load still moves by the period, so a window that is not a whole
- * number of periods catches one wave more or less: --quick's old 15 s window (7.5 periods) read 102.1 % of the bound,
- * more than a closed loop can give, and a sweep with a 1 s ramp-up and 5 s windows read 115 % and 80 %. Every measured
- * window is therefore a whole number of delay periods: the defaults below are, and {@link #wholePeriods} rounds a
- * --duration up to one.
+ * number of periods catches one wave more or less: a window of 7.5 periods (--quick's old 15 s) read more of the
+ * bound than a closed loop can give, and 5 s windows after a 1 s ramp-up read well above and well below it
+ * (docs/measurements/2026-12-01-whole-delay-periods.md). Every measured window is therefore a whole number of delay
+ * periods: the defaults below are, and {@link #wholePeriods} rounds a --duration up to one.
  *
  * <p>Plain compare: 6 rounds of 2 s measured (one delay period), servers alternated. The verdict tests each figure of
  * each pair by an exact rank-sum test and corrects for all of them with Holm (family-wise 5 %, {@code Verdict}): with
@@ -34,10 +34,10 @@ import java.util.Locale;
  * --quick: 3 rounds, too few for the verdict to name a difference (it says so): 2 + 4 + 4 s (2 periods): 12 x 13 s
  * + 48 s = 204 s, about 3.5 min.
  *
- * <p>Sweep: 6 server x strategy pairs over the grid, 250 ... 10,000 and on to what the machine holds (--sweep-max;
- * 19,000 here, 20,000 descriptors: 7 points), then narrowing in. Grid, full: 3 rounds of 2 + 2 + 6 s: 126 x 13 s + 18 x
- * 8 s = 1,782 s, about 30 min. Narrowing in ({@link Bisection}): each step runs every pair still too wide once per
- * round, each in a server started for it and warmed at its own concurrency (2 + 20 s,
+ * <p>Sweep: 6 server x strategy pairs over the grid, 250 ... 10,000 and on to what the machine holds (--sweep-max:
+ * as far as the host's descriptors and memory allow), then narrowing in. Grid, full: 3 rounds of 2 + 2 + 6 s: 126 x
+ * 13 s + 18 x 8 s = 1,782 s, about 30 min. Narrowing in ({@link Bisection}): each step runs every pair still too
+ * wide once per round, each in a server started for it and warmed at its own concurrency (2 + 20 s,
  * {@link #FRESH_SERVER_WARMUP_SECONDS}) + 6 + 3 + 8 s; from a 2x gap to within 10 % takes 4 steps, at most 5
  * (middle-third midpoints). With all six pairs breaking within one gap of the grid, 6 x 3 x 4 = 72 runs x 39 s =
  * 2,808 s more, then each pair's two ends again, 36 x 39 s = 1,404 s (more when an end reads otherwise): about 100 min
@@ -76,12 +76,10 @@ record RunLength(int rampupSeconds, int warmupSeconds, int durationSeconds, int 
 
     /**
      * The warm-up of a run whose server compare started for it alone (the sweep's narrowing and ends), at the run's own
-     * concurrency, in place of the grid's 2 s: a grid point's server has run every concurrency below it first. A fresh
-     * server's compiler threads settle after 14-20 s of load (2026-12-06, 2 cores AMD EPYC: under 3 % of its CPU from
-     * then on, Undertow blocking at 3,500, both virtual strategies at 6,000-6,500); the 12 s at no more than 2,000
-     * connections that came before left them 4-9 % of the server's CPU in the window, against the grid's 0.2-1.4 %.
-     * Near the limit it is not enough either: 3-16 % in the 2026-12-06 sweep's fresh runs, the grid's under 1 %
-     * (docs/sweep.md). A whole number of delay periods.
+     * concurrency, in place of the grid's 2 s: a grid point's server has run every concurrency below it first. It is
+     * as long as a fresh server's compiler threads were measured to take to settle under load, longer than the shorter
+     * pre-warm it replaced; near the limit it still leaves them more of the server's CPU than the grid's runs do. The
+     * measurements, dated, are in docs/sweep.md, "The JIT in the window". A whole number of delay periods.
      */
     static final int FRESH_SERVER_WARMUP_SECONDS = 20;
 

@@ -27,7 +27,7 @@ final class SweepOptions {
             names = "--sweep-max",
             paramLabel = "N",
             description = "with --sweep: the largest concurrency, the grid's"
-                    + " last point (default: the most this machine's descriptors and memory allow, the next grid"
+                    + " last point (default: the most the host's descriptors and memory allow, the next grid"
                     + " point shown"
                     + " as not run)")
     private Integer sweepMax;

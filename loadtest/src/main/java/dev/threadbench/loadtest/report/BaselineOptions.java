@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
 /**
  * --baseline, --allow-env-change and --fail-if, for compare (judging the run it made) and report (judging a saved one):
  * the run set against the baseline ({@link BaselineJudgement}), refused across machines or pinnings
- * ({@link Fingerprint}), the limits checked ({@link Gate}), and summary.md written beside results.json.
+ * ({@link Fingerprint}), the limits checked ({@link Gate}), and summary.md written into the output directory.
  */
 public final class BaselineOptions {
 

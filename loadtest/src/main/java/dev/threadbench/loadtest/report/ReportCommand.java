@@ -7,6 +7,7 @@ import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.cli.Console;
 import dev.threadbench.loadtest.cli.ExitCodes;
 import dev.threadbench.loadtest.model.Results;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -17,7 +18,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
-/** {@code report FILE.json}: the HTML report (and the terminal table) again from saved results. */
+/**
+ * {@code report FILE.json}: the HTML report (and the terminal table) again from saved results, written under --out
+ * (./results by default), never beside FILE unless --out says so.
+ */
 @Command(
         name = "report",
         mixinStandardHelpOptions = true,
@@ -48,9 +52,17 @@ public final class ReportCommand implements Callable<Integer> {
     private BaselineOptions baselineOptions;
 
     @Option(
+            names = "--out",
+            paramLabel = "DIR",
+            defaultValue = "results",
+            description = "where report.html, summary.md and (with --history) history.html go, created when missing"
+                    + " (default ${DEFAULT-VALUE}, under the current directory)")
+    private Path out;
+
+    @Option(
             names = "--html",
             paramLabel = "FILE",
-            description = "where to write the page (default: report.html beside FILE.json)")
+            description = "where to write the page instead (default: report.html, or history.html, in --out)")
     private Path html;
 
     @Option(
@@ -67,6 +79,9 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (Files.exists(out) && !Files.isDirectory(out)) {
+            throw new UsageException("--out: " + out + " is not a directory");
+        }
         BaselineOptions baseline = baselineOptions.check();
         if (history) {
             if (baseline.given()) {
@@ -75,12 +90,7 @@ public final class ReportCommand implements Callable<Integer> {
             List<Results> runs = History.ofNewestMachine(History.read(resultsFile));
             List<History.Series> series = History.series(runs);
             History.lines(runs, series).forEach(console.out()::println);
-            Path page = html != null
-                    ? html
-                    : (Files.isDirectory(resultsFile)
-                                    ? resultsFile
-                                    : resultsFile.toAbsolutePath().getParent())
-                            .resolve("history.html");
+            Path page = html != null ? html : outDir().resolve("history.html");
             HistoryPage.write(runs, series, page);
             console.out().println("report: " + page);
             return ExitCodes.OK;
@@ -96,11 +106,22 @@ public final class ReportCommand implements Callable<Integer> {
             console.out().print(SweepTable.markdown(SweepPairs.of(results)));
             return ExitCodes.OK;
         }
-        Path page = html != null ? html : resultsFile.toAbsolutePath().resolveSibling("report.html");
+        Path dir = outDir();
+        Path page = html != null ? html : dir.resolve("report.html");
         HtmlReport.write(results, page);
         console.out().print(ConsoleTable.render(results));
         Baselines.versions(results).forEach(versions -> versions.lines().forEach(console.out()::println));
         console.out().println("report: " + page);
-        return baseline.report(results, page.toAbsolutePath().getParent(), ExitCodes.OK, console.out(), console.err());
+        return baseline.report(results, dir, ExitCodes.OK, console.out(), console.err());
+    }
+
+    /** --out, created when missing: only once the results have been read, so a wrong FILE leaves nothing behind. */
+    private Path outDir() {
+        try {
+            return Files.createDirectories(out);
+        } catch (IOException e) {
+            throw new UsageException(
+                    "--out: cannot create " + out + " (" + e.getClass().getSimpleName() + ")");
+        }
     }
 }

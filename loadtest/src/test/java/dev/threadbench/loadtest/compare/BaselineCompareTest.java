@@ -93,6 +93,8 @@ class BaselineCompareTest {
             MainTest.Ran again = MainTest.run(
                     "report",
                     current.resolve("results.json").toString(),
+                    "--out",
+                    current.toString(),
                     "--baseline",
                     base.toString(),
                     "--fail-if",
