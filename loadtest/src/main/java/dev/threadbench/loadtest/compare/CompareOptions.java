@@ -39,7 +39,8 @@ final class CompareOptions {
             names = "--quick",
             description = "shorter runs: 3 rounds of 4 s warm-up + 4 s measured (default 6 rounds of auto + 2 s):"
                     + " about 3.5 minutes in all, too few rounds for the verdict to name a difference; with"
-                    + " --sweep: one round of 2 + 4 s per point, about 22 minutes")
+                    + " --sweep: one round of 2 s warm-up + 4 s measured per point, about 31 minutes by its"
+                    + " estimate")
     private boolean quick;
 
     /** --sweep, --sweep-max, --resolution. */

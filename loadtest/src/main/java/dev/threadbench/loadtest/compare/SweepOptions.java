@@ -18,9 +18,9 @@ final class SweepOptions {
                     + " 250,500,1000,2000,5000,10000,20000,50000... up to --sweep-max (--concurrency overrides), 3"
                     + " rounds of"
                     + " 2 s ramp-up + 2 s warm-up + 6 s measured per point, then each pair narrowed in between the last"
-                    + " concurrency held and the first not held (--resolution): about 65 minutes on 2 cores; report"
-                    + " adds"
-                    + " curves, memory per 1,000 connections and breaking points")
+                    + " concurrency held and the first not held (--resolution): 96-111 minutes on 2 cores up to"
+                    + " 19,000 (2026-12-06; compare prints its bound first); report adds curves, memory per 1,000"
+                    + " connections and breaking points")
     private boolean on;
 
     @Option(

@@ -68,7 +68,7 @@ public final class ReportCommand implements Callable<Integer> {
     @Option(
             names = "--markdown",
             description = "print only the sweep's pairs as a Markdown table (breaking points,"
-                    + " their interval and limit), for the README and docs/sweep.md")
+                    + " their interval and limit), for docs/results.md and docs/sweep.md")
     private boolean markdown;
 
     @Option(

@@ -106,8 +106,8 @@ public final class SweepTable {
     }
 
     /**
-     * The pairs as a Markdown table, the README's and docs/sweep.md's: breaking point (or why none was found), its
-     * interval, its limit, memory and CPU; empty without pairs.
+     * The pairs as a Markdown table, docs/results.md's and docs/sweep.md's: breaking point (or why none was found),
+     * its interval, its limit, memory and CPU; empty without pairs.
      */
     public static String markdown(List<SweepPair> pairs) {
         if (pairs.isEmpty()) {
