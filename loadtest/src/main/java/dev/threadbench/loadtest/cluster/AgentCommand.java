@@ -98,14 +98,28 @@ public final class AgentCommand implements Callable<Integer> {
 
     /**
      * Joins the cluster, and, while none of the --join members answers (compare not up yet), leaves and tries again:
-     * an agent alone in a cluster of its own would wait there for ever. null: stopped while trying.
+     * an agent alone in a cluster of its own would wait there for ever; so too when a join times out inside the
+     * cluster. null: stopped while trying.
      */
     static ClusterNode joinOthers(ClusterSettings settings, String name, PrintStream out, CountDownLatch stop)
             throws InterruptedException {
         boolean said = false;
         while (true) {
             if (!settings.joinsOthers() || anyListening(settings.members(), settings.port())) {
-                ClusterNode node = ClusterNode.join(settings, ClusterNode.Role.AGENT, name);
+                ClusterNode node;
+                try {
+                    node = ClusterNode.join(settings, ClusterNode.Role.AGENT, name);
+                } catch (ClusterNode.JoinTimedOut e) {
+                    if (!settings.joinsOthers()) {
+                        throw e;
+                    }
+                    out.printf("agent %s: %s; trying again in %d s%n", name, e.getMessage(), RETRY.toSeconds());
+                    out.flush();
+                    if (stop.await(RETRY.toMillis(), TimeUnit.MILLISECONDS)) {
+                        return null;
+                    }
+                    continue;
+                }
                 if (!settings.joinsOthers() || node.memberCount() > 1) {
                     return node;
                 }

@@ -168,8 +168,30 @@ public final class ClusterNode implements AutoCloseable {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-            throw new RunFailure("cannot join the cluster at " + settings.host() + ": " + joinFailure(e, 120));
+            String message = "cannot join the cluster at " + settings.host() + ": " + joinFailure(e, 120);
+            throw timedOut(e) ? new JoinTimedOut(message) : new RunFailure(message);
         }
+    }
+
+    /**
+     * A join that timed out inside the cluster: a member that took this node in and then lost it (a busy host suspected
+     * while it started) leaves its first writes unanswered. Another try, a moment later, may well succeed.
+     */
+    public static final class JoinTimedOut extends RunFailure {
+        JoinTimedOut(String message) {
+            super(message);
+        }
+    }
+
+    /** Whether a timeout, the JDK's or Infinispan's, is down {@code failure}'s chain. */
+    static boolean timedOut(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof java.util.concurrent.TimeoutException
+                    || cause instanceof org.infinispan.util.concurrent.TimeoutException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

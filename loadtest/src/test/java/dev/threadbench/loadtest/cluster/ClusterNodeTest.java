@@ -86,4 +86,13 @@ class ClusterNodeTest {
                 "java.lang.NullPointerException with no message",
                 ClusterNode.joinFailure(new java.util.concurrent.ExecutionException(new NullPointerException()), 120));
     }
+
+    @Test
+    void aJoinThatTimedOutInsideTheClusterIsToldApartFromOneThatCannotWork() {
+        assertTrue(ClusterNode.timedOut(new java.util.concurrent.CompletionException(
+                new org.infinispan.util.concurrent.TimeoutException("ISPN000476: Timed out waiting for responses"))));
+        assertTrue(ClusterNode.timedOut(new java.util.concurrent.TimeoutException()));
+        assertFalse(ClusterNode.timedOut(new java.util.concurrent.ExecutionException(
+                new IllegalStateException(null, new java.net.BindException("Address already in use")))));
+    }
 }
