@@ -153,7 +153,7 @@ public final class ClusterNode implements AutoCloseable {
         } catch (Exception e) {
             throw new RunFailure("cannot join the cluster at " + settings.host() + ": " + joinFailure(e, 120));
         }
-        InfinispanClusterManager manager = new InfinispanClusterManager(caches);
+        InfinispanClusterManager manager = new SelfHealingClusterManager(caches);
         try {
             Vertx vertx = Vertx.builder()
                     .with(vertxOptions(settings, role, name, build))
