@@ -1,13 +1,17 @@
 package dev.threadbench.loadtest.cluster;
 
 import io.vertx.core.Completable;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.spi.cluster.NodeInfo;
 import io.vertx.core.spi.cluster.RegistrationInfo;
 import io.vertx.ext.cluster.infinispan.InfinispanClusterManager;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import org.infinispan.manager.DefaultCacheManager;
 
 /**
@@ -27,6 +31,8 @@ final class SelfHealingClusterManager extends InfinispanClusterManager {
     private final Map<String, Set<RegistrationInfo>> own = new ConcurrentHashMap<>();
 
     private volatile boolean joined;
+    /** Kept here: the manager's own getter locks the manager, which its view-change handler holds while it cleans. */
+    private volatile NodeInfo ownInfo;
 
     SelfHealingClusterManager(DefaultCacheManager caches) {
         super(caches);
@@ -35,7 +41,14 @@ final class SelfHealingClusterManager extends InfinispanClusterManager {
     @Override
     public void init(Vertx vertx) {
         super.init(vertx);
-        vertx.setPeriodic(CHECK_MILLIS, id -> putBackWhatIsMissing());
+        // on a worker, never an event loop: the cache calls may wait on the cluster
+        vertx.setPeriodic(CHECK_MILLIS, id -> vertx.executeBlocking(this::putBackWhatIsMissing));
+    }
+
+    @Override
+    public void setNodeInfo(NodeInfo info, Completable<Void> promise) {
+        ownInfo = info;
+        super.setNodeInfo(info, promise);
     }
 
     @Override
@@ -67,25 +80,37 @@ final class SelfHealingClusterManager extends InfinispanClusterManager {
         super.removeRegistration(address, registration, promise);
     }
 
-    private void putBackWhatIsMissing() {
-        NodeInfo info = getNodeInfo();
+    /** On a worker thread: every call into the manager from here waits, so none runs on a thread the cluster needs. */
+    private Void putBackWhatIsMissing() throws Exception {
+        NodeInfo info = ownInfo;
         if (!joined || info == null) {
-            return; // not in the cluster yet, or leaving it
+            return null; // not in the cluster yet, or leaving it
         }
-        getNodeInfo(getNodeId(), (found, failure) -> {
-            if (joined && failure != null) {
-                setNodeInfo(info, (done, ignored) -> {});
-            }
-        });
-        own.forEach((address, registrations) -> getRegistrations(address, (found, failure) -> {
-            if (!joined || failure != null) {
-                return;
-            }
-            for (RegistrationInfo registration : registrations) {
-                if (!found.contains(registration) && registrations.contains(registration)) {
-                    super.addRegistration(address, registration, (done, ignored) -> {});
+        Promise<NodeInfo> found = Promise.promise();
+        getNodeInfo(getNodeId(), found);
+        if (awaitResult(found.future().map(true).otherwise(false)) == Boolean.FALSE && joined) {
+            Promise<Void> put = Promise.promise();
+            super.setNodeInfo(info, put);
+            awaitResult(put.future());
+        }
+        for (Map.Entry<String, Set<RegistrationInfo>> entry : own.entrySet()) {
+            Promise<List<RegistrationInfo>> listed = Promise.promise();
+            getRegistrations(entry.getKey(), listed);
+            List<RegistrationInfo> present = awaitResult(listed.future());
+            for (RegistrationInfo registration : entry.getValue()) {
+                if (joined
+                        && !present.contains(registration)
+                        && entry.getValue().contains(registration)) {
+                    Promise<Void> added = Promise.promise();
+                    super.addRegistration(entry.getKey(), registration, added);
+                    awaitResult(added.future());
                 }
             }
-        }));
+        }
+        return null;
+    }
+
+    private static <T> T awaitResult(Future<T> future) throws Exception {
+        return future.toCompletionStage().toCompletableFuture().get(CHECK_MILLIS, TimeUnit.MILLISECONDS);
     }
 }
