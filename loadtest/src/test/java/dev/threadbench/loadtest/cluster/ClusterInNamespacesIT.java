@@ -358,6 +358,11 @@ class ClusterInNamespacesIT {
      * The server in the servers' host, on its address; compare waits for its /health (this namespace cannot reach it).
      */
     private ServerProcess server(NetworkHosts hosts, String name, int port) {
+        return serverInHost(hosts, name, port, dir);
+    }
+
+    /** The same for any test of hosts as namespaces: its log in {@code dir}. */
+    static ServerProcess serverInHost(NetworkHosts hosts, String name, int port, Path dir) {
         ServerProcess.Launch launch = ServerProcess.Launch.logged(
                         name, ServersIT.jar(name), List.of("-Xmx256m"), dir.resolve(name + ".log"))
                 .through(hosts.command("servers", List.of()));

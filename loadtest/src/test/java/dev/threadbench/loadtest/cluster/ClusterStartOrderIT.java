@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.threadbench.loadtest.compare.ServersIT;
 import dev.threadbench.process.ServerProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,7 +56,7 @@ class ClusterStartOrderIT {
         rounds.addAll(List.of(Order.AGENTS_EARLIER, Order.COMPARE_EARLIER, Order.AN_AGENT_COMES_BACK));
         rounds.add(Order.COMPARE_FIRST_AT_ONCE);
         try (NetworkHosts hosts = NetworkHosts.create("tbstart", List.of("servers", "compare", "agent1", "agent2"));
-                ServerProcess undertow = server(hosts)) {
+                ServerProcess undertow = ClusterInNamespacesIT.serverInHost(hosts, "undertow", 8080, dir)) {
             for (int round = 0; round < rounds.size(); round++) {
                 startAndRun(hosts, round, rounds.get(round));
             }
@@ -168,12 +167,5 @@ class ClusterStartOrderIT {
                     run.get("agents").findValuesAsText("name").stream().sorted().toList(),
                     logs);
         }
-    }
-
-    private ServerProcess server(NetworkHosts hosts) {
-        ServerProcess.Launch launch = ServerProcess.Launch.logged(
-                        "undertow", ServersIT.jar("undertow"), List.of("-Xmx256m"), dir.resolve("undertow.log"))
-                .through(hosts.command("servers", List.of()));
-        return ServerProcess.launch(launch, List.of("--host", hosts.address("servers"), "--port", "8080"));
     }
 }
