@@ -47,8 +47,13 @@ final class SelfHealingClusterManager extends InfinispanClusterManager {
 
     @Override
     public void setNodeInfo(NodeInfo info, Completable<Void> promise) {
-        ownInfo = info;
-        super.setNodeInfo(info, promise);
+        // checked only once written: a put still waiting is not missing, and another would queue behind it
+        super.setNodeInfo(info, (done, failure) -> {
+            if (failure == null) {
+                ownInfo = info;
+            }
+            promise.complete(done, failure);
+        });
     }
 
     @Override
@@ -67,8 +72,13 @@ final class SelfHealingClusterManager extends InfinispanClusterManager {
 
     @Override
     public void addRegistration(String address, RegistrationInfo registration, Completable<Void> promise) {
-        own.computeIfAbsent(address, key -> ConcurrentHashMap.newKeySet()).add(registration);
-        super.addRegistration(address, registration, promise);
+        super.addRegistration(address, registration, (done, failure) -> {
+            if (failure == null) {
+                own.computeIfAbsent(address, key -> ConcurrentHashMap.newKeySet())
+                        .add(registration);
+            }
+            promise.complete(done, failure);
+        });
     }
 
     @Override
