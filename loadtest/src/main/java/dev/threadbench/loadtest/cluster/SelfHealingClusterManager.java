@@ -20,8 +20,10 @@ import org.infinispan.manager.DefaultCacheManager;
  * subscriptions, and vertx-infinispan never writes its own again. A merge usually restores them (the replicated caches
  * prefer an entry to its removal), but not when the sides overlapped: a node cut off from the coordinator but not yet
  * from compare comes back as a joiner, and the state it receives has lost its entries. Compare then can neither claim
- * it nor hear from it. So every two seconds each node checks its node info and its subscriptions, reads local to its
- * replicated copy, and writes back whatever is missing.
+ * it nor hear from it. Nor does a local read see every loss: with three nodes joining at once, an agent can end up
+ * without compare's node info while compare's own copy has it, and then the agent's answers never reach compare. So
+ * every two seconds each node checks its node info and its subscriptions, reads local to its replicated copy, and
+ * writes back whatever is missing, and all of them once after each change of the members, to every member.
  */
 final class SelfHealingClusterManager extends InfinispanClusterManager {
 
@@ -31,6 +33,8 @@ final class SelfHealingClusterManager extends InfinispanClusterManager {
     private final Map<String, Set<RegistrationInfo>> own = new ConcurrentHashMap<>();
 
     private volatile boolean joined;
+    /** The members to which this node last wrote all its entries; null before the first time. */
+    private Set<String> membersWritten;
     /** Kept here: the manager's own getter locks the manager, which its view-change handler holds while it cleans. */
     private volatile NodeInfo ownInfo;
 
@@ -96,9 +100,9 @@ final class SelfHealingClusterManager extends InfinispanClusterManager {
         if (!joined || info == null) {
             return null; // not in the cluster yet, or leaving it
         }
-        Promise<NodeInfo> found = Promise.promise();
-        getNodeInfo(getNodeId(), found);
-        if (awaitResult(found.future().map(true).otherwise(false)) == Boolean.FALSE && joined) {
+        Set<String> members = Set.copyOf(getNodes());
+        boolean allAgain = !members.equals(membersWritten);
+        if ((allAgain || !ownInfoPresent()) && joined) {
             Promise<Void> put = Promise.promise();
             super.setNodeInfo(info, put);
             awaitResult(put.future());
@@ -109,7 +113,7 @@ final class SelfHealingClusterManager extends InfinispanClusterManager {
             List<RegistrationInfo> present = awaitResult(listed.future());
             for (RegistrationInfo registration : entry.getValue()) {
                 if (joined
-                        && !present.contains(registration)
+                        && (allAgain || !present.contains(registration))
                         && entry.getValue().contains(registration)) {
                     Promise<Void> added = Promise.promise();
                     super.addRegistration(entry.getKey(), registration, added);
@@ -117,7 +121,14 @@ final class SelfHealingClusterManager extends InfinispanClusterManager {
                 }
             }
         }
+        membersWritten = members; // only once every write went through: a failed one is tried again next time
         return null;
+    }
+
+    private boolean ownInfoPresent() throws Exception {
+        Promise<NodeInfo> found = Promise.promise();
+        getNodeInfo(getNodeId(), found);
+        return awaitResult(found.future().map(true).otherwise(false));
     }
 
     private static <T> T awaitResult(Future<T> future) throws Exception {
