@@ -152,10 +152,11 @@ final class AgentClaims {
             } catch (UsageException e) {
                 throw new CannotGoOn(String.format(
                         Locale.ROOT,
-                        "%d of the %d agents left (%d remain): no further run" + " can be made as asked",
+                        "%d of the %d agents left (%d remain): no further run can be made as asked (%s)",
                         Math.max(0, before - agents.size()),
                         wanted,
-                        agents.size()));
+                        agents.size(),
+                        e.getMessage()));
             }
         }
         return List.copyOf(agents);

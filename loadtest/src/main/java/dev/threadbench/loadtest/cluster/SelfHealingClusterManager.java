@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.infinispan.manager.DefaultCacheManager;
 
 /**
@@ -23,17 +24,25 @@ import org.infinispan.manager.DefaultCacheManager;
  * it nor hear from it. Nor does a local read see every loss: with three nodes joining at once, an agent can end up
  * without compare's node info while compare's own copy has it, and then the agent's answers never reach compare. So
  * every two seconds each node checks its node info and its subscriptions, reads local to its replicated copy, and
- * writes back whatever is missing, and all of them once after each change of the members, to every member.
+ * writes back whatever is missing, and its node info once after each change of the members, once they have held for
+ * a check (a small entry no listener watches; subscriptions, which every node's listeners follow, only when missing).
  */
 final class SelfHealingClusterManager extends InfinispanClusterManager {
 
     private static final long CHECK_MILLIS = 2_000;
+    /** Longer than Infinispan's own timeouts (15 s remote, 10 s lock), so a check ends only once its writes have. */
+    private static final long WRITE_MILLIS = 30_000;
+
+    /** A check under way: the next waits for it, so that writes never queue up behind writes still waiting. */
+    private final AtomicBoolean checking = new AtomicBoolean();
 
     /** This node's own subscriptions, as Vert.x registered them: address to registrations. */
     private final Map<String, Set<RegistrationInfo>> own = new ConcurrentHashMap<>();
 
     private volatile boolean joined;
-    /** The members to which this node last wrote all its entries; null before the first time. */
+    /** The members at the last check, and those to which this node last wrote its node info; null at first. */
+    private Set<String> membersSeen;
+
     private Set<String> membersWritten;
     /** Kept here: the manager's own getter locks the manager, which its view-change handler holds while it cleans. */
     private volatile NodeInfo ownInfo;
@@ -46,7 +55,11 @@ final class SelfHealingClusterManager extends InfinispanClusterManager {
     public void init(Vertx vertx) {
         super.init(vertx);
         // on a worker, never an event loop: the cache calls may wait on the cluster
-        vertx.setPeriodic(CHECK_MILLIS, id -> vertx.executeBlocking(this::putBackWhatIsMissing));
+        vertx.setPeriodic(CHECK_MILLIS, id -> {
+            if (checking.compareAndSet(false, true)) {
+                vertx.executeBlocking(this::putBackWhatIsMissing).onComplete(done -> checking.set(false));
+            }
+        });
     }
 
     @Override
@@ -101,37 +114,38 @@ final class SelfHealingClusterManager extends InfinispanClusterManager {
             return null; // not in the cluster yet, or leaving it
         }
         Set<String> members = Set.copyOf(getNodes());
-        boolean allAgain = !members.equals(membersWritten);
-        if ((allAgain || !ownInfoPresent()) && joined) {
+        boolean settled = members.equals(membersSeen); // the same two seconds ago: not in the middle of a merge
+        membersSeen = members;
+        if (((settled && !members.equals(membersWritten)) || !ownInfoPresent()) && joined) {
             Promise<Void> put = Promise.promise();
             super.setNodeInfo(info, put);
-            awaitResult(put.future());
+            awaitResult(put.future(), WRITE_MILLIS);
+            membersWritten = members; // only once written: a failed put is tried again next time
         }
         for (Map.Entry<String, Set<RegistrationInfo>> entry : own.entrySet()) {
             Promise<List<RegistrationInfo>> listed = Promise.promise();
             getRegistrations(entry.getKey(), listed);
-            List<RegistrationInfo> present = awaitResult(listed.future());
+            List<RegistrationInfo> present = awaitResult(listed.future(), CHECK_MILLIS);
             for (RegistrationInfo registration : entry.getValue()) {
                 if (joined
-                        && (allAgain || !present.contains(registration))
+                        && !present.contains(registration)
                         && entry.getValue().contains(registration)) {
                     Promise<Void> added = Promise.promise();
                     super.addRegistration(entry.getKey(), registration, added);
-                    awaitResult(added.future());
+                    awaitResult(added.future(), WRITE_MILLIS);
                 }
             }
         }
-        membersWritten = members; // only once every write went through: a failed one is tried again next time
         return null;
     }
 
     private boolean ownInfoPresent() throws Exception {
         Promise<NodeInfo> found = Promise.promise();
         getNodeInfo(getNodeId(), found);
-        return awaitResult(found.future().map(true).otherwise(false));
+        return awaitResult(found.future().map(true).otherwise(false), CHECK_MILLIS);
     }
 
-    private static <T> T awaitResult(Future<T> future) throws Exception {
-        return future.toCompletionStage().toCompletableFuture().get(CHECK_MILLIS, TimeUnit.MILLISECONDS);
+    private static <T> T awaitResult(Future<T> future, long millis) throws Exception {
+        return future.toCompletionStage().toCompletableFuture().get(millis, TimeUnit.MILLISECONDS);
     }
 }

@@ -153,10 +153,29 @@ final class ClusterProcesses implements AutoCloseable {
         }
     }
 
-    /** The exit code, waiting up to {@code limit}. */
+    /** Its exit code; fails with its threads' stacks (jcmd) when it is still running after {@code limit}. */
     static int exit(Process process, Duration limit) throws InterruptedException {
-        assertTrue(process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS), "still running after " + limit);
+        if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
+            fail("still running after " + limit + "; its threads:\n" + threads(process));
+        }
         return process.exitValue();
+    }
+
+    private static String threads(Process process) {
+        try {
+            Process jcmd = new ProcessBuilder(
+                            Path.of(System.getProperty("java.home"), "bin", "jcmd")
+                                    .toString(),
+                            Long.toString(process.pid()),
+                            "Thread.print")
+                    .redirectErrorStream(true)
+                    .start();
+            String dump = new String(jcmd.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            jcmd.waitFor(30, TimeUnit.SECONDS);
+            return dump;
+        } catch (java.io.IOException | InterruptedException e) {
+            return "(no thread dump: " + e + ")";
+        }
     }
 
     @Override
