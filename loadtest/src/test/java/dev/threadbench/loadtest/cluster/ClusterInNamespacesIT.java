@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -116,6 +117,7 @@ class ClusterInNamespacesIT {
     }
 
     @Test
+    @Tag("cluster-faults")
     void aCompareWithoutTheKeyOrWithAnotherStartsNoLoadAndATargetOutsideTheAllowListIsRefused() throws Exception {
         try (NetworkHosts hosts =
                         NetworkHosts.create("tbclusterkey", List.of("servers", "compare", "agent1", "agent2"));
@@ -244,6 +246,7 @@ class ClusterInNamespacesIT {
      * names what it lacks; a run the partition cut is never kept.
      */
     @Test
+    @Tag("cluster-faults")
     void aPartitionLongerThanTheFailureTimeoutThatHealsEndsInRunsFromBothAgentsOrOneLineNeverAWrongCountOrAHang()
             throws Exception {
         try (NetworkHosts hosts =
