@@ -40,9 +40,9 @@ final class SelfHealingClusterManager extends InfinispanClusterManager {
     private final Map<String, Set<RegistrationInfo>> own = new ConcurrentHashMap<>();
 
     private volatile boolean joined;
-    /** The members at the last check, and those to which this node last wrote its node info; null at first. */
+    /** The members at the last check; null before the first. Read and written by the one check under way. */
     private Set<String> membersSeen;
-
+    /** The members to which this node last wrote its node info; null before the first write. */
     private Set<String> membersWritten;
     /** Kept here: the manager's own getter locks the manager, which its view-change handler holds while it cleans. */
     private volatile NodeInfo ownInfo;
