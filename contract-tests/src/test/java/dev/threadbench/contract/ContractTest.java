@@ -240,6 +240,24 @@ class ContractTest {
                         classes.get("worker").keySet()));
     }
 
+    /**
+     * /stats and /stats?threads are what docs/reference/stats.schema.json says: a property added to either, or dropped,
+     * without the schema following fails here.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("targets")
+    void statsMatchTheirSchema(Target target) {
+        target.get("/").then().statusCode(200);
+        for (String path : List.of("/stats", "/stats?threads")) {
+            String body = target.get(path).then().statusCode(200).extract().asString();
+            List<String> errors = StatsSchema.errors(body);
+            assertTrue(
+                    errors.isEmpty(),
+                    target.name() + " " + path + " does not match " + StatsSchema.PATH + ":\n  "
+                            + String.join("\n  ", errors) + "\nin " + body);
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("targets")
     void statsCountGetAndHeadToTheRoot(Target target) {

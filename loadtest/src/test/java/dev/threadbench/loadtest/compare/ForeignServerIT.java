@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.threadbench.loadtest.MainTest;
+import dev.threadbench.loadtest.report.JsonSchemas;
 import dev.threadbench.process.ServerProcess;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -94,9 +95,10 @@ class ForeignServerIT {
                     .findFirst()
                     .orElseThrow(() -> new AssertionError("no row for asyncio in\n" + ran.out()));
             assertTrue(asyncioRow.contains(" n/a "), "its server CPU n/a: " + asyncioRow);
-            JsonNode runs = new ObjectMapper()
-                    .readTree(out.resolve("results.json").toFile())
-                    .get("runs");
+            JsonNode json =
+                    new ObjectMapper().readTree(out.resolve("results.json").toFile());
+            JsonSchemas.assertValid(JsonSchemas.RESULTS, json, "results.json with a server without /stats");
+            JsonNode runs = json.get("runs");
             assertEquals(List.of("undertow", "vertx", "asyncio"), runs.findValuesAsText("server"));
             for (JsonNode run : runs) {
                 assertTrue(run.get("requests").asLong() > 0, run.toString());

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.threadbench.loadtest.MainTest;
 import dev.threadbench.loadtest.analysis.Verdict;
+import dev.threadbench.loadtest.report.JsonSchemas;
 import dev.threadbench.loadtest.report.ResultsJsonTest;
 import dev.threadbench.process.ServerProcess;
 import java.nio.file.Files;
@@ -120,6 +121,7 @@ public class ServersIT {
                 "passed to each server: " + ran.out());
         JsonNode json = new ObjectMapper().readTree(out.resolve("results.json").toFile());
         ResultsJsonTest.assertShape(json);
+        JsonSchemas.assertValid(JsonSchemas.RESULTS, json, "compare's results.json");
         assertEquals(
                 "--workers 64 --work-us 20",
                 json.get("environment").get("serverArgs").asText());
@@ -188,6 +190,7 @@ public class ServersIT {
         assertEquals(0, ran.code(), ran.out() + ran.err());
         JsonNode json = new ObjectMapper().readTree(out.resolve("results.json").toFile());
         ResultsJsonTest.assertShape(json);
+        JsonSchemas.assertValid(JsonSchemas.RESULTS, json, "compare's results.json");
         assertEquals(2, json.get("settings").get("rounds").asInt());
 
         JsonNode pinning = json.get("environment").get("cpuPinning");
@@ -274,6 +277,7 @@ public class ServersIT {
             JsonNode json =
                     new ObjectMapper().readTree(out.resolve("results.json").toFile());
             ResultsJsonTest.assertShape(json);
+            JsonSchemas.assertValid(JsonSchemas.RESULTS, json, "compare --targets' results.json");
             assertTrue(
                     json.get("environment").get("serverJvmOptions").isNull(),
                     "not known for servers compare did not start");

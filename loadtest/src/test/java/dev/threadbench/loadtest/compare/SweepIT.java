@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.threadbench.loadtest.MainTest;
+import dev.threadbench.loadtest.report.JsonSchemas;
 import dev.threadbench.loadtest.report.ResultsJsonTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,6 +58,7 @@ class SweepIT {
 
         JsonNode json = new ObjectMapper().readTree(out.resolve("results.json").toFile());
         ResultsJsonTest.assertShape(json);
+        JsonSchemas.assertValid(JsonSchemas.RESULTS, json, "the sweep's results.json");
         assertTrue(json.get("settings").get("sweep").asBoolean());
         assertTrue(
                 json.get("skipped").isArray() && json.get("skipped").isEmpty(),
@@ -149,6 +151,7 @@ class SweepIT {
                 "each step's fresh server is warmed at its own concurrency: " + ran.out());
 
         JsonNode json = new ObjectMapper().readTree(out.resolve("results.json").toFile());
+        JsonSchemas.assertValid(JsonSchemas.RESULTS, json, "the narrowed sweep's results.json");
         List<Integer> concurrencies = json.get("runs").findValues("concurrency").stream()
                 .map(JsonNode::asInt)
                 .toList();
