@@ -7,12 +7,14 @@ import io.vertx.core.Vertx;
 import io.vertx.core.spi.cluster.NodeInfo;
 import io.vertx.core.spi.cluster.RegistrationInfo;
 import io.vertx.ext.cluster.infinispan.InfinispanClusterManager;
+import io.vertx.ext.cluster.infinispan.impl.DataConverter;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.infinispan.context.Flag;
 import org.infinispan.manager.DefaultCacheManager;
 
 /**
@@ -22,14 +24,20 @@ import org.infinispan.manager.DefaultCacheManager;
  * prefer an entry to its removal), but not when the sides overlapped: a node cut off from the coordinator but not yet
  * from compare comes back as a joiner, and the state it receives has lost its entries. Compare then can neither claim
  * it nor hear from it. Nor does a local read see every loss: with three nodes joining at once, an agent can end up
- * without compare's node info while compare's own copy has it, and then the agent's answers never reach compare. So
- * every two seconds each node checks its node info and its subscriptions, reads local to its replicated copy, and
- * writes back whatever is missing, and its node info once after each change of the members, once they have held for
- * a check (a small entry no listener watches; subscriptions, which every node's listeners follow, only when missing).
+ * without compare's node info while compare's own copy has it, and then the agent's answers never reach compare (in
+ * one CI run on 2026-12-07, for the whole of compare's 60 s wait). So every two seconds each node checks its node info
+ * and its subscriptions, reads local to its replicated copy, and writes back whatever is missing; and it writes its
+ * node info after each change of the members, once they have held for a check, and every ten seconds in any case (a
+ * small entry no listener watches; subscriptions, which every node's listeners follow, only when missing).
  */
 final class SelfHealingClusterManager extends InfinispanClusterManager {
 
+    /** vertx-infinispan's cache of node infos: node id to the encoded {@link NodeInfo}. */
+    static final String NODE_INFOS = "__vertx.nodeInfo";
+
     private static final long CHECK_MILLIS = 2_000;
+    /** Every fifth check writes the node info even when nothing looks missing. */
+    private static final int CHECKS_PER_REWRITE = 5;
     /** Longer than Infinispan's own timeouts (15 s remote, 10 s lock), so a check ends only once its writes have. */
     private static final long WRITE_MILLIS = 30_000;
 
@@ -39,7 +47,10 @@ final class SelfHealingClusterManager extends InfinispanClusterManager {
     /** This node's own subscriptions, as Vert.x registered them: address to registrations. */
     private final Map<String, Set<RegistrationInfo>> own = new ConcurrentHashMap<>();
 
+    private final DefaultCacheManager caches;
     private volatile boolean joined;
+    /** Checks since this node last wrote its node info. Read and written by the one check under way. */
+    private int checksSinceWrite;
     /** The members at the last check; null before the first. Read and written by the one check under way. */
     private Set<String> membersSeen;
     /** The members to which this node last wrote its node info; null before the first write. */
@@ -49,6 +60,7 @@ final class SelfHealingClusterManager extends InfinispanClusterManager {
 
     SelfHealingClusterManager(DefaultCacheManager caches) {
         super(caches);
+        this.caches = caches;
     }
 
     @Override
@@ -116,11 +128,14 @@ final class SelfHealingClusterManager extends InfinispanClusterManager {
         Set<String> members = Set.copyOf(getNodes());
         boolean settled = members.equals(membersSeen); // the same two seconds ago: not in the middle of a merge
         membersSeen = members;
-        if (((settled && !members.equals(membersWritten)) || !ownInfoPresent()) && joined) {
-            Promise<Void> put = Promise.promise();
-            super.setNodeInfo(info, put);
-            awaitResult(put.future(), WRITE_MILLIS);
+        checksSinceWrite++;
+        if (((settled && !members.equals(membersWritten))
+                        || checksSinceWrite >= CHECKS_PER_REWRITE
+                        || !ownInfoPresent())
+                && joined) {
+            writeNodeInfo(info);
             membersWritten = members; // only once written: a failed put is tried again next time
+            checksSinceWrite = 0;
         }
         for (Map.Entry<String, Set<RegistrationInfo>> entry : own.entrySet()) {
             Promise<List<RegistrationInfo>> listed = Promise.promise();
@@ -137,6 +152,19 @@ final class SelfHealingClusterManager extends InfinispanClusterManager {
             }
         }
         return null;
+    }
+
+    /**
+     * The manager's own write, straight to its cache: the manager's setter takes the manager's lock, which its
+     * view-change handler holds while it removes the entries of members that left, waiting on the cluster.
+     */
+    private void writeNodeInfo(NodeInfo info) throws Exception {
+        awaitResult(
+                Future.fromCompletionStage(caches.<String, byte[]>getCache(NODE_INFOS)
+                        .getAdvancedCache()
+                        .withFlags(Flag.IGNORE_RETURN_VALUES)
+                        .putAsync(getNodeId(), DataConverter.toCachedObject(info))),
+                WRITE_MILLIS);
     }
 
     private boolean ownInfoPresent() throws Exception {
