@@ -257,8 +257,7 @@ public final class ClusterNode implements AutoCloseable {
         ConfigurationBuilder distributed = new ConfigurationBuilder();
         distributed.clustering().cacheMode(CacheMode.DIST_SYNC);
         DefaultCacheManager caches = new DefaultCacheManager(global.build(), false);
-        for (String cache :
-                List.of("__vertx.subs", "__vertx.haInfo", SelfHealingClusterManager.NODE_INFOS, ClusterLock.HOLDERS)) {
+        for (String cache : List.of("__vertx.subs", "__vertx.haInfo", "__vertx.nodeInfo", ClusterLock.HOLDERS)) {
             caches.defineConfiguration(cache, replicated.build());
         }
         caches.defineConfiguration(

@@ -24,15 +24,15 @@ import org.infinispan.manager.DefaultCacheManager;
  * prefer an entry to its removal), but not when the sides overlapped: a node cut off from the coordinator but not yet
  * from compare comes back as a joiner, and the state it receives has lost its entries. Compare then can neither claim
  * it nor hear from it. Nor does a local read see every loss: with three nodes joining at once, an agent can end up
- * without compare's node info while compare's own copy has it, and then the agent's answers never reach compare (in
- * one CI run on 2026-12-07, for the whole of compare's 60 s wait). So every two seconds each node checks its node info
+ * without compare's node info while compare's own copy has it, and then the agent's answers never reach compare
+ * (docs/distributed.md, "Start order does not matter"). So every two seconds each node checks its node info
  * and its subscriptions, reads local to its replicated copy, and writes back whatever is missing; and it writes its
  * node info after each change of the members, once they have held for a check, and every ten seconds in any case (a
  * small entry no listener watches; subscriptions, which every node's listeners follow, only when missing).
  */
 final class SelfHealingClusterManager extends InfinispanClusterManager {
 
-    /** vertx-infinispan's cache of node infos: node id to the encoded {@link NodeInfo}. */
+    /** vertx-infinispan's cache of node infos (node id to the encoded {@link NodeInfo}), defined by ClusterNode. */
     static final String NODE_INFOS = "__vertx.nodeInfo";
 
     private static final long CHECK_MILLIS = 2_000;

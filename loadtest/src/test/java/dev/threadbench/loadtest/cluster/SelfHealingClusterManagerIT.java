@@ -91,7 +91,7 @@ class SelfHealingClusterManagerIT {
 
     /**
      * The loss a node's own read cannot see: compare's node info gone from the agent's copy alone, so that the agent's
-     * answers have nowhere to go while compare finds its entry in place. Compare writes it again within its ten seconds.
+     * answers have nowhere to go while compare finds its entry in place. Compare writes it again within ten seconds.
      */
     @Test
     void compareInfoLostFromAnAgentsCopyAloneComesBackAndTheAgentsAnswersArrive() throws Exception {
