@@ -3,10 +3,12 @@ package dev.threadbench.loadtest.cluster;
 import dev.threadbench.loadtest.base.RunFailure;
 import dev.threadbench.loadtest.base.UsageException;
 import io.vertx.core.shareddata.Lock;
-import java.util.Map;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.infinispan.Cache;
 
 /**
  * The cluster-wide lock a compare or run holds while it has agents (Infinispan's, released when its holder leaves the
@@ -24,52 +26,83 @@ final class ClusterLock implements AutoCloseable {
     static final String HOLDERS = "threadbench.holders";
 
     private static final String HOLDER = "holder";
+    /** How long a lock no holder names is tried again before compare gives up. */
+    static final Duration UNNAMED_WAIT = Duration.ofSeconds(20);
+    /** How long naming the holder, and removing the name at the end, may wait on the cluster. */
+    static final Duration RELEASE_WAIT = Duration.ofSeconds(5);
 
     private final Lock lock;
-    private final Map<String, String> holders;
+    private final Cache<String, String> holders;
     private final String holder;
 
-    private ClusterLock(Lock lock, Map<String, String> holders, String holder) {
+    private ClusterLock(Lock lock, Cache<String, String> holders, String holder) {
         this.lock = lock;
         this.holders = holders;
         this.holder = holder;
     }
 
-    /** Takes the lock for {@code node} and names it the holder; another compare or run holding it is refused. */
+    /**
+     * Takes the lock for {@code node} and names it the holder; another compare or run holding it is refused. A lock
+     * that no holder names is tried again for up to {@link #UNNAMED_WAIT}: the cluster's lock cache refuses for a
+     * moment while a member joins or after a false suspicion (a compare on 2 busy cores was refused so, naming no
+     * holder, with nobody holding it), and another compare names itself right after it takes the lock.
+     */
     static ClusterLock take(ClusterNode node) {
-        Map<String, String> holders = node.holders();
-        Lock lock;
-        try {
-            lock = node.vertx()
+        Cache<String, String> holders = node.holders();
+        long deadline = System.nanoTime() + UNNAMED_WAIT.toNanos();
+        Lock lock = null;
+        while (lock == null) {
+            CompletableFuture<Lock> asked = node.vertx()
                     .sharedData()
                     .getLockWithTimeout(NAME, 2000)
                     .toCompletionStage()
-                    .toCompletableFuture()
-                    .get(10, TimeUnit.SECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            String holder = holders.get(HOLDER);
-            throw new UsageException("--agents: another compare or run has this cluster ("
-                    + (holder == null ? "unknown" : holder) + "): one compare or run at a time on these agents");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new RunFailure("interrupted");
+                    .toCompletableFuture();
+            try {
+                lock = asked.get(10, TimeUnit.SECONDS);
+            } catch (ExecutionException | TimeoutException e) {
+                asked.thenAccept(Lock::release); // taken too late to be used: not kept from the next try
+                String holder = holders.get(HOLDER);
+                if (holder != null || System.nanoTime() >= deadline) {
+                    throw new UsageException("--agents: another compare or run has this cluster ("
+                            + (holder == null
+                                    ? "unknown: none named itself within " + UNNAMED_WAIT.toSeconds() + " s"
+                                    : holder)
+                            + "): one compare or run at a time on these agents");
+                }
+                AgentClaims.sleep(500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RunFailure("interrupted");
+            }
         }
         String holder = node.name() + " (" + node.host() + ")";
         try {
-            holders.put(HOLDER, holder);
-        } catch (RuntimeException e) {
+            holders.putAsync(HOLDER, holder).get(RELEASE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
             lock.release();
-            throw new RunFailure("the cluster did not answer: " + e.getMessage());
+            throw new RunFailure("the cluster did not take this " + node.name() + "'s name as the lock's holder within "
+                    + RELEASE_WAIT.toSeconds() + " s" + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+        } catch (InterruptedException e) {
+            lock.release();
+            Thread.currentThread().interrupt();
+            throw new RunFailure("interrupted");
         }
         return new ClusterLock(lock, holders, holder);
     }
 
+    /**
+     * Lets the lock go, and its holder's name with it, waiting for the name's removal at most {@link #RELEASE_WAIT}: a
+     * cluster still merging retries a write for as long as its members change (a compare waited over 2 minutes so).
+     * A name left behind is overwritten by the next holder.
+     */
     @Override
     public void close() {
         try {
-            holders.remove(HOLDER, holder);
-        } catch (RuntimeException e) {
+            holders.removeAsync(HOLDER, holder).get(RELEASE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
             // left, or the cluster is going: the next holder writes its own name
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } finally {
             lock.release();
         }

@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -277,7 +276,7 @@ public final class ClusterNode implements AutoCloseable {
     }
 
     /** The cluster lock's holder, replicated to every member. */
-    Map<String, String> holders() {
+    org.infinispan.Cache<String, String> holders() {
         return caches.getCache(ClusterLock.HOLDERS);
     }
 
