@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.threadbench.loadtest.cluster.ClusterNode.Role;
+import io.vertx.core.Handler;
 import io.vertx.core.Promise;
 import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.Message;
 import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.spi.cluster.RegistrationInfo;
 import io.vertx.ext.cluster.infinispan.InfinispanClusterManager;
@@ -28,27 +30,45 @@ class SelfHealingClusterManagerIT {
     private static final String BUILD = "1.0 built 2026-12-07T00:00:00Z";
     private static final String ADDRESS = "threadbench.test.heal";
     private static final Duration BACK_WITHIN = Duration.ofSeconds(10);
-    /** Compare's node info is written every ten seconds; a check comes every two. */
     /** Three checks: the members held for one, and compare has written its node info for them. */
     private static final Duration SETTLED = Duration.ofSeconds(6);
-
+    /** Compare's node info is written every ten seconds; a check comes every two. */
     private static final Duration REWRITTEN_WITHIN = Duration.ofSeconds(20);
+
+    /** An agent listening on {@link #ADDRESS} with {@code answers}, and a compare that joined it, both on loopback. */
+    private record TwoNodes(ClusterNode agent, ClusterNode compare) implements AutoCloseable {
+
+        static TwoNodes join(Handler<Message<String>> answers) throws Exception {
+            int port = ClusterProcesses.freePort();
+            ClusterNode agent =
+                    ClusterNode.join(ClusterSettings.insecure(HOST, port, List.of(), null), Role.AGENT, "a1", BUILD);
+            try {
+                agent.vertx().eventBus().consumer(ADDRESS, answers).completion().await(10, TimeUnit.SECONDS);
+                return new TwoNodes(
+                        agent,
+                        ClusterNode.join(
+                                ClusterSettings.insecure(HOST, port + 10, List.of(HOST + ":" + port), null),
+                                Role.COMPARE,
+                                "compare",
+                                BUILD));
+            } catch (Exception e) {
+                agent.close();
+                throw e;
+            }
+        }
+
+        @Override
+        public void close() {
+            compare.close();
+            agent.close();
+        }
+    }
 
     @Test
     void aMembersNodeInfoAndSubscriptionsRemovedByAnotherComeBack() throws Exception {
-        int port = ClusterProcesses.freePort();
-        try (ClusterNode agent = ClusterNode.join(
-                        ClusterSettings.insecure(HOST, port, List.of(), null), Role.AGENT, "a1", BUILD);
-                ClusterNode compare = ClusterNode.join(
-                        ClusterSettings.insecure(HOST, port + 10, List.of(HOST + ":" + port), null),
-                        Role.COMPARE,
-                        "compare",
-                        BUILD)) {
-            agent.vertx()
-                    .eventBus()
-                    .consumer(ADDRESS, message -> {})
-                    .completion()
-                    .await(10, TimeUnit.SECONDS);
+        try (TwoNodes nodes = TwoNodes.join(message -> {})) {
+            ClusterNode agent = nodes.agent();
+            ClusterNode compare = nodes.compare();
             InfinispanClusterManager seenFromCompare =
                     (InfinispanClusterManager) ((VertxInternal) compare.vertx()).clusterManager();
             List<RegistrationInfo> registrations = await(seenFromCompare, ADDRESS);
@@ -95,19 +115,9 @@ class SelfHealingClusterManagerIT {
      */
     @Test
     void compareInfoLostFromAnAgentsCopyAloneComesBackAndTheAgentsAnswersArrive() throws Exception {
-        int port = ClusterProcesses.freePort();
-        try (ClusterNode agent = ClusterNode.join(
-                        ClusterSettings.insecure(HOST, port, List.of(), null), Role.AGENT, "a1", BUILD);
-                ClusterNode compare = ClusterNode.join(
-                        ClusterSettings.insecure(HOST, port + 10, List.of(HOST + ":" + port), null),
-                        Role.COMPARE,
-                        "compare",
-                        BUILD)) {
-            agent.vertx()
-                    .eventBus()
-                    .<String>consumer(ADDRESS, message -> message.reply("answer"))
-                    .completion()
-                    .await(10, TimeUnit.SECONDS);
+        try (TwoNodes nodes = TwoNodes.join(message -> message.reply("answer"))) {
+            ClusterNode agent = nodes.agent();
+            ClusterNode compare = nodes.compare();
             assertEquals(
                     1,
                     await((InfinispanClusterManager) ((VertxInternal) compare.vertx()).clusterManager(), ADDRESS)
