@@ -29,7 +29,7 @@ final class ClusterLock implements AutoCloseable {
     /** How long a lock no holder names is tried again before compare gives up. */
     static final Duration UNNAMED_WAIT = Duration.ofSeconds(20);
     /** How long naming the holder, and removing the name at the end, may wait on the cluster. */
-    static final Duration RELEASE_WAIT = Duration.ofSeconds(5);
+    static final Duration HOLDER_NAME_WAIT = Duration.ofSeconds(5);
 
     private final Lock lock;
     private final Cache<String, String> holders;
@@ -77,11 +77,11 @@ final class ClusterLock implements AutoCloseable {
         }
         String holder = node.name() + " (" + node.host() + ")";
         try {
-            holders.putAsync(HOLDER, holder).get(RELEASE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            holders.putAsync(HOLDER, holder).get(HOLDER_NAME_WAIT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException | RuntimeException e) {
             lock.release();
             throw new RunFailure("the cluster did not take this " + node.name() + "'s name as the lock's holder within "
-                    + RELEASE_WAIT.toSeconds() + " s" + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+                    + HOLDER_NAME_WAIT.toSeconds() + " s" + (e.getMessage() == null ? "" : ": " + e.getMessage()));
         } catch (InterruptedException e) {
             lock.release();
             Thread.currentThread().interrupt();
@@ -91,14 +91,14 @@ final class ClusterLock implements AutoCloseable {
     }
 
     /**
-     * Lets the lock go, and its holder's name with it, waiting for the name's removal at most {@link #RELEASE_WAIT}: a
-     * cluster still merging retries a write for as long as its members change (a compare waited over 2 minutes so).
-     * A name left behind is overwritten by the next holder.
+     * Lets the lock go, and its holder's name with it, waiting for the name's removal at most
+     * {@link #HOLDER_NAME_WAIT}: a cluster still merging retries a write for as long as its members change (a compare
+     * waited over 2 minutes so). A name left behind is overwritten by the next holder.
      */
     @Override
     public void close() {
         try {
-            holders.removeAsync(HOLDER, holder).get(RELEASE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            holders.removeAsync(HOLDER, holder).get(HOLDER_NAME_WAIT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException | RuntimeException e) {
             // left, or the cluster is going: the next holder writes its own name
         } catch (InterruptedException e) {

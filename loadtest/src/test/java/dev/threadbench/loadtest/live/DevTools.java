@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -181,4 +182,9 @@ final class DevTools implements AutoCloseable {
 
     static final List<String> CHROMIUM =
             List.of("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome");
+
+    /** The first of {@link #CHROMIUM} installed; empty where there is none. */
+    static Optional<Path> installedChromium() {
+        return CHROMIUM.stream().map(Path::of).filter(Files::isExecutable).findFirst();
+    }
 }

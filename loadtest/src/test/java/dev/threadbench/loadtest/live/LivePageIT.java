@@ -43,11 +43,7 @@ class LivePageIT {
 
     @Test
     void aBrowserWatchesAComparisonUpdateEverySecondAndSeesItFinish() throws Exception {
-        Path chromium = DevTools.CHROMIUM.stream()
-                .map(Path::of)
-                .filter(Files::isExecutable)
-                .findFirst()
-                .orElse(null);
+        Path chromium = DevTools.installedChromium().orElse(null);
         if (chromium == null) {
             System.out.println("LivePageIT: no Chromium: the live page is not checked (apt-get install chromium)");
         }

@@ -17,10 +17,7 @@ final class LiveScreenshot {
             System.err.println("usage: LiveScreenshot URL FILE");
             System.exit(2);
         }
-        Path chromium = DevTools.CHROMIUM.stream()
-                .map(Path::of)
-                .filter(Files::isExecutable)
-                .findFirst()
+        Path chromium = DevTools.installedChromium()
                 .orElseThrow(() -> new IllegalStateException("no Chromium (apt-get install chromium)"));
         Path profile = Files.createTempDirectory("live-screenshot");
         try (DevTools browser = DevTools.start(chromium, profile, "1400,1500")) {
