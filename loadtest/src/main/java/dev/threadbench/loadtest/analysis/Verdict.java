@@ -46,6 +46,11 @@ public final class Verdict {
         RSS("RSS MB", "%,.0f", "less"),
         HEAP_AFTER_GC("heap after GC MB", "%,.1f", "less");
 
+        /** A figure of the server's process rather than of its answers. */
+        boolean ofTheProcess() {
+            return this == PEAK_THREADS || this == RSS || this == HEAP_AFTER_GC;
+        }
+
         final String label;
         final String format;
         /** What the side named has: "more" req/s, "less" CPU. */
@@ -120,17 +125,21 @@ public final class Verdict {
      * against each other at the concurrency nearest 2000; otherwise the servers at each concurrency.
      */
     public static List<String> lines(Results results) {
-        if (!results.swept()) {
-            return lines(Cell.of(results.runs()));
+        List<String> lines = new ArrayList<>();
+        if (results.swept()) {
+            lines.addAll(SweepVerdict.lines(SweepPairs.of(results)));
         }
-        List<String> lines = new ArrayList<>(SweepVerdict.lines(SweepPairs.of(results)));
-        lines.addAll(lines(judgedCells(results)));
+        lines.addAll(lines(judgedCells(results), oneProcess(results)));
         return lines;
     }
 
     /** Each figure of each pair of a results file, judged (for a sweep, at the concurrency nearest 2000). */
     public static List<Judgment> judgments(Results results) {
-        return judgments(pairs(judgedCells(results)));
+        return judgments(pairs(judgedCells(results)), oneProcess(results));
+    }
+
+    private static boolean oneProcess(Results results) {
+        return results.settings() != null && results.settings().oneProcessPerServer();
     }
 
     private static List<Cell> judgedCells(Results results) {
@@ -144,8 +153,16 @@ public final class Verdict {
 
     /** Per pair, a line naming it (with a server that used its CPUs to the full), then one line per figure. */
     public static List<String> lines(List<Cell> cells) {
+        return lines(cells, false);
+    }
+
+    /**
+     * @param oneProcess one process of each server served every round (--targets): the figures of the process are not
+     *                   judged, since its rounds are not independent readings of it
+     */
+    static List<String> lines(List<Cell> cells, boolean oneProcess) {
         List<Pair> pairs = pairs(cells);
-        List<Judgment> judgments = judgments(pairs);
+        List<Judgment> judgments = judgments(pairs, oneProcess);
         List<String> lines = new ArrayList<>();
         for (Pair pair : pairs) {
             StringBuilder head = new StringBuilder(pair.name()).append(':');
@@ -243,10 +260,14 @@ public final class Verdict {
     }
 
     static List<Judgment> judgments(List<Pair> pairs) {
+        return judgments(pairs, false);
+    }
+
+    static List<Judgment> judgments(List<Pair> pairs, boolean oneProcess) {
         List<Candidate> candidates = new ArrayList<>();
         for (Pair pair : pairs) {
             for (Figure figure : Figure.values()) {
-                candidates.add(candidate(pair, figure, Figure.values().length * pairs.size()));
+                candidates.add(candidate(pair, figure, Figure.values().length * pairs.size(), oneProcess));
             }
         }
         List<Candidate> tested = candidates.stream().filter(Candidate::tested).toList();
@@ -275,7 +296,7 @@ public final class Verdict {
                 c.pair.name(), c.label, c.first, c.second, c.outcome, null, null, null, null, 0, null, c.why);
     }
 
-    private static Candidate candidate(Pair pair, Figure figure, int mostTests) {
+    private static Candidate candidate(Pair pair, Figure figure, int mostTests, boolean oneProcess) {
         boolean billed = pair.a.billed() && pair.b.billed();
         Function<Run, Double> value = figure.value(billed);
         Spread first = pair.a.spread(value);
@@ -283,6 +304,19 @@ public final class Verdict {
         String label = figure == Figure.REQUEST_CPU && !billed ? "srv CPU us/req" : figure.label;
         if (first == null || second == null) {
             return new Candidate(pair, figure, label, first, second, null, null, Outcome.NOT_MEASURED, "not measured");
+        }
+        if (oneProcess && figure.ofTheProcess()) {
+            return new Candidate(
+                    pair,
+                    figure,
+                    label,
+                    first,
+                    second,
+                    null,
+                    null,
+                    Outcome.NOT_JUDGED,
+                    "not judged: one process of each served every round (--targets), so its rounds are not"
+                            + " independent readings of it");
         }
         if (figure == Figure.REQUESTS_PER_SECOND) {
             String why = throughputNotJudged(pair.a, pair.b);

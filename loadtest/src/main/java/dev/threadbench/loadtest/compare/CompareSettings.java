@@ -191,6 +191,7 @@ record CompareSettings(
                 sweep.on(),
                 sweep.resolution(),
                 null,
-                timing.autoWarmup() ? Boolean.TRUE : null);
+                timing.autoWarmup() ? Boolean.TRUE : null,
+                runs.running() ? Boolean.TRUE : null);
     }
 }

@@ -135,6 +135,8 @@ public record Results(
      * {@code generatorTransport}: the I/O the embedded runner ran on (epoll, io_uring or nio; null for other engines
      * and in older files). {@code warmupAuto}: --warmup auto, each run's warm-up ended once the server's JIT had
      * settled, at most {@code warmupSeconds} (each run's own in its {@code warmupSeconds}); null in older files.
+     * {@code targets}: true when the servers were already running (--targets), null when compare started them and in
+     * older files.
      */
     public record Settings(
             String engine,
@@ -150,7 +152,41 @@ public record Results(
             Boolean sweep,
             Double sweepResolution,
             String generatorTransport,
-            Boolean warmupAuto) {
+            Boolean warmupAuto,
+            Boolean targets) {
+
+        public Settings(
+                String engine,
+                int rampupSeconds,
+                int warmupSeconds,
+                Integer durationSeconds,
+                Long iterations,
+                int timeoutSeconds,
+                int delayEvery,
+                long delayMs,
+                int eventLoops,
+                Integer rounds,
+                Boolean sweep,
+                Double sweepResolution,
+                String generatorTransport,
+                Boolean warmupAuto) {
+            this(
+                    engine,
+                    rampupSeconds,
+                    warmupSeconds,
+                    durationSeconds,
+                    iterations,
+                    timeoutSeconds,
+                    delayEvery,
+                    delayMs,
+                    eventLoops,
+                    rounds,
+                    sweep,
+                    sweepResolution,
+                    generatorTransport,
+                    warmupAuto,
+                    null);
+        }
 
         public Settings(
                 String engine,
@@ -226,7 +262,16 @@ public record Results(
                     sweep,
                     sweepResolution,
                     transport,
-                    warmupAuto);
+                    warmupAuto,
+                    targets);
+        }
+
+        /**
+         * The servers were already running (--targets): one process of each served every round, so the rounds of a
+         * figure of the process (peak threads, RSS, heap) are not independent readings.
+         */
+        public boolean oneProcessPerServer() {
+            return Boolean.TRUE.equals(targets);
         }
 
         public boolean autoWarmup() {

@@ -135,6 +135,44 @@ class VerdictTest {
         assertTrue(judgments.stream().noneMatch(j -> j.outcome() == Verdict.Outcome.DIFFERENT), "nothing named");
     }
 
+    /**
+     * Six rounds whose RSS lies apart: named when compare started a fresh server for every round, not judged when one
+     * process of each served them all (--targets), where the rounds repeat one reading of the process.
+     */
+    @Test
+    void figuresOfTheProcessAreNotJudgedWhenOneProcessServedEveryRound() {
+        List<Run> runs = new ArrayList<>();
+        for (int round = 0; round < 6; round++) {
+            runs.add(ResultsFixtures.withRss(
+                    ResultsFixtures.run("undertow", "blocking", 2000, round, 10000, false, true), 300 + round));
+            runs.add(ResultsFixtures.withRss(
+                    ResultsFixtures.run("vertx", "timer", 2000, round, 10000, false, true), 400 + round));
+        }
+        List<Verdict.Pair> pairs = Verdict.pairs(Cell.of(runs));
+        Verdict.Judgment fresh = rss(Verdict.judgments(pairs, false));
+        assertEquals(Verdict.Outcome.DIFFERENT, fresh.outcome(), fresh.words());
+        List<Verdict.Judgment> running = Verdict.judgments(pairs, true);
+        Verdict.Judgment once = rss(running);
+        assertEquals(Verdict.Outcome.NOT_JUDGED, once.outcome());
+        assertTrue(once.words().startsWith("not judged: one process of each served every round"), once.words());
+        int tested = (int) running.stream().filter(j -> j.p() != null).count();
+        assertTrue(
+                running.stream().filter(j -> j.p() != null).allMatch(j -> j.tests() == tested),
+                "Holm corrects over the figures tested only");
+        assertTrue(
+                running.stream()
+                        .filter(j -> List.of("peak threads", "heap after GC MB").contains(j.figure()))
+                        .allMatch(j -> j.p() == null),
+                "no figure of the process is tested");
+    }
+
+    private static Verdict.Judgment rss(List<Verdict.Judgment> judgments) {
+        return judgments.stream()
+                .filter(j -> j.figure().equals("RSS MB"))
+                .findFirst()
+                .orElseThrow();
+    }
+
     @Test
     void significantButUnderOnePercentIsNotNamed() {
         Verdict.Judgment rps = judged(

@@ -173,6 +173,26 @@ public final class ResultsFixtures {
 
     /** The run with the server's CPU time (and so its CPU per request and share) replaced. */
     public static Run withCpu(Run r, double serverCpuSeconds) {
+        return withServer(
+                r,
+                serverCpuSeconds,
+                Math.round(serverCpuSeconds * 1e6 / r.load().requests() * 10) / 10.0,
+                serverCpuSeconds / r.load().durationSeconds(),
+                r.serverSide().peakRssMb());
+    }
+
+    /** The run with the server's peak RSS replaced. */
+    public static Run withRss(Run r, double peakRssMb) {
+        return withServer(
+                r,
+                r.serverSide().cpuSeconds(),
+                r.serverSide().cpuMicrosPerRequest(),
+                r.serverSide().cpuShare(),
+                peakRssMb);
+    }
+
+    private static Run withServer(
+            Run r, Double serverCpuSeconds, Double cpuMicrosPerRequest, Double cpuShare, Double peakRssMb) {
         return flat(
                 r.server(),
                 r.strategy(),
@@ -187,9 +207,9 @@ public final class ResultsFixtures {
                 r.load().ratioToBound(),
                 r.latency().latencyMs(),
                 serverCpuSeconds,
-                Math.round(serverCpuSeconds * 1e6 / r.load().requests() * 10) / 10.0,
-                serverCpuSeconds / r.load().durationSeconds(),
-                r.serverSide().peakRssMb(),
+                cpuMicrosPerRequest,
+                cpuShare,
+                peakRssMb,
                 r.generatorSide().cpuSeconds(),
                 r.generatorSide().cpuShare(),
                 r.serverSide().cpuBound(),
