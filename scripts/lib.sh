@@ -48,62 +48,16 @@ await_url() {
   return 1
 }
 
-# cpu_sets [SERVER_LIST] [GENERATOR_LIST]: prints "SERVER GENERATOR", two disjoint CPU lists (0-1,4-5)
-# as `loadtest compare` chooses them: those given, a side not given getting the CPUs the other leaves;
-# neither given, this process's CPUs in two halves, the servers the first (the larger when odd), the
-# hyper-threads of one core kept on one side. Prints nothing with fewer than 2 CPUs and none given;
-# a bad list: one line on stderr, a non-zero exit.
+# cpu_sets [SERVER_LIST] [GENERATOR_LIST]: prints "SERVER GENERATOR", two disjoint CPU lists (0-1,4-5) as
+# `loadtest compare` chooses them with --server-cpus and --generator-cpus (`loadtest cpus`, where the rule lives;
+# the jar is built first when needed). Prints nothing when compare would not pin (one CPU, no taskset), the reason
+# on stderr; a bad list: one line on stderr, a non-zero exit.
 cpu_sets() {
-  python3 - "$@" <<'PY'
-import os, re, sys
-allowed = set(os.sched_getaffinity(0))
-def ranges(cpus):
-    out = []
-    for c in sorted(cpus):
-        if out and out[-1][1] == c - 1:
-            out[-1][1] = c
-        else:
-            out.append([c, c])
-    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in out)
-def named(cpus):
-    return ("CPU " if len(cpus) == 1 else "CPUs ") + ranges(cpus)
-def parse(option, text):
-    if not re.fullmatch(r"\s*\d+(-\d+)?\s*(,\s*\d+(-\d+)?\s*)*", text):
-        sys.exit(f"{option}: expected a CPU list such as 0-3,6, got '{text}'")
-    cpus = {c for p in text.split(",") for c in range(int(p.split("-")[0]), int(p.split("-")[-1]) + 1)}
-    if not cpus or not cpus <= allowed:
-        are = "is not one" if len(cpus - allowed) == 1 else "are not ones"
-        sys.exit(f"{option}: {named(cpus - allowed)} {are} this process may run on ({ranges(allowed)})")
-    return cpus
-def siblings(cpu):
-    try:
-        return parse("siblings", open(f"/sys/devices/system/cpu/cpu{cpu}/topology/thread_siblings_list").read().strip())
-    except (OSError, SystemExit):
-        return {cpu}
-given = sys.argv[1:] + ["", ""]
-server = parse("--server-cpus", given[0]) if given[0] else None
-generator = parse("--generator-cpus", given[1]) if given[1] else None
-if server and generator and server & generator:
-    sys.exit(f"--server-cpus and --generator-cpus: both name {named(server & generator)}; the two sets must not share a CPU")
-if server or generator:
-    server = server or allowed - generator
-    generator = generator or allowed - server
-    if not server or not generator:
-        sys.exit(f"the CPU list leaves no CPU for the other side (this process may run on {ranges(allowed)})")
-else:
-    left, cores = set(allowed), []
-    while left:
-        core = (siblings(min(left)) & left) | {min(left)}
-        cores.append(core)
-        left -= core
-    if len(cores) < 2:
-        cores = [{c} for c in sorted(allowed)]
-    if len(cores) < 2:
-        sys.exit(0)
-    half = (len(cores) + 1) // 2
-    server, generator = set().union(*cores[:half]), set().union(*cores[half:])
-print(ranges(server), ranges(generator))
-PY
+  local options=()
+  [ -z "${1:-}" ] || options+=(--server-cpus "$1")
+  [ -z "${2:-}" ] || options+=(--generator-cpus "$2")
+  ensure_jars loadtest >&2
+  java -jar loadtest/target/loadtest.jar cpus "${options[@]}"
 }
 
 # start_server NAME JAR PORT LOG [SERVER OPTIONS...]: the jar on 127.0.0.1:PORT with compare's JVM

@@ -1,13 +1,14 @@
 package dev.threadbench.loadtest;
 
 import dev.threadbench.loadtest.base.BuildInfo;
+import dev.threadbench.loadtest.base.Console;
+import dev.threadbench.loadtest.base.ExitCodes;
 import dev.threadbench.loadtest.base.RunFailure;
 import dev.threadbench.loadtest.base.UsageException;
-import dev.threadbench.loadtest.cli.Console;
-import dev.threadbench.loadtest.cli.ExitCodes;
 import dev.threadbench.loadtest.cluster.AgentCommand;
 import dev.threadbench.loadtest.cluster.KeygenCommand;
 import dev.threadbench.loadtest.compare.CompareCommand;
+import dev.threadbench.loadtest.host.CpusCommand;
 import dev.threadbench.loadtest.report.ReportCommand;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -15,8 +16,8 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * {@code java -jar loadtest.jar run|compare|report|agent ...}. Exit codes: {@link ExitCodes}. The subcommands write
- * through {@link Console}, which this implements, and so never import this class.
+ * {@code java -jar loadtest.jar run|compare|report|agent|keygen|cpus ...}. Exit codes: {@link ExitCodes}. The
+ * subcommands write through {@link Console}, which this implements, and so never import this class.
  */
 @Command(
         name = "loadtest",
@@ -27,7 +28,8 @@ import picocli.CommandLine.Command;
             CompareCommand.class,
             ReportCommand.class,
             AgentCommand.class,
-            KeygenCommand.class
+            KeygenCommand.class,
+            CpusCommand.class
         },
         description = "Drill-compatible load runner and side-by-side comparison of the Undertow and Vert.x servers.")
 public final class Main implements Runnable, Console {
@@ -56,7 +58,7 @@ public final class Main implements Runnable, Console {
     @Override
     public void run() {
         throw new CommandLine.ParameterException(
-                spec.commandLine(), "missing command: run, compare, report, agent or keygen (see --help)");
+                spec.commandLine(), "missing command: run, compare, report, agent, keygen or cpus (see --help)");
     }
 
     public static void main(String[] args) {

@@ -1,9 +1,9 @@
 package dev.threadbench.loadtest;
 
+import dev.threadbench.loadtest.base.Console;
+import dev.threadbench.loadtest.base.ExitCodes;
 import dev.threadbench.loadtest.base.OfferedRate;
 import dev.threadbench.loadtest.base.UsageException;
-import dev.threadbench.loadtest.cli.Console;
-import dev.threadbench.loadtest.cli.ExitCodes;
 import dev.threadbench.loadtest.cluster.AgentsOptions;
 import dev.threadbench.loadtest.cluster.ClusterEngine;
 import dev.threadbench.loadtest.engine.Engine;

@@ -17,10 +17,11 @@ import org.junit.jupiter.api.Test;
  *   compare                       runs servers x strategies x concurrencies, sweeps, writes results.json
  *   report   | cluster            rendering (console, HTML, Markdown) | the agents and their engine
  *   analysis | engine             cells, verdicts, sweep pairs, baselines | engines behind one interface
+ *   host                          the machine: its CPUs and how they are split, its listen queues
  *   runner   | profile            the embedded generator | async-profiler
  *   plan                          the YAML plan
  *   model                         results.json's records: what a run produced
- *   base     | cli                leaf types (usage errors, build info, /proc) | console and exit codes
+ *   base                          leaf types: usage errors, build info, /proc, the console and exit codes
  * </pre>
  */
 class ArchitectureTest {
@@ -43,6 +44,8 @@ class ArchitectureTest {
             .definedBy(ROOT + ".analysis..")
             .layer("engine")
             .definedBy(ROOT + ".engine..")
+            .layer("host")
+            .definedBy(ROOT + ".host..")
             .layer("runner")
             .definedBy(ROOT + ".runner..")
             .layer("profile")
@@ -53,8 +56,6 @@ class ArchitectureTest {
             .definedBy(ROOT + ".model..")
             .layer("base")
             .definedBy(ROOT + ".base..")
-            .layer("cli")
-            .definedBy(ROOT + ".cli..")
             .whereLayer("compare")
             .mayOnlyAccessLayers(
                     "live",
@@ -62,18 +63,20 @@ class ArchitectureTest {
                     "cluster",
                     "analysis",
                     "engine",
+                    "host",
                     "runner",
                     "profile",
                     "plan",
                     "model",
-                    "base",
-                    "cli")
+                    "base")
+            .whereLayer("host")
+            .mayOnlyAccessLayers("model", "base")
             .whereLayer("live")
             .mayOnlyAccessLayers("report", "base")
             .whereLayer("report")
-            .mayOnlyAccessLayers("analysis", "model", "base", "cli")
+            .mayOnlyAccessLayers("analysis", "model", "base")
             .whereLayer("cluster")
-            .mayOnlyAccessLayers("engine", "runner", "plan", "model", "base", "cli")
+            .mayOnlyAccessLayers("engine", "runner", "plan", "model", "base")
             .whereLayer("analysis")
             .mayOnlyAccessLayers("model", "base")
             .whereLayer("engine")
@@ -87,8 +90,6 @@ class ArchitectureTest {
             .whereLayer("model")
             .mayNotAccessAnyLayer()
             .whereLayer("base")
-            .mayNotAccessAnyLayer()
-            .whereLayer("cli")
             .mayNotAccessAnyLayer();
 
     static final ArchRule NO_CYCLES =

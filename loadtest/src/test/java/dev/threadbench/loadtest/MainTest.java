@@ -40,7 +40,7 @@ public class MainTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', textBlock = """
-            ''                                                  | loadtest: missing command: run, compare, report, agent or keygen (see --help)
+            ''                                                  | loadtest: missing command: run, compare, report, agent, keygen or cpus (see --help)
             bogus                                               | loadtest: Unmatched argument at index 0: 'bogus'
             run                                                 | loadtest: Missing required option: '--plan=FILE'
             run --plan no-such.yml                              | loadtest: no-such.yml: cannot read the plan (NoSuchFileException: no-such.yml)

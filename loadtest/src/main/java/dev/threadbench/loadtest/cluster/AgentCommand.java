@@ -1,6 +1,6 @@
 package dev.threadbench.loadtest.cluster;
 
-import dev.threadbench.loadtest.cli.Console;
+import dev.threadbench.loadtest.base.Console;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;

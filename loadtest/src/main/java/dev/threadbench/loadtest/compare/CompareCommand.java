@@ -1,7 +1,7 @@
 package dev.threadbench.loadtest.compare;
 
+import dev.threadbench.loadtest.base.Console;
 import dev.threadbench.loadtest.base.UsageException;
-import dev.threadbench.loadtest.cli.Console;
 import dev.threadbench.loadtest.cluster.ClusterEngine;
 import dev.threadbench.loadtest.engine.Engine;
 import dev.threadbench.loadtest.engine.GeneratorOptions;

@@ -10,6 +10,8 @@ import dev.threadbench.loadtest.cluster.AgentsOptions;
 import dev.threadbench.loadtest.compare.CompareSettings.Planned;
 import dev.threadbench.loadtest.engine.EngineKind;
 import dev.threadbench.loadtest.engine.TimingOptions;
+import dev.threadbench.loadtest.host.CpuPinning;
+import dev.threadbench.loadtest.host.PinningOptions;
 import dev.threadbench.loadtest.profile.ProfileMode;
 import java.io.PrintStream;
 import java.net.URI;

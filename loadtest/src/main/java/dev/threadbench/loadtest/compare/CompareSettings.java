@@ -5,6 +5,7 @@ import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.cluster.AgentsOptions;
 import dev.threadbench.loadtest.engine.Engine;
 import dev.threadbench.loadtest.engine.EngineKind;
+import dev.threadbench.loadtest.host.CpuPinning;
 import dev.threadbench.loadtest.model.Results;
 import java.net.URI;
 import java.nio.file.Path;

@@ -1,6 +1,7 @@
 package dev.threadbench.loadtest.compare;
 
 import dev.threadbench.loadtest.base.BuildInfo;
+import dev.threadbench.loadtest.host.CpuPinning;
 import dev.threadbench.loadtest.model.Results;
 import java.io.IOException;
 import java.io.UncheckedIOException;

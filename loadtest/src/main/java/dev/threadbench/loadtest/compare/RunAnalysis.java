@@ -3,6 +3,7 @@ package dev.threadbench.loadtest.compare;
 import dev.threadbench.common.Strategy;
 import dev.threadbench.loadtest.analysis.AboveBound;
 import dev.threadbench.loadtest.engine.Outcome;
+import dev.threadbench.loadtest.host.CpuPinning;
 import dev.threadbench.loadtest.model.Note;
 import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.model.Run;

@@ -4,6 +4,7 @@ import dev.threadbench.common.ThreadClasses;
 import dev.threadbench.common.ThreadSnapshot;
 import dev.threadbench.loadtest.engine.Engine;
 import dev.threadbench.loadtest.engine.Outcome;
+import dev.threadbench.loadtest.host.ListenDrops;
 import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.model.ServerCost;

@@ -166,70 +166,6 @@ public record Results(
                 long delayMs,
                 int eventLoops,
                 Integer rounds,
-                Boolean sweep,
-                Double sweepResolution,
-                String generatorTransport,
-                Boolean warmupAuto) {
-            this(
-                    engine,
-                    rampupSeconds,
-                    warmupSeconds,
-                    durationSeconds,
-                    iterations,
-                    timeoutSeconds,
-                    delayEvery,
-                    delayMs,
-                    eventLoops,
-                    rounds,
-                    sweep,
-                    sweepResolution,
-                    generatorTransport,
-                    warmupAuto,
-                    null);
-        }
-
-        public Settings(
-                String engine,
-                int rampupSeconds,
-                int warmupSeconds,
-                Integer durationSeconds,
-                Long iterations,
-                int timeoutSeconds,
-                int delayEvery,
-                long delayMs,
-                int eventLoops,
-                Integer rounds,
-                Boolean sweep,
-                Double sweepResolution,
-                String generatorTransport) {
-            this(
-                    engine,
-                    rampupSeconds,
-                    warmupSeconds,
-                    durationSeconds,
-                    iterations,
-                    timeoutSeconds,
-                    delayEvery,
-                    delayMs,
-                    eventLoops,
-                    rounds,
-                    sweep,
-                    sweepResolution,
-                    generatorTransport,
-                    null);
-        }
-
-        public Settings(
-                String engine,
-                int rampupSeconds,
-                int warmupSeconds,
-                Integer durationSeconds,
-                Long iterations,
-                int timeoutSeconds,
-                int delayEvery,
-                long delayMs,
-                int eventLoops,
-                Integer rounds,
                 Boolean sweep) {
             this(
                     engine,
@@ -243,6 +179,8 @@ public record Results(
                     eventLoops,
                     rounds,
                     sweep,
+                    null,
+                    null,
                     null,
                     null);
         }

@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.threadbench.loadtest.MainTest;
 import dev.threadbench.loadtest.StandInServer;
-import dev.threadbench.loadtest.cli.ExitCodes;
+import dev.threadbench.loadtest.base.ExitCodes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

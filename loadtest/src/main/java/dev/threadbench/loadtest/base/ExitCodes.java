@@ -1,4 +1,4 @@
-package dev.threadbench.loadtest.cli;
+package dev.threadbench.loadtest.base;
 
 /** The exit codes of every loadtest command. */
 public final class ExitCodes {

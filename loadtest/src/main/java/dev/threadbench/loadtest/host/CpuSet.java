@@ -1,4 +1,4 @@
-package dev.threadbench.loadtest.compare;
+package dev.threadbench.loadtest.host;
 
 import dev.threadbench.loadtest.base.UsageException;
 import java.util.ArrayList;
@@ -10,10 +10,10 @@ import java.util.function.IntFunction;
  * A set of CPUs as taskset and /proc write it: {@code 0-3,6}. Parsed from options and from
  * /proc/self/status (Cpus_allowed_list), split into the server's and the generator's halves.
  */
-final class CpuSet {
+public final class CpuSet {
 
     /** Far more CPUs than any machine this runs on: a typo such as 1000000 is refused, not allocated. */
-    static final int MAX_CPU = 4095;
+    public static final int MAX_CPU = 4095;
 
     private final BitSet cpus;
 
@@ -21,7 +21,7 @@ final class CpuSet {
         this.cpus = cpus;
     }
 
-    static CpuSet of(int... cpus) {
+    public static CpuSet of(int... cpus) {
         BitSet set = new BitSet();
         for (int cpu : cpus) {
             set.set(cpu);
@@ -34,7 +34,7 @@ final class CpuSet {
      *
      * @param what names the text in the one-line error, e.g. "--server-cpus"
      */
-    static CpuSet parse(String what, String text) {
+    public static CpuSet parse(String what, String text) {
         BitSet set = new BitSet();
         for (String part : text.split(",", -1)) {
             String item = part.trim();
@@ -55,49 +55,49 @@ final class CpuSet {
         return new CpuSet(set);
     }
 
-    int size() {
+    public int size() {
         return cpus.cardinality();
     }
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return cpus.isEmpty();
     }
 
-    boolean contains(int cpu) {
+    public boolean contains(int cpu) {
         return cpus.get(cpu);
     }
 
-    List<Integer> cpus() {
+    public List<Integer> cpus() {
         return cpus.stream().boxed().toList();
     }
 
-    CpuSet minus(CpuSet other) {
+    public CpuSet minus(CpuSet other) {
         BitSet rest = (BitSet) cpus.clone();
         rest.andNot(other.cpus);
         return new CpuSet(rest);
     }
 
-    CpuSet intersection(CpuSet other) {
+    public CpuSet intersection(CpuSet other) {
         BitSet both = (BitSet) cpus.clone();
         both.and(other.cpus);
         return new CpuSet(both);
     }
 
-    CpuSet union(CpuSet other) {
+    public CpuSet union(CpuSet other) {
         BitSet all = (BitSet) cpus.clone();
         all.or(other.cpus);
         return new CpuSet(all);
     }
 
     /** The server's and the generator's sets. */
-    record Halves(CpuSet server, CpuSet generator) {}
+    public record Halves(CpuSet server, CpuSet generator) {}
 
     /**
      * This set in two: the server gets the first half (the larger when the cores do not divide evenly),
      * the generator the rest. Hyper-threads of one core ({@code siblings}) stay on one side, so the two
      * never share a core's execution units; a set of one core's threads is split between them.
      */
-    Halves halves(IntFunction<CpuSet> siblings) {
+    public Halves halves(IntFunction<CpuSet> siblings) {
         List<CpuSet> cores = new ArrayList<>();
         CpuSet left = this;
         while (!left.isEmpty()) {

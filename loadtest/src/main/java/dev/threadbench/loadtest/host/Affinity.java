@@ -1,4 +1,4 @@
-package dev.threadbench.loadtest.compare;
+package dev.threadbench.loadtest.host;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -11,12 +11,12 @@ import java.util.Optional;
  * What Linux says about CPUs and affinity, and taskset to change it: the CPUs this process may run on,
  * which of them are hyper-threads of one core, and the affinity of every thread of a process.
  */
-final class Affinity {
+public final class Affinity {
 
     private Affinity() {}
 
     /** Cpus_allowed_list of this process (its cpuset and affinity); 0..n-1 when /proc does not say. */
-    static CpuSet allowedCpus() {
+    public static CpuSet allowedCpus() {
         try {
             for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
                 if (line.startsWith("Cpus_allowed_list:")) {
@@ -31,7 +31,7 @@ final class Affinity {
     }
 
     /** The hyper-threads sharing {@code cpu}'s core (itself included); just itself when sysfs does not say. */
-    static CpuSet siblings(int cpu) {
+    public static CpuSet siblings(int cpu) {
         Path list = Path.of("/sys/devices/system/cpu/cpu" + cpu + "/topology/thread_siblings_list");
         try {
             return CpuSet.parse("thread_siblings_list", Files.readString(list).strip());
@@ -41,7 +41,7 @@ final class Affinity {
     }
 
     /** taskset's path when it is installed (util-linux). */
-    static Optional<String> taskset() {
+    public static Optional<String> taskset() {
         for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
             Path tool = Path.of(dir.isEmpty() ? "." : dir, "taskset");
             if (Files.isExecutable(tool)) {
@@ -55,7 +55,7 @@ final class Affinity {
      * Every thread of process {@code pid} onto {@code cpus} ({@code taskset -a -p -c}); threads it starts
      * later inherit the set from the thread that starts them. Empty when it worked, else taskset's complaint.
      */
-    static Optional<String> pinAllThreads(String taskset, long pid, CpuSet cpus) {
+    public static Optional<String> pinAllThreads(String taskset, long pid, CpuSet cpus) {
         List<String> command = List.of(taskset, "-a", "-p", "-c", cpus.toString(), String.valueOf(pid));
         try {
             Process process =
@@ -74,7 +74,7 @@ final class Affinity {
     }
 
     /** The command prefix that starts a program on {@code cpus}. */
-    static List<String> launcher(String taskset, CpuSet cpus) {
+    public static List<String> launcher(String taskset, CpuSet cpus) {
         return List.of(taskset, "-c", cpus.toString());
     }
 }

@@ -1,4 +1,4 @@
-package dev.threadbench.loadtest.cli;
+package dev.threadbench.loadtest.base;
 
 import java.io.PrintStream;
 

@@ -1,4 +1,4 @@
-package dev.threadbench.loadtest.compare;
+package dev.threadbench.loadtest.host;
 
 import dev.threadbench.loadtest.base.RunFailure;
 import dev.threadbench.loadtest.base.UsageException;
@@ -14,10 +14,10 @@ import java.util.function.IntFunction;
  * {@code -XX:ActiveProcessorCount}; the generator is this JVM (the embedded runner's event loops run in
  * it), which pins all its own threads, so the tools it starts (wrk, drill) inherit its set too.
  */
-final class CpuPinning {
+public final class CpuPinning {
 
     /** What the user asked for: --server-cpus, --generator-cpus (null when not given), --no-pin, --targets. */
-    record Request(String serverCpus, String generatorCpus, boolean noPin, boolean targets) {}
+    public record Request(String serverCpus, String generatorCpus, boolean noPin, boolean targets) {}
 
     private final CpuSet allowed;
     private final CpuSet server;
@@ -33,17 +33,18 @@ final class CpuPinning {
         this.unpinnedBecause = unpinnedBecause;
     }
 
-    static CpuPinning unpinned(CpuSet allowed, String because) {
+    public static CpuPinning unpinned(CpuSet allowed, String because) {
         return new CpuPinning(allowed, null, null, null, because);
     }
 
     /** From what this machine offers. */
-    static CpuPinning decide(Request request) {
+    public static CpuPinning decide(Request request) {
         return decide(request, Affinity.allowedCpus(), Affinity.taskset(), Affinity::siblings);
     }
 
     /** The sets, or one line naming what is wrong with the options. */
-    static CpuPinning decide(Request request, CpuSet allowed, Optional<String> taskset, IntFunction<CpuSet> siblings) {
+    public static CpuPinning decide(
+            Request request, CpuSet allowed, Optional<String> taskset, IntFunction<CpuSet> siblings) {
         boolean explicit = request.serverCpus() != null || request.generatorCpus() != null;
         if (request.noPin()) {
             if (explicit) {
@@ -116,47 +117,57 @@ final class CpuPinning {
         return rest;
     }
 
-    boolean serversPinned() {
+    /** The servers' CPUs as taskset writes them; null when not pinned. */
+    public String serverCpus() {
+        return server == null ? null : server.toString();
+    }
+
+    /** The generator's CPUs as taskset writes them; null when not pinned. */
+    public String generatorCpus() {
+        return generator == null ? null : generator.toString();
+    }
+
+    public boolean serversPinned() {
         return server != null;
     }
 
     /** Put before the server's command line: {@code taskset -c SET}; nothing when not pinned. */
-    List<String> serverLauncher() {
+    public List<String> serverLauncher() {
         return server == null ? List.of() : Affinity.launcher(taskset, server);
     }
 
     /** The server JVM's share, so that its IO threads, event loops and pools size to it. */
-    List<String> serverJvmOptions() {
+    public List<String> serverJvmOptions() {
         return server == null ? List.of() : List.of("-XX:ActiveProcessorCount=" + server.size());
     }
 
     /** The embedded runner's event loops by default: one per generator CPU; 0 (its own default) when not pinned. */
-    int generatorCpuCount() {
+    public int generatorCpuCount() {
         return generator == null ? 0 : generator.size();
     }
 
     /** The CPUs a server's use is a share of; not pinned, half the machine's, as the generator competes for them. */
-    double serverShareCpus() {
+    public double serverShareCpus() {
         return server != null ? server.size() : Math.max(1.0, allowed.size() / 2.0);
     }
 
-    double generatorShareCpus() {
+    public double generatorShareCpus() {
         return generator != null ? generator.size() : Math.max(1.0, allowed.size() / 2.0);
     }
 
     /** The number of CPUs this process could run on before it pinned itself. */
-    int machineCpus() {
+    public int machineCpus() {
         return allowed.size();
     }
 
     /** This JVM pinned until closed, when its former CPUs are given back. */
-    interface Pinned extends AutoCloseable {
+    public interface Pinned extends AutoCloseable {
         @Override
         void close();
     }
 
     /** This JVM (the generator) onto its set, until closed; nothing to do when the generator is not pinned. */
-    Pinned pinThisJvm() {
+    public Pinned pinThisJvm() {
         if (generator == null) {
             return () -> {};
         }
@@ -168,7 +179,7 @@ final class CpuPinning {
     }
 
     /** As results.json records it. */
-    Results.Pinning record() {
+    public Results.Pinning record() {
         return new Results.Pinning(
                 server == null ? null : server.toString(),
                 generator == null ? null : generator.toString(),
@@ -182,7 +193,7 @@ final class CpuPinning {
     }
 
     /** The header's line. */
-    String describe() {
+    public String describe() {
         if (server == null && generator == null) {
             return String.format(
                     Locale.ROOT,

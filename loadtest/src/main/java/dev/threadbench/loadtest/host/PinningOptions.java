@@ -1,9 +1,9 @@
-package dev.threadbench.loadtest.compare;
+package dev.threadbench.loadtest.host;
 
 import picocli.CommandLine.Option;
 
 /** compare's options for the CPUs the servers and the load generator run on; checked by {@link CpuPinning#decide}. */
-final class PinningOptions {
+public final class PinningOptions {
 
     @Option(
             names = "--server-cpus",
@@ -26,7 +26,7 @@ final class PinningOptions {
                     + " when there are 2 CPUs or more and taskset is installed)")
     private boolean noPin;
 
-    CpuPinning.Request request(boolean targets) {
+    public CpuPinning.Request request(boolean targets) {
         return new CpuPinning.Request(serverCpus, generatorCpus, noPin, targets);
     }
 }

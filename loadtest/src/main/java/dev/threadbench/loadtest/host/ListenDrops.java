@@ -1,4 +1,4 @@
-package dev.threadbench.loadtest.compare;
+package dev.threadbench.loadtest.host;
 
 import dev.threadbench.common.HttpLimits;
 import dev.threadbench.loadtest.model.Note;
@@ -14,15 +14,15 @@ import java.util.Locale;
  * connection's client sends its SYN again after 1 s, then 3 s: a server that accepts late loses whole seconds of those
  * clients. The queue holds the smaller of the servers' backlog and {@code net.core.somaxconn} (4,096 by default).
  */
-final class ListenDrops {
+public final class ListenDrops {
 
-    static final Path NETSTAT = Path.of("/proc/net/netstat");
-    static final Path SOMAXCONN = Path.of("/proc/sys/net/core/somaxconn");
+    public static final Path NETSTAT = Path.of("/proc/net/netstat");
+    public static final Path SOMAXCONN = Path.of("/proc/sys/net/core/somaxconn");
 
     private ListenDrops() {}
 
     /** The count so far; null where it cannot be read (not Linux). */
-    static Long read() {
+    public static Long read() {
         try {
             return count(Files.readString(NETSTAT));
         } catch (IOException | RuntimeException e) {
@@ -33,7 +33,7 @@ final class ListenDrops {
     /**
      * {@code ListenOverflows} from the text of /proc/net/netstat (a line of names, then one of values); null: absent.
      */
-    static Long count(String netstat) {
+    public static Long count(String netstat) {
         List<String> lines =
                 netstat.lines().filter(line -> line.startsWith("TcpExt:")).toList();
         if (lines.size() < 2) {
@@ -46,7 +46,7 @@ final class ListenDrops {
     }
 
     /** net.core.somaxconn; null where it cannot be read. */
-    static Integer somaxconn() {
+    public static Integer somaxconn() {
         try {
             // not Files.readString: a /proc/sys file reports size 0 and gives it only its first byte
             return Integer.parseInt(Files.readAllLines(SOMAXCONN).getFirst().trim());
@@ -56,7 +56,7 @@ final class ListenDrops {
     }
 
     /** The run's note for {@code drops} connections dropped during it; null for none. */
-    static String note(long drops, Integer somaxconn) {
+    public static String note(long drops, Integer somaxconn) {
         if (drops <= 0) {
             return null;
         }
@@ -80,7 +80,7 @@ final class ListenDrops {
      * Before the runs: a line when {@code net.core.somaxconn} cuts the servers' backlog and the largest concurrency
      * opens more connections than it holds; null otherwise.
      */
-    static String cutBacklog(int largestConcurrency, Integer somaxconn) {
+    public static String cutBacklog(int largestConcurrency, Integer somaxconn) {
         if (somaxconn == null || somaxconn >= HttpLimits.ACCEPT_BACKLOG || largestConcurrency <= somaxconn) {
             return null;
         }
