@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  *   compare                       runs servers x strategies x concurrencies, sweeps, writes results.json
  *   report   | cluster            rendering (console, HTML, Markdown) | the agents and their engine
  *   analysis | engine             cells, verdicts, sweep pairs, baselines | engines behind one interface
- *   host                          the machine: its CPUs and how they are split, its listen queues
+ *   server   | host               the servers: launched, reached, their /stats | the machine's CPUs, listen queues
  *   runner   | profile            the embedded generator | async-profiler
  *   plan                          the YAML plan
  *   model                         results.json's records: what a run produced
@@ -44,6 +44,8 @@ class ArchitectureTest {
             .definedBy(ROOT + ".analysis..")
             .layer("engine")
             .definedBy(ROOT + ".engine..")
+            .layer("server")
+            .definedBy(ROOT + ".server..")
             .layer("host")
             .definedBy(ROOT + ".host..")
             .layer("runner")
@@ -63,12 +65,15 @@ class ArchitectureTest {
                     "cluster",
                     "analysis",
                     "engine",
+                    "server",
                     "host",
                     "runner",
                     "profile",
                     "plan",
                     "model",
                     "base")
+            .whereLayer("server")
+            .mayOnlyAccessLayers("model", "base")
             .whereLayer("host")
             .mayOnlyAccessLayers("model", "base")
             .whereLayer("live")

@@ -13,6 +13,11 @@ import dev.threadbench.loadtest.engine.TimingOptions;
 import dev.threadbench.loadtest.host.CpuPinning;
 import dev.threadbench.loadtest.host.PinningOptions;
 import dev.threadbench.loadtest.profile.ProfileMode;
+import dev.threadbench.loadtest.server.RunningServer;
+import dev.threadbench.loadtest.server.ServerArgs;
+import dev.threadbench.loadtest.server.ServerJarOptions;
+import dev.threadbench.loadtest.server.ServerKind;
+import dev.threadbench.loadtest.server.VariantJars;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.file.Path;
@@ -31,8 +36,6 @@ import picocli.CommandLine.Spec;
  * options as given: each {@link #validate} computes the settings afresh.
  */
 final class CompareOptions {
-
-    static final List<String> SERVERS = List.of("undertow", "vertx");
 
     @Spec(Spec.Target.MIXEE)
     private CommandSpec command;
@@ -311,13 +314,13 @@ final class CompareOptions {
 
     private void checkServers() {
         if (servers.isEmpty()) {
-            throw new UsageException("--servers: name at least one of " + String.join(", ", SERVERS));
+            throw new UsageException("--servers: name at least one of " + String.join(", ", ServerKind.NAMES));
         }
         for (String server : servers) {
             VariantJars.Variant variant = VariantJars.parse(server);
-            if (!SERVERS.contains(variant == null ? server : variant.server())) {
-                throw new UsageException(
-                        "--servers: unknown server '" + server + "' (expected " + String.join(", ", SERVERS) + ")");
+            if (!ServerKind.NAMES.contains(variant == null ? server : variant.server())) {
+                throw new UsageException("--servers: unknown server '" + server + "' (expected "
+                        + String.join(", ", ServerKind.NAMES) + ")");
             }
         }
         if (servers.stream().distinct().count() != servers.size()) {

@@ -3,6 +3,8 @@ package dev.threadbench.loadtest.compare;
 import dev.threadbench.common.ThreadSnapshot;
 import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.model.ServerCost;
+import dev.threadbench.loadtest.server.ProcessFigures;
+import dev.threadbench.loadtest.server.Target;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;

@@ -3,6 +3,7 @@ package dev.threadbench.loadtest.compare;
 import dev.threadbench.loadtest.base.BuildInfo;
 import dev.threadbench.loadtest.host.CpuPinning;
 import dev.threadbench.loadtest.model.Results;
+import dev.threadbench.loadtest.server.ProjectLayout;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

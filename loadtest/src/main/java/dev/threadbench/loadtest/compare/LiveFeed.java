@@ -5,6 +5,7 @@ import dev.threadbench.loadtest.live.LivePage;
 import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.report.ConsoleTable;
 import dev.threadbench.loadtest.runner.Progress;
+import dev.threadbench.loadtest.server.ProcessFigures;
 import java.nio.file.Path;
 
 /**

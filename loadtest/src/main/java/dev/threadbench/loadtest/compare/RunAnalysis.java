@@ -9,6 +9,7 @@ import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.model.ServerCost;
 import dev.threadbench.loadtest.model.ThreadClassCost;
+import dev.threadbench.loadtest.server.Target;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -11,6 +11,7 @@ import dev.threadbench.loadtest.model.ServerCost;
 import dev.threadbench.loadtest.model.ThreadClassCost;
 import dev.threadbench.loadtest.profile.Profiling;
 import dev.threadbench.loadtest.runner.LoadRunner;
+import dev.threadbench.loadtest.server.Target;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;

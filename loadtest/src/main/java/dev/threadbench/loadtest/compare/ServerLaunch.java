@@ -2,6 +2,9 @@ package dev.threadbench.loadtest.compare;
 
 import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.compare.CompareSettings.Planned;
+import dev.threadbench.loadtest.server.RunningServer;
+import dev.threadbench.loadtest.server.StartedServer;
+import dev.threadbench.loadtest.server.Target;
 import dev.threadbench.process.ServerProcess;
 import java.io.PrintStream;
 import java.nio.file.Path;

@@ -2,6 +2,7 @@ package dev.threadbench.loadtest.compare;
 
 import dev.threadbench.common.CompilerCpu;
 import dev.threadbench.loadtest.model.Note;
+import dev.threadbench.loadtest.server.Target;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -4,6 +4,7 @@ import dev.threadbench.common.ThreadClasses;
 import dev.threadbench.common.ThreadSnapshot;
 import dev.threadbench.loadtest.model.ServerCost;
 import dev.threadbench.loadtest.model.ThreadClassCost;
+import dev.threadbench.loadtest.server.ProcessFigures;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

@@ -3,6 +3,7 @@ package dev.threadbench.loadtest.compare;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.threadbench.loadtest.MainTest;
+import dev.threadbench.loadtest.server.RunningServer;
 import java.net.URI;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

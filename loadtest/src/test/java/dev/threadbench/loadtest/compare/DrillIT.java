@@ -13,6 +13,8 @@ import dev.threadbench.loadtest.engine.DrillOutput;
 import dev.threadbench.loadtest.engine.Engine;
 import dev.threadbench.loadtest.engine.Outcome;
 import dev.threadbench.loadtest.runner.LoadRunner;
+import dev.threadbench.loadtest.server.ProjectLayout;
+import dev.threadbench.loadtest.server.StartedServer;
 import dev.threadbench.process.ServerProcess;
 import java.io.File;
 import java.io.IOException;

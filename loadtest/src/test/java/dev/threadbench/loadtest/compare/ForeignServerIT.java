@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.threadbench.loadtest.MainTest;
 import dev.threadbench.loadtest.report.JsonSchemas;
+import dev.threadbench.loadtest.server.ProjectLayout;
+import dev.threadbench.loadtest.server.StartedServer;
 import dev.threadbench.process.ServerProcess;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.threadbench.loadtest.model.ServerCost;
+import dev.threadbench.loadtest.server.ProcessFigures;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +31,8 @@ class ProcessFiguresTest {
                 rssPeak,
                 switches,
                 switches / 10,
-                cpuMs / 10);
+                cpuMs / 10,
+                null);
     }
 
     @Test
@@ -86,10 +88,10 @@ class ProcessFiguresTest {
 
     @Test
     void figuresTheServerCannotGiveStayNull() {
-        ProcessFigures offLinux =
-                new ProcessFigures(1_000L, null, null, 20L, 25L, 1L, 2L, 3L, 0L, 0L, null, null, null, null, null);
-        ProcessFigures later =
-                new ProcessFigures(2_000L, null, null, 20L, 25L, 1L, 2L, 3L, 0L, 0L, null, null, null, null, null);
+        ProcessFigures offLinux = new ProcessFigures(
+                1_000L, null, null, 20L, 25L, 1L, 2L, 3L, 0L, 0L, null, null, null, null, null, null);
+        ProcessFigures later = new ProcessFigures(
+                2_000L, null, null, 20L, 25L, 1L, 2L, 3L, 0L, 0L, null, null, null, null, null, null);
         ServerCost cost = WindowCost.of(new CostSampler.Window(offLinux, later, 5.0, 20, 0, 11), 1_000 / 5.0);
         assertEquals(1000.0, cost.cpuMicrosPerRequest());
         assertNull(cost.cpuUserMicrosPerRequest());

@@ -14,6 +14,7 @@ import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.model.ServerCost;
 import dev.threadbench.loadtest.model.ThreadClassCost;
+import dev.threadbench.loadtest.server.Target;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -91,8 +92,8 @@ class RunAnalysisTest {
                         "embedded",
                         2,
                         outcome(9000, 0.1),
-                        new Target.Stats("vertx", "timer", 1000, 100, 0),
-                        new Target.Stats("vertx", "timer", 10_000, 1000, 0),
+                        new Target.Stats("vertx", "timer", 1000, 100, 0, null),
+                        new Target.Stats("vertx", "timer", 10_000, 1000, 0, null),
                         null),
                 10,
                 200,
@@ -127,8 +128,8 @@ class RunAnalysisTest {
                         "embedded",
                         0,
                         outcome(9000, 9.0),
-                        new Target.Stats("vertx", "timer", 0, 0, 0),
-                        new Target.Stats("vertx", "timer", 9000, 450, 0),
+                        new Target.Stats("vertx", "timer", 0, 0, 0, null),
+                        new Target.Stats("vertx", "timer", 9000, 450, 0, null),
                         null),
                 10,
                 200,
@@ -158,8 +159,8 @@ class RunAnalysisTest {
                         "embedded",
                         0,
                         outcome(9000, 0.1),
-                        new Target.Stats("vertx", "timer", 0, 0, 0),
-                        new Target.Stats("vertx", "timer", 9000, 900, 0),
+                        new Target.Stats("vertx", "timer", 0, 0, 0, null),
+                        new Target.Stats("vertx", "timer", 9000, 900, 0, null),
                         cost),
                 10,
                 200,
@@ -238,8 +239,8 @@ class RunAnalysisTest {
                         "embedded",
                         0,
                         outcome(10_210, 0.1),
-                        new Target.Stats("vertx", "timer", 0, 0, 0),
-                        new Target.Stats("vertx", "timer", 10_210, 1021, 0),
+                        new Target.Stats("vertx", "timer", 0, 0, 0, null),
+                        new Target.Stats("vertx", "timer", 10_210, 1021, 0, null),
                         null),
                 10,
                 200,
@@ -263,8 +264,8 @@ class RunAnalysisTest {
                         "embedded",
                         0,
                         outcome(10_040, 0.1),
-                        new Target.Stats("vertx", "timer", 0, 0, 0),
-                        new Target.Stats("vertx", "timer", 10_040, 1004, 0),
+                        new Target.Stats("vertx", "timer", 0, 0, 0, null),
+                        new Target.Stats("vertx", "timer", 10_040, 1004, 0, null),
                         null),
                 10,
                 200,
@@ -284,8 +285,8 @@ class RunAnalysisTest {
                         "embedded",
                         0,
                         outcome(9000, 17.0),
-                        new Target.Stats("vertx", "timer", 0, 0, 0),
-                        new Target.Stats("vertx", "timer", 9000, 900, 0),
+                        new Target.Stats("vertx", "timer", 0, 0, 0, null),
+                        new Target.Stats("vertx", "timer", 9000, 900, 0, null),
                         null),
                 10,
                 200,

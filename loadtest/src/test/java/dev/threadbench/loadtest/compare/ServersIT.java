@@ -13,6 +13,8 @@ import dev.threadbench.loadtest.host.CpuPinning;
 import dev.threadbench.loadtest.host.CpuSet;
 import dev.threadbench.loadtest.report.JsonSchemas;
 import dev.threadbench.loadtest.report.ResultsJsonTest;
+import dev.threadbench.loadtest.server.ProjectLayout;
+import dev.threadbench.loadtest.server.StartedServer;
 import dev.threadbench.process.ServerProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package dev.threadbench.loadtest.compare;
+package dev.threadbench.loadtest.server;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -8,7 +8,7 @@ import java.util.Map;
 import picocli.CommandLine.Option;
 
 /** --undertow-jar and --vertx-jar: the jars compare starts, by default the project's own builds. */
-final class ServerJarOptions {
+public final class ServerJarOptions {
 
     @Option(
             names = "--undertow-jar",
@@ -23,7 +23,7 @@ final class ServerJarOptions {
     private Path vertxJar;
 
     /** The jar of each server (one SERVER@VERSION built first), in --servers' order. */
-    Map<String, Path> jars(List<String> servers, PrintStream progress) {
+    public Map<String, Path> jars(List<String> servers, PrintStream progress) {
         Map<String, Path> jars = new LinkedHashMap<>();
         for (String server : servers) {
             VariantJars.Variant variant = VariantJars.parse(server);

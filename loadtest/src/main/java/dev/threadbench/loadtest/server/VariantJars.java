@@ -1,6 +1,5 @@
-package dev.threadbench.loadtest.compare;
+package dev.threadbench.loadtest.server;
 
-import dev.threadbench.loadtest.base.BuildInfo;
 import dev.threadbench.loadtest.base.UsageException;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -24,10 +23,10 @@ import java.util.stream.Stream;
  * not compiled for it (they are written against the build's version). A version that does not resolve or build gets one
  * line naming Maven's error and the build's log.
  */
-final class VariantJars {
+public final class VariantJars {
 
     /** A server and the framework version to build it against. */
-    record Variant(String server, String version) {
+    public record Variant(String server, String version) {
 
         /** "undertow@2.3.27.Final": the name its runs and results carry. */
         String label() {
@@ -35,24 +34,23 @@ final class VariantJars {
         }
 
         String property() {
-            return "undertow".equals(server) ? "undertow.version" : "vertx.version";
+            return ServerKind.named(server).versionProperty();
         }
 
         String buildVersion() {
-            BuildInfo build = BuildInfo.get();
-            return "undertow".equals(server) ? build.undertowVersion() : build.vertxVersion();
+            return ServerKind.named(server).buildVersion();
         }
     }
 
     /** Runs a build command with its output into {@code log}; its exit code (-1 when it did not end in time). */
-    interface Build {
+    public interface Build {
         int run(List<String> command, Path directory, Path log) throws IOException, InterruptedException;
     }
 
     /**
      * The Maven wrapper, on this JVM's JDK when JAVA_HOME is not set (the build needs 21 or newer, as loadtest does).
      */
-    static final Build MAVEN = (command, directory, log) -> {
+    public static final Build MAVEN = (command, directory, log) -> {
         ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(directory.toFile())
                 .redirectErrorStream(true)
@@ -69,7 +67,7 @@ final class VariantJars {
     private VariantJars() {}
 
     /** {@code undertow@2.3.27.Final} as a variant; null for a plain server name. */
-    static Variant parse(String name) {
+    public static Variant parse(String name) {
         int at = name.indexOf('@');
         if (at < 0) {
             return null;
@@ -84,7 +82,7 @@ final class VariantJars {
     /**
      * The variant's jar: the server's own when the version is the build's, else the kept one, built first when needed.
      */
-    static Path jar(Variant variant, Path ownJar, Path root, PrintStream progress, Build build) {
+    public static Path jar(Variant variant, Path ownJar, Path root, PrintStream progress, Build build) {
         if (variant.version().equals(variant.buildVersion())) {
             return ProjectLayout.jar(variant.server(), ownJar);
         }
@@ -142,7 +140,7 @@ final class VariantJars {
      * the module it uses. A kept jar is reused while this is unchanged (a jar's time would not do: every build of
      * loadtest rebuilds the servers' own jars).
      */
-    static String sourcesDigest(Path root, String server) throws IOException {
+    public static String sourcesDigest(Path root, String server) throws IOException {
         MessageDigest digest;
         try {
             digest = MessageDigest.getInstance("SHA-256");
@@ -171,7 +169,7 @@ final class VariantJars {
     }
 
     /** Maven's reason, shortened: the artifact it could not find, else its first error line. */
-    static String firstError(Path log) throws IOException {
+    public static String firstError(Path log) throws IOException {
         List<String> lines = Files.isRegularFile(log) ? Files.readAllLines(log) : List.of();
         for (String line : lines) {
             int at = line.indexOf("Could not find artifact ");

@@ -1,4 +1,4 @@
-package dev.threadbench.loadtest.compare;
+package dev.threadbench.loadtest.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,7 +10,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 
 /** A server's /health and /stats, asked over HTTP; shared by the servers compare starts and those already running. */
-final class ServerHttp {
+public final class ServerHttp {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -25,7 +25,7 @@ final class ServerHttp {
     }
 
     /** The status GET {@code path} answers, or -1 when nothing answers. */
-    int status(String path) {
+    public int status(String path) {
         try {
             return http.send(
                             HttpRequest.newBuilder(base.resolve(path))
@@ -45,7 +45,7 @@ final class ServerHttp {
      * GET /stats; with {@code threadClasses}, /stats?threads, which adds the bill by thread class (servers that know
      * it).
      */
-    Target.Stats stats(boolean threadClasses) {
+    public Target.Stats stats(boolean threadClasses) {
         try {
             HttpResponse<String> response = http.send(
                     HttpRequest.newBuilder(base.resolve(threadClasses ? "/stats?threads" : "/stats"))
@@ -75,7 +75,7 @@ final class ServerHttp {
      * Whether GET /stats answers 200 with a JSON object: a server under --targets that answers 404, or anything else
      * (a page, say), has none.
      */
-    boolean hasStats() {
+    public boolean hasStats() {
         try {
             HttpResponse<String> response = http.send(
                     HttpRequest.newBuilder(base.resolve("/stats"))
@@ -92,7 +92,7 @@ final class ServerHttp {
         }
     }
 
-    static void sleep(long millis) {
+    public static void sleep(long millis) {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {

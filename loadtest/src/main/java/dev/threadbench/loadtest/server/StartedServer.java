@@ -1,4 +1,4 @@
-package dev.threadbench.loadtest.compare;
+package dev.threadbench.loadtest.server;
 
 import dev.threadbench.process.ServerProcess;
 import java.net.URI;
@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * A server compare started from its jar, on a free port (of loopback, or --server-host), its output going to a log
  * file.
  */
-final class StartedServer implements Target {
+public final class StartedServer implements Target {
 
     private static final Pattern STARTUP_LINE = Pattern.compile("^(\\S+) (\\S+) listening on ", Pattern.MULTILINE);
 
@@ -31,7 +31,7 @@ final class StartedServer implements Target {
      * Starts the server with these options (after its port and host: {@code host}, or loopback when null) and returns
      * once GET /health answers 200.
      */
-    static StartedServer start(ServerProcess.Launch launch, List<String> options, String host) {
+    public static StartedServer start(ServerProcess.Launch launch, List<String> options, String host) {
         try {
             return new StartedServer(
                     host == null ? ServerProcess.start(launch, options) : ServerProcess.start(launch, options, host));

@@ -1,4 +1,4 @@
-package dev.threadbench.loadtest.compare;
+package dev.threadbench.loadtest.server;
 
 import dev.threadbench.common.OptionException;
 import dev.threadbench.common.ServerOptions;
@@ -12,7 +12,7 @@ import java.util.Map;
  * compare --server-args and --work-us: more options for every server compare starts, checked as the servers check
  * them.
  */
-final class ServerArgs {
+public final class ServerArgs {
 
     private ServerArgs() {}
 
@@ -20,7 +20,7 @@ final class ServerArgs {
      * The arguments as given, then {@code --work-us} when there is work; one line naming what is wrong, including an
      * option compare sets itself.
      */
-    static List<String> check(List<String> args, long workMicros) {
+    public static List<String> check(List<String> args, long workMicros) {
         for (String arg : args) {
             String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
             String instead = switch (name) {
@@ -53,7 +53,7 @@ final class ServerArgs {
      * The worker pool's maximum (--workers) of the servers compare starts with {@code args}, taking the WORKERS
      * environment variable and the default as they would; null when the environment holds a value they would refuse.
      */
-    static Integer workers(List<String> args) {
+    public static Integer workers(List<String> args) {
         try {
             return ServerOptions.parse(
                             new ServerOptions.Defaults("server", 0, Strategy.BLOCKING),
@@ -70,7 +70,7 @@ final class ServerArgs {
      * With --agents, servers compare starts on loopback (no --server-host: 127.0.0.1) are out of the agents' reach
      * unless the cluster itself is on loopback: refused in one line naming --server-host.
      */
-    static void checkReachable(String serverHost, String clusterHost) {
+    public static void checkReachable(String serverHost, String clusterHost) {
         boolean clusterOnLoopback = isLoopback(clusterHost);
         if (serverHost == null && !clusterOnLoopback) {
             throw new UsageException(
@@ -92,7 +92,7 @@ final class ServerArgs {
         }
     }
 
-    static String address(String option, String host) {
+    public static String address(String option, String host) {
         try {
             java.net.InetAddress address = java.net.InetAddress.getByName(host);
             if (address.isAnyLocalAddress()) {

@@ -1,4 +1,4 @@
-package dev.threadbench.loadtest.compare;
+package dev.threadbench.loadtest.server;
 
 import dev.threadbench.loadtest.base.UsageException;
 import java.net.URISyntaxException;
@@ -45,7 +45,7 @@ public final class ProjectLayout {
     }
 
     /** The jar given (--undertow-jar, --vertx-jar), else the default one; either must exist. */
-    static Path jar(String server, Path given) {
+    public static Path jar(String server, Path given) {
         Path jar = given != null ? given : defaultJar(server);
         if (!Files.isRegularFile(jar)) {
             throw new UsageException("no " + server + " server jar at " + jar

@@ -1,4 +1,4 @@
-package dev.threadbench.loadtest.compare;
+package dev.threadbench.loadtest.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadbench.common.ThreadClasses;
@@ -11,7 +11,7 @@ import java.util.Map;
  * Absent (null) from servers that do not report them: older jars, other targets. {@code threadClasses}: the CPU bill by
  * thread class ({@link ThreadClasses}), which a server gives when asked ({@code /stats?threads}); null otherwise.
  */
-record ProcessFigures(
+public record ProcessFigures(
         Long cpuMs,
         Long cpuUserMs,
         Long cpuSystemMs,
@@ -29,43 +29,8 @@ record ProcessFigures(
         Long jitMs,
         Map<String, ClassFigures> threadClasses) {
 
-    ProcessFigures(
-            Long cpuMs,
-            Long cpuUserMs,
-            Long cpuSystemMs,
-            Long threads,
-            Long threadsPeak,
-            Long heapUsedBytes,
-            Long heapCommittedBytes,
-            Long heapAfterGcBytes,
-            Long gcCount,
-            Long gcPauseMs,
-            Long rssBytes,
-            Long rssPeakBytes,
-            Long voluntaryContextSwitches,
-            Long involuntaryContextSwitches,
-            Long jitMs) {
-        this(
-                cpuMs,
-                cpuUserMs,
-                cpuSystemMs,
-                threads,
-                threadsPeak,
-                heapUsedBytes,
-                heapCommittedBytes,
-                heapAfterGcBytes,
-                gcCount,
-                gcPauseMs,
-                rssBytes,
-                rssPeakBytes,
-                voluntaryContextSwitches,
-                involuntaryContextSwitches,
-                jitMs,
-                null);
-    }
-
     /** One thread class's cumulative figures, as /stats?threads gives them (ms; null where unknown). */
-    record ClassFigures(
+    public record ClassFigures(
             Double cpuMs,
             Double userMs,
             Double systemMs,
@@ -74,7 +39,7 @@ record ProcessFigures(
             Long involuntaryContextSwitches,
             Long threads) {
 
-        static ClassFigures of(ThreadClasses.Cost c) {
+        public static ClassFigures of(ThreadClasses.Cost c) {
             return new ClassFigures(
                     c.cpuMs(),
                     (double) c.userMs(),
@@ -86,7 +51,7 @@ record ProcessFigures(
         }
 
         /** A bill as {@link ThreadClasses#read} gives it (this JVM's own, the generator's); null for null. */
-        static Map<String, ClassFigures> of(Map<String, ThreadClasses.Cost> bill) {
+        public static Map<String, ClassFigures> of(Map<String, ThreadClasses.Cost> bill) {
             if (bill == null) {
                 return null;
             }
@@ -97,7 +62,7 @@ record ProcessFigures(
     }
 
     /** The figures in {@code stats}' "process" object; null when it has none. */
-    static ProcessFigures of(JsonNode stats) {
+    public static ProcessFigures of(JsonNode stats) {
         JsonNode p = stats.path("process");
         if (!p.isObject()) {
             return null;
@@ -153,7 +118,7 @@ record ProcessFigures(
     }
 
     /** Voluntary plus involuntary context switches; null when either is unknown. */
-    Long contextSwitches() {
+    public Long contextSwitches() {
         return voluntaryContextSwitches == null || involuntaryContextSwitches == null
                 ? null
                 : voluntaryContextSwitches + involuntaryContextSwitches;

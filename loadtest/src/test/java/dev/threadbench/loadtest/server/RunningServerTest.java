@@ -1,4 +1,4 @@
-package dev.threadbench.loadtest.compare;
+package dev.threadbench.loadtest.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -45,11 +45,11 @@ class RunningServerTest {
 
     @Test
     void statsShowWhetherTheServerDelaysEveryNthRequest() {
-        Target.Stats stats = new Target.Stats("undertow", "blocking", 1234, 123, 0);
+        Target.Stats stats = new Target.Stats("undertow", "blocking", 1234, 123, 0, null);
         assertTrue(stats.delaysEvery(10));
         assertFalse(stats.delaysEvery(20));
         assertFalse(stats.delaysEvery(0));
-        assertTrue(new Target.Stats("vertx", "timer", 1234, 0, 0).delaysEvery(0));
-        assertTrue(new Target.Stats("vertx", "timer", 9, 0, 0).delaysEvery(20), "too few requests to tell");
+        assertTrue(new Target.Stats("vertx", "timer", 1234, 0, 0, null).delaysEvery(0));
+        assertTrue(new Target.Stats("vertx", "timer", 9, 0, 0, null).delaysEvery(20), "too few requests to tell");
     }
 }

@@ -1,4 +1,4 @@
-package dev.threadbench.loadtest.compare;
+package dev.threadbench.loadtest.server;
 
 import dev.threadbench.loadtest.base.RunFailure;
 import java.net.URI;
@@ -10,25 +10,22 @@ import java.util.OptionalLong;
  * A server compare drives: one it started from its jar ({@link StartedServer}), or one already running ({@link
  * RunningServer}).
  */
-interface Target extends AutoCloseable {
+public interface Target extends AutoCloseable {
 
     /**
      * What GET /stats says; {@code process} null when the server does not report its process figures, everything null
      * or 0 when it has no /stats ({@link #unreported}).
      */
-    record Stats(String server, String strategy, long requests, long delayed, long inFlight, ProcessFigures process) {
-
-        Stats(String server, String strategy, long requests, long delayed, long inFlight) {
-            this(server, strategy, requests, delayed, inFlight, null);
-        }
+    public record Stats(
+            String server, String strategy, long requests, long delayed, long inFlight, ProcessFigures process) {
 
         /** A server without /stats (any server under --targets): nothing counted, nothing known of its cost. */
-        static Stats unreported() {
+        public static Stats unreported() {
             return new Stats(null, null, 0, 0, 0, null);
         }
 
         /** Whether the server answers /stats at all. */
-        boolean reported() {
+        public boolean reported() {
             return server != null;
         }
 
@@ -36,34 +33,34 @@ interface Target extends AutoCloseable {
          * The servers delay exactly every Nth request and derive {@code delayed} from {@code requests}: this checks N
          * (true for a server without /stats, which gives nothing to check).
          */
-        boolean delaysEvery(int delayEvery) {
+        public boolean delaysEvery(int delayEvery) {
             return !reported() || delayed == (delayEvery == 0 ? 0 : requests / delayEvery);
         }
     }
 
     /** Thrown when a server will not start or answer: compare stops, exit code 1. */
-    final class Failure extends RunFailure {
+    public final class Failure extends RunFailure {
         Failure(String message) {
             super(message);
         }
     }
 
-    String name();
+    public String name();
 
-    URI base();
+    public URI base();
 
     /** "2.4.4.Final", say, when the server said so; null when unknown. */
-    String frameworkVersion();
+    public String frameworkVersion();
 
-    Stats stats();
+    public Stats stats();
 
     /** /stats with the bill by thread class (three /proc files per server thread: at a window's edges only). */
-    default Stats statsWithThreadClasses() {
+    public default Stats statsWithThreadClasses() {
         return stats();
     }
 
     /** /stats once nothing is in flight (the last delayed answers written), within {@code limit}. */
-    default Stats idleStats(Duration limit) {
+    public default Stats idleStats(Duration limit) {
         long deadline = System.nanoTime() + limit.toNanos();
         Stats stats = stats();
         while (stats.inFlight() > 0 && System.nanoTime() < deadline) {
@@ -77,18 +74,18 @@ interface Target extends AutoCloseable {
      * The server JVM's process id when compare started it, on this machine (--profile attaches to it, and this
      * machine's accept queue is its); empty for a server already running (--targets), whose process compare knows not.
      */
-    default OptionalLong pid() {
+    public default OptionalLong pid() {
         return OptionalLong.empty();
     }
 
     /** Whether compare started this server (then it stops it, and knows its process). */
-    default boolean startedByCompare() {
+    public default boolean startedByCompare() {
         return pid().isPresent();
     }
 
     /** Stops the server and gives its exit code; empty when compare did not start it, so leaves it running. */
-    OptionalInt stop(Duration grace);
+    public OptionalInt stop(Duration grace);
 
     @Override
-    void close();
+    public void close();
 }

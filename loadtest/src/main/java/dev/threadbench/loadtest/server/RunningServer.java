@@ -1,4 +1,4 @@
-package dev.threadbench.loadtest.compare;
+package dev.threadbench.loadtest.server;
 
 import dev.threadbench.loadtest.base.UsageException;
 import java.net.URI;
@@ -14,9 +14,9 @@ import java.util.regex.Pattern;
  * A server that was running before compare (--targets), in another container say: reached at its URL and
  * never stopped. Its cost is what its own /stats reports, as for the servers compare starts.
  */
-final class RunningServer implements Target {
+public final class RunningServer implements Target {
 
-    static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
+    public static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
 
     /** A target's name: what the tables and results.json call it. */
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9]+(-[A-Za-z0-9]+)*");
@@ -37,10 +37,10 @@ final class RunningServer implements Target {
      * its /stats must say it is that server; named anything else, it may have no /stats (404, or not JSON): its counts
      * and cost then read n/a.
      */
-    static RunningServer connect(String name, URI base, Duration readyTimeout) {
+    public static RunningServer connect(String name, URI base, Duration readyTimeout) {
         RunningServer server = new RunningServer(name, base);
         server.awaitHealthy(readyTimeout);
-        if (!CompareOptions.SERVERS.contains(name)) {
+        if (!ServerKind.NAMES.contains(name)) {
             server.hasStats = server.http.hasStats();
             return server;
         }
@@ -56,7 +56,7 @@ final class RunningServer implements Target {
      * {@code undertow=http://undertow:8080,vertx=http://vertx:8081}, in the order given; any names of letters, digits
      * and dashes ({@code a=http://127.0.0.1:8080,b=http://127.0.0.1:8081}: one server against a copy of itself).
      */
-    static Map<String, URI> parseTargets(String list) {
+    public static Map<String, URI> parseTargets(String list) {
         Map<String, URI> targets = new LinkedHashMap<>();
         for (String entry : list.split(",", -1)) {
             int equals = entry.indexOf('=');
@@ -111,7 +111,7 @@ final class RunningServer implements Target {
 
     /** 404: a server without /health, which answered, so is up; ours answer 200 (503 while they drain). */
     private boolean up(int status) {
-        return status == 200 || (status == 404 && !CompareOptions.SERVERS.contains(name));
+        return status == 200 || (status == 404 && !ServerKind.NAMES.contains(name));
     }
 
     @Override
