@@ -20,6 +20,7 @@ import dev.threadbench.loadtest.report.BaselineOptions;
 import dev.threadbench.loadtest.report.ConsoleTable;
 import dev.threadbench.loadtest.report.History;
 import dev.threadbench.loadtest.report.HtmlReport;
+import dev.threadbench.loadtest.report.ProfileLines;
 import dev.threadbench.loadtest.report.ResultsJson;
 import dev.threadbench.loadtest.server.RunningServer;
 import dev.threadbench.loadtest.server.ServerArgs;

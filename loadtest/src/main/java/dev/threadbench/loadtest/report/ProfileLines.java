@@ -1,4 +1,4 @@
-package dev.threadbench.loadtest.compare;
+package dev.threadbench.loadtest.report;
 
 import dev.threadbench.loadtest.model.Profile;
 import java.util.ArrayList;
@@ -7,11 +7,11 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /** The console's lines for --profile: each profiled run, its flame graph and its share per bucket. */
-final class ProfileLines {
+public final class ProfileLines {
 
     private ProfileLines() {}
 
-    static List<String> of(List<Profile> profiles) {
+    public static List<String> of(List<Profile> profiles) {
         List<String> lines = new ArrayList<>();
         if (profiles.isEmpty()) {
             return lines;
