@@ -88,8 +88,8 @@ final class RunAnalysis {
         Double serverCpu = cost == null ? null : cost.cpuSeconds();
         Double peakRss = cost == null ? null : cost.peakRssMb();
         // over the /stats reads' own window (CPU per request x requests/s), not the client's: a saturated server
-        // answers
-        // the last read late, and its CPU until then over the client's seconds read as more than its CPUs can give
+        // answers the last read late, and its CPU until then over the client's seconds would read as more than its
+        // CPUs can give
         Double serverShare = cost == null || cost.cpuMicrosPerRequest() == null
                 ? null
                 : round(

@@ -11,42 +11,19 @@ import java.util.Locale;
  * compare's default timings and rounds, for a plain compare and for a sweep, each with or without --quick;
  * any of them given on the command line wins.
  *
- * <p>Whole delay periods. A closed loop's delayed answers come in waves one delay period (2 s) apart: a connection
- * answered late sends its next nine requests at once. Connections opened over one period (the ramp-up stays at one
- * delay, 2 s) fall evenly over its phase, but the load still moves by the period, so a window that is not a whole
- * number of periods catches one wave more or less: a window of 7.5 periods (--quick's old 15 s) read more of the
- * bound than a closed loop can give, and 5 s windows after a 1 s ramp-up read well above and well below it
- * (docs/measurements/2026-12-01-whole-delay-periods.md). Every measured window is therefore a whole number of delay
- * periods: the defaults below are, and {@link #wholePeriods} rounds a --duration up to one.
+ * <p>Every measured window is a whole number of delay periods ({@link #wholePeriods} rounds a --duration up to one): a
+ * closed loop's delayed answers come in waves one period apart, so a window cut mid-period catches one wave more or
+ * less and reads above or below the bound (docs/measurements/2026-12-01-whole-delay-periods.md).
  *
- * <p>Plain compare: 6 rounds of 2 s measured (one delay period), servers alternated. The verdict tests each figure of
- * each pair by an exact rank-sum test and corrects for all of them with Holm (family-wise 5 %, {@code Verdict}): with
- * 6 figures at 2 concurrencies that is 12 tests, and the first of Holm's thresholds, 0.05 / 12 = 0.0042, is reached
- * only from 6 rounds a side (2 / C(12, 6) = 0.0022; 5 rounds give 0.0079 at best). Fewer, longer rounds could never
- * name a difference. With the default 2 servers x 2 concurrencies that is 24 runs; each costs its ramp-up, warm-up and
- * measured seconds plus about 3 s (the last delayed answers drained, /stats read), and each server start and stop
- * about 8 s, 12 of them. CompareHeader's estimate with the auto warm-up: 24 x (2 + 2 + 3) s + 12 first runs x 8 s of
- * warm-up + 12 later runs x 4 s + 12 x 8 s = 408 s, about 6 min 48 s, under 7; 4 s windows would take 7 min 36 s.
- * 2 s at 1000 connections still counts 10,000 answers, and a whole period leaves no wave to miscount.
- * The warm-up: each server runs its concurrencies in one process, lowest first, so only its first run of a round
- * meets a cold JIT, and a run whose server was still compiling is flagged JIT; the generator's JVM lives across the
- * rounds, so only the first run meets its cold compiler.
- * --quick: 3 rounds, too few for the verdict to name a difference (it says so): 2 + 4 + 4 s (2 periods): 12 x 13 s
- * + 48 s = 204 s, about 3.5 min.
+ * <p>Plain compare: 6 rounds of one period each, because the verdict's Holm correction over its 12 tests needs 6
+ * rounds a side before any difference can be named, and the default run must stay under 7 minutes
+ * (docs/calibration.md gives the arithmetic). --quick: 3 rounds, too few to name a difference, and says so. Each server
+ * runs its concurrencies in one process, lowest first, so only its first run of a round meets a cold JIT.
  *
- * <p>Sweep: 6 server x strategy pairs over the grid, 250 ... 10,000 and on to what the machine holds (--sweep-max:
- * as far as the host's descriptors and memory allow), then narrowing in. Grid, full: 3 rounds of 2 + 2 + 6 s: 126 x
- * 13 s + 18 x 8 s = 1,782 s, about 30 min. Narrowing in ({@link Bisection}): each step runs every pair still too
- * wide once per round, each in a server started for it and warmed at its own concurrency (2 + 20 s,
- * {@link #FRESH_SERVER_WARMUP_SECONDS}) + 6 + 3 + 8 s; from a 2x gap to within 10 % takes 4 steps, at most 5
- * (middle-third midpoints). With all six pairs breaking within one gap of the grid, 6 x 3 x 4 = 72 runs x 39 s =
- * 2,808 s more, then each pair's two ends again, 36 x 39 s = 1,404 s (more when an end reads otherwise): about 100 min
- * in all (CompareHeader prints the bound before the first run). --quick: one round of 2 + 2 + 4 s: 42 x 11 s + 6 x 8
- * s = 510 s for the grid, 6 x 4 x 37 s = 888 s narrowing in, 12 x 37 s = 444 s for the ends, about 31 min, with no
- * spread to judge differences by. Short warm-ups are enough on the grid: each server runs its concurrencies in one
- * process, lowest first, so only its first point meets a cold JIT; a narrowing-in run meets a cold JIT every time (its
- * server is started for it, since the next midpoint depends on every round), hence its longer warm-up at its own
- * concurrency.
+ * <p>Sweep: a grid of 3 short rounds, each server climbing through the concurrencies in one process; then the narrowing
+ * ({@link Bisection}) and the ends, each run on a server started for it and warmed at its own concurrency
+ * ({@link #FRESH_SERVER_WARMUP_SECONDS}). docs/sweep.md gives how long each takes; CompareHeader prints the bound
+ * before the first run.
  */
 record RunLength(int rampupSeconds, int warmupSeconds, int durationSeconds, int rounds, boolean autoWarmup) {
 
@@ -76,10 +53,9 @@ record RunLength(int rampupSeconds, int warmupSeconds, int durationSeconds, int 
 
     /**
      * The warm-up of a run whose server compare started for it alone (the sweep's narrowing and ends), at the run's own
-     * concurrency, in place of the grid's 2 s: a grid point's server has run every concurrency below it first. It is
-     * as long as a fresh server's compiler threads were measured to take to settle under load, longer than the shorter
-     * pre-warm it replaced; near the limit it still leaves them more of the server's CPU than the grid's runs do. The
-     * measurements, dated, are in docs/sweep.md, "The JIT in the window". A whole number of delay periods.
+     * concurrency, in place of the grid's 2 s: a grid point's server has run every concurrency below it first. As long
+     * as a fresh server's compiler threads take to settle under load (docs/sweep.md, "The JIT in the window"); a whole
+     * number of delay periods.
      */
     static final int FRESH_SERVER_WARMUP_SECONDS = 20;
 
