@@ -14,7 +14,7 @@ import java.util.function.UnaryOperator;
 
 /**
  * A run judged against a saved one ({@code --baseline}), or a server against its variants built on other framework
- * versions: each figure of each cell both ran by a permutation test over their rounds ({@link PermutationTest}), each
+ * versions: each figure of each cell both ran by a permutation test over their rounds ({@link RankSum}), each
  * pair's breaking point by its interval ({@link BaselineJudgement}).
  */
 public final class Baselines {
@@ -184,7 +184,7 @@ public final class Baselines {
                         figure.name, before, after, change, null, BaselineJudgement.Outcome.NOT_JUDGED, limit);
             }
         }
-        if (!PermutationTest.canJudge(b.length, c.length)) {
+        if (!RankSum.canJudge(b.length, c.length)) {
             return new BaselineJudgement.FigureDelta(
                     figure.name,
                     before,
@@ -197,12 +197,12 @@ public final class Baselines {
                             "%d + %d rounds can give p no lower than %.3f (4 + 4 rounds can)",
                             b.length,
                             c.length,
-                            PermutationTest.leastP(b.length, c.length)));
+                            RankSum.leastP(b.length, c.length)));
         }
-        double p = PermutationTest.pValue(b, c);
+        double p = RankSum.pValue(b, c);
         boolean nameable =
                 change != null ? Math.abs(change) * 100 >= NAMEABLE_PERCENT : after.median() != before.median();
-        BaselineJudgement.Outcome outcome = p > PermutationTest.ALPHA || !nameable
+        BaselineJudgement.Outcome outcome = p > RankSum.ALPHA || !nameable
                 ? BaselineJudgement.Outcome.NO_DIFFERENCE
                 : (after.median() > before.median()) == figure.higherIsBetter
                         ? BaselineJudgement.Outcome.BETTER

@@ -101,7 +101,7 @@ public final class HistoryBaselines {
 
         BaselineJudgement.FigureDelta withAdjusted(double adjusted) {
             boolean nameable = Math.abs(delta.change()) * 100 >= Baselines.NAMEABLE_PERCENT;
-            BaselineJudgement.Outcome outcome = adjusted > PermutationTest.ALPHA || !nameable
+            BaselineJudgement.Outcome outcome = adjusted > RankSum.ALPHA || !nameable
                     ? BaselineJudgement.Outcome.NO_DIFFERENCE
                     : (delta.change() > 0) == figure.higherIsBetter
                             ? BaselineJudgement.Outcome.BETTER

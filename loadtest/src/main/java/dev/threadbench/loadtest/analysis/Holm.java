@@ -37,7 +37,7 @@ public final class Holm {
      * smallest p they can give passes the first of Holm's thresholds, alpha / tests.
      */
     public static boolean reachable(int n, int m, int tests) {
-        return PermutationTest.leastP(n, m) * tests <= PermutationTest.ALPHA;
+        return RankSum.leastP(n, m) * tests <= RankSum.ALPHA;
     }
 
     /** The fewest rounds a side whose smallest p passes alpha / {@code tests}: 4 for one test, 6 for 12. */

@@ -35,7 +35,7 @@ final class JudgmentWords {
                     Holm.roundsNeeded(tests),
                     n,
                     m,
-                    number(PermutationTest.leastP(n, m)),
+                    number(RankSum.leastP(n, m)),
                     percent,
                     shares);
             return new Verdict.Judgment(
@@ -61,7 +61,7 @@ final class JudgmentWords {
                 number(p),
                 number(adjusted));
         Double detectable = detectable(first, second);
-        if (adjusted <= PermutationTest.ALPHA && percent >= Verdict.NAMEABLE_PERCENT) {
+        if (adjusted <= RankSum.ALPHA && percent >= Verdict.NAMEABLE_PERCENT) {
             boolean firstNamed = more == first.median() > second.median();
             String named = firstNamed ? sides.firstLabel : sides.secondLabel;
             String words = String.format(
@@ -86,7 +86,7 @@ final class JudgmentWords {
                     detectable,
                     words);
         }
-        String words = adjusted <= PermutationTest.ALPHA
+        String words = adjusted <= RankSum.ALPHA
                 ? String.format(
                         Locale.ROOT,
                         "no difference worth naming (%.2f %% apart, under %.0f %%; %s%s)",

@@ -15,7 +15,7 @@ import java.util.function.Function;
 /**
  * The two servers set against each other at each concurrency, figure by figure: req/s, p99, request CPU, peak
  * threads, RSS and heap after GC. Each figure of each pair goes through the exact rank-sum test over the two cells'
- * rounds ({@link PermutationTest}); the p of all of them are corrected together by Holm ({@link Holm}), so that the
+ * rounds ({@link RankSum}); the p of all of them are corrected together by Holm ({@link Holm}), so that the
  * chance of naming any difference where there is none is at most 5 % over the whole verdict. A difference is named
  * where its adjusted p is at most 0.05 and the medians lie 1 % or more apart; where the rounds cannot reach that
  * whatever their values, the verdict says so and how many rounds it would need. Never one in requests/s when the
@@ -272,9 +272,7 @@ public final class Verdict {
         }
         List<Candidate> tested = candidates.stream().filter(Candidate::tested).toList();
         int tests = tested.size();
-        double[] p = tested.stream()
-                .mapToDouble(c -> PermutationTest.pValue(c.a, c.b))
-                .toArray();
+        double[] p = tested.stream().mapToDouble(c -> RankSum.pValue(c.a, c.b)).toArray();
         double[] adjusted = Holm.adjust(p);
         List<Judgment> judgments = new ArrayList<>();
         for (Candidate candidate : candidates) {

@@ -29,7 +29,7 @@ final class RunAnalysis {
      * What one run measured: the engine's outcome, the server's /stats while idle before and after it,
      * and its cost over the measured window as it reported it (null when it reports none).
      */
-    record Measured(
+    record Readings(
             Target server,
             int concurrency,
             String engine,
@@ -40,7 +40,7 @@ final class RunAnalysis {
             ServerCost cost,
             Map<String, ThreadClassCost> generatorThreads) {
 
-        Measured(
+        Readings(
                 Target server,
                 int concurrency,
                 String engine,
@@ -67,13 +67,13 @@ final class RunAnalysis {
      * The run as results.json holds it; a server delaying other than every {@code delayEvery}th request is a
      * problem too. Each side's CPU use is a share of its own CPUs as {@code pinning} set them.
      */
-    static Run analyse(Measured run, int delayEvery, long delayMs, CpuPinning pinning, List<String> problems) {
+    static Run analyse(Readings run, int delayEvery, long delayMs, CpuPinning pinning, List<String> problems) {
         return analyse(run, delayEvery, delayMs, null, pinning, problems);
     }
 
     /** @param rampupSeconds the run's ramp-up, for the cause of a reading above the bound; null when not known */
     static Run analyse(
-            Measured run,
+            Readings run,
             int delayEvery,
             long delayMs,
             Integer rampupSeconds,

@@ -173,7 +173,7 @@ final class RunMeasurement {
                             outcome.window().requests());
         }
         Run run = RunAnalysis.analyse(
-                new RunAnalysis.Measured(
+                new RunAnalysis.Readings(
                         server,
                         load.concurrency(),
                         engine.name(),

@@ -3,7 +3,7 @@ package dev.threadbench.loadtest.report;
 import dev.threadbench.loadtest.analysis.Baselines;
 import dev.threadbench.loadtest.analysis.Cell;
 import dev.threadbench.loadtest.analysis.Fingerprint;
-import dev.threadbench.loadtest.analysis.PermutationTest;
+import dev.threadbench.loadtest.analysis.RankSum;
 import dev.threadbench.loadtest.analysis.SweepPairs;
 import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.model.Results;
@@ -180,7 +180,7 @@ public final class History {
             }
         }
         double p = (asFar + 1.0) / (SHUFFLES + 1.0);
-        if (p > PermutationTest.ALPHA) {
+        if (p > RankSum.ALPHA) {
             return;
         }
         found.add(from + split);

@@ -86,7 +86,7 @@ class RunAnalysisTest {
     void theServersCountIsSetAgainstTheAnswersAndItsRatioToTheBound() {
         List<String> problems = new ArrayList<>();
         Run run = RunAnalysis.analyse(
-                new RunAnalysis.Measured(
+                new RunAnalysis.Readings(
                         RUNNING,
                         20,
                         "embedded",
@@ -122,7 +122,7 @@ class RunAnalysisTest {
     void aGeneratorUsingNinetyPercentOfItsCpusAndAServerDelayingOtherwiseAreFlagged() {
         List<String> problems = new ArrayList<>();
         Run run = RunAnalysis.analyse(
-                new RunAnalysis.Measured(
+                new RunAnalysis.Readings(
                         RUNNING,
                         20,
                         "embedded",
@@ -153,7 +153,7 @@ class RunAnalysisTest {
         ServerCost cost =
                 new ServerCost(9.5, 1055.6, 800.0, 255.6, 8335L, 2.5, 1172.0, 310.2, 1024.0, 12L, 3.4, 12.5, 21);
         Run run = RunAnalysis.analyse(
-                new RunAnalysis.Measured(
+                new RunAnalysis.Readings(
                         RUNNING,
                         20,
                         "embedded",
@@ -233,7 +233,7 @@ class RunAnalysisTest {
     void aClosedLoopReadingAboveTheBoundIsNotedAsAnArtefactWithItsCause() {
         // 20 connections, 1 in 10 held 200 ms: a bound of 1,000 req/s; 10,210 answers in 10 s read 102.1 %
         Run run = RunAnalysis.analyse(
-                new RunAnalysis.Measured(
+                new RunAnalysis.Readings(
                         RUNNING,
                         20,
                         "embedded",
@@ -258,7 +258,7 @@ class RunAnalysisTest {
                                         + " inside it does the same)"),
                 run.notes().toString());
         Run atBound = RunAnalysis.analyse(
-                new RunAnalysis.Measured(
+                new RunAnalysis.Readings(
                         RUNNING,
                         20,
                         "embedded",
@@ -279,7 +279,7 @@ class RunAnalysisTest {
     void notPinnedEachSideIsMeasuredAgainstHalfTheMachine() {
         CpuPinning unpinned = CpuPinning.unpinned(CpuSet.of(0, 1, 2, 3), "--no-pin");
         Run run = RunAnalysis.analyse(
-                new RunAnalysis.Measured(
+                new RunAnalysis.Readings(
                         RUNNING,
                         20,
                         "embedded",

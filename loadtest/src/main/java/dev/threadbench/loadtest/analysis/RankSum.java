@@ -16,7 +16,7 @@ import java.util.SplittableRandom;
  * p >= 0.029. Such runs are "too few rounds to judge". (The difference of medians as the statistic would tie many
  * splits with the separated ones: 4 against 4 could then not go below 0.057.)
  */
-public final class PermutationTest {
+public final class RankSum {
 
     /** The significance level: a difference is named at p <= 0.05. */
     public static final double ALPHA = 0.05;
@@ -26,7 +26,7 @@ public final class PermutationTest {
      */
     static final int EXACT_SPLITS = 200_000;
 
-    private PermutationTest() {}
+    private RankSum() {}
 
     /** The smallest p the test can give with {@code n} and {@code m} rounds, whatever their values. */
     public static double leastP(int n, int m) {

@@ -6,38 +6,34 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-class PermutationTestTest {
+class RankSumTest {
 
     @Test
     void threeRoundsASideCannotShowADifferenceAndFourCan() {
-        assertEquals(0.1, PermutationTest.leastP(3, 3), 1e-12, "20 splits, the two fully separated ones");
-        assertFalse(PermutationTest.canJudge(3, 3));
-        assertEquals(2 / 70.0, PermutationTest.leastP(4, 4), 1e-12);
-        assertTrue(PermutationTest.canJudge(4, 4));
-        assertEquals(2 / 35.0, PermutationTest.leastP(3, 4), 1e-12);
-        assertFalse(PermutationTest.canJudge(3, 4));
-        assertTrue(PermutationTest.canJudge(3, 5), "2 / 56");
-        assertEquals(1, PermutationTest.leastP(1, 1), 1e-12);
-        assertFalse(PermutationTest.canJudge(1, 9), "2 / 10");
+        assertEquals(0.1, RankSum.leastP(3, 3), 1e-12, "20 splits, the two fully separated ones");
+        assertFalse(RankSum.canJudge(3, 3));
+        assertEquals(2 / 70.0, RankSum.leastP(4, 4), 1e-12);
+        assertTrue(RankSum.canJudge(4, 4));
+        assertEquals(2 / 35.0, RankSum.leastP(3, 4), 1e-12);
+        assertFalse(RankSum.canJudge(3, 4));
+        assertTrue(RankSum.canJudge(3, 5), "2 / 56");
+        assertEquals(1, RankSum.leastP(1, 1), 1e-12);
+        assertFalse(RankSum.canJudge(1, 9), "2 / 10");
     }
 
     @Test
     void fullySeparatedRoundsGiveTheLeastPAndInterleavedOnesALargeOne() {
+        assertEquals(2 / 70.0, RankSum.pValue(new double[] {100, 101, 102, 103}, new double[] {90, 91, 92, 93}), 1e-12);
         assertEquals(
                 2 / 70.0,
-                PermutationTest.pValue(new double[] {100, 101, 102, 103}, new double[] {90, 91, 92, 93}),
-                1e-12);
-        assertEquals(
-                2 / 70.0,
-                PermutationTest.pValue(new double[] {100, 101, 102, 1e6}, new double[] {90, 91, 92, 93}),
+                RankSum.pValue(new double[] {100, 101, 102, 1e6}, new double[] {90, 91, 92, 93}),
                 1e-12,
                 "an outlying round counts as any round above the rest");
-        assertEquals(2 / 56.0, PermutationTest.pValue(new double[] {1, 2, 3}, new double[] {4, 5, 6, 7, 8}), 1e-12);
-        assertEquals(0.1, PermutationTest.pValue(new double[] {100, 101, 102}, new double[] {90, 91, 92}), 1e-12);
-        double interleaved =
-                PermutationTest.pValue(new double[] {100, 102, 104, 106}, new double[] {101, 103, 105, 107});
+        assertEquals(2 / 56.0, RankSum.pValue(new double[] {1, 2, 3}, new double[] {4, 5, 6, 7, 8}), 1e-12);
+        assertEquals(0.1, RankSum.pValue(new double[] {100, 101, 102}, new double[] {90, 91, 92}), 1e-12);
+        double interleaved = RankSum.pValue(new double[] {100, 102, 104, 106}, new double[] {101, 103, 105, 107});
         assertTrue(interleaved > 0.5, "p " + interleaved);
-        assertEquals(1, PermutationTest.pValue(new double[] {5, 5, 5, 5}, new double[] {5, 5, 5, 5}), 1e-12);
+        assertEquals(1, RankSum.pValue(new double[] {5, 5, 5, 5}, new double[] {5, 5, 5, 5}), 1e-12);
     }
 
     @Test
@@ -48,8 +44,8 @@ class PermutationTestTest {
             a[i] = 100 + i % 3;
             b[i] = 103 + i % 3;
         }
-        double p = PermutationTest.pValue(a, b);
-        assertEquals(p, PermutationTest.pValue(a, b), "a fixed seed");
+        double p = RankSum.pValue(a, b);
+        assertEquals(p, RankSum.pValue(a, b), "a fixed seed");
         assertTrue(p < 1e-4 && p > 0, "p " + p + ": at least 1 / (the splits sampled + 1)");
     }
 
@@ -65,8 +61,8 @@ class PermutationTestTest {
             {{30, 31, 31, 33, 40, 41, 44, 45}, {32, 33, 34, 35, 36, 37, 38, 50}}
         };
         for (double[][] c : cases) {
-            double exact = PermutationTest.exactPValue(c[0], c[1]);
-            double sampled = PermutationTest.sampledPValue(c[0], c[1]);
+            double exact = RankSum.exactPValue(c[0], c[1]);
+            double sampled = RankSum.sampledPValue(c[0], c[1]);
             assertTrue(exact > 0.01 && exact < 0.99, "not separated: exact p " + exact);
             // 200,000 splits sampled: a standard error of at most 0.0011; 0.005 is over four of them
             assertEquals(exact, sampled, 0.005, "sampled against exact");
@@ -85,7 +81,7 @@ class PermutationTestTest {
         double[] d = {4, 7, 10, 12, 13, 15, 16, 18, 19, 21, 22};
         for (double[][] pair : new double[][][] {{a, b}, {c, d}}) {
             double exact = exactByRankSums(pair[0], pair[1]);
-            assertEquals(exact, PermutationTest.pValue(pair[0], pair[1]), 0.005, "exact " + exact);
+            assertEquals(exact, RankSum.pValue(pair[0], pair[1]), 0.005, "exact " + exact);
         }
     }
 
