@@ -51,8 +51,56 @@ final class RunMeasurement {
 
     /** @param warmupSeconds this run's warm-up in place of the settings' (a server started for it alone); or null */
     Measured measure(Target server, CompareSettings.Load load, int round, Integer warmupSeconds) {
+        Engine.Timing timing = timing(warmupSeconds);
+        CompareSettings.Workload workload = settings.workload();
+        Duration idleLimit = Duration.ofMillis(workload.delayMs()).plusSeconds(timing.timeoutSeconds() + 5L);
+        Target.Stats before = server.idleStats(idleLimit);
+        String name = Profiling.name(
+                server.name(),
+                before.strategy(),
+                load.concurrency(),
+                load.rate(),
+                round,
+                settings.runs().rounds());
+        Profiling.Window profile = server.pid().isEmpty()
+                ? Profiling.Window.NONE
+                : profiling.window(
+                        server.pid().getAsLong(), server.name(), before.strategy(), load.concurrency(), round, name);
+        WindowEdges edges = new WindowEdges(profile, settings.generator().embeddedHere());
+        Loaded loaded = load(server, load, timing, edges);
+        Outcome outcome = loaded.outcome();
+        if (outcome.seconds() != null) {
+            HdrLog.write(
+                    settings.out().resolve("hlog").resolve(name + ".hlog"),
+                    outcome.seconds(),
+                    timing.rampupSeconds(),
+                    name + ": " + server.base() + ", " + engine.name());
+        }
+        profile.finish();
+        Target.Stats after = server.idleStats(idleLimit);
+        Run run = RunAnalysis.analyse(
+                new RunAnalysis.Readings(
+                        server,
+                        load.concurrency(),
+                        engine.name(),
+                        round,
+                        outcome,
+                        before,
+                        after,
+                        loaded.cost(),
+                        edges.generatorThreads(outcome.window().requests())),
+                workload.delayEvery(),
+                workload.delayMs(),
+                timing.rampupSeconds(),
+                settings.pinning(),
+                problems);
+        return new Measured(run, settings.generator().timing().autoWarmup() ? loaded.warmUp() : null);
+    }
+
+    /** The settings' timing, with this run's own warm-up when it has one. */
+    private Engine.Timing timing(Integer warmupSeconds) {
         Engine.Timing given = settings.generator().timing();
-        Engine.Timing timing = warmupSeconds == null
+        return warmupSeconds == null
                 ? given
                 : new Engine.Timing(
                         given.rampupSeconds(),
@@ -61,36 +109,63 @@ final class RunMeasurement {
                         given.iterations(),
                         given.timeoutSeconds(),
                         given.eventLoops());
-        CompareSettings.Workload workload = settings.workload();
-        Duration idleLimit = Duration.ofMillis(workload.delayMs()).plusSeconds(timing.timeoutSeconds() + 5L);
-        Target.Stats before = server.idleStats(idleLimit);
-        Profiling.Window profile = server.pid().isEmpty()
-                ? Profiling.Window.NONE
-                : profiling.window(
-                        server.pid().getAsLong(),
-                        server.name(),
-                        before.strategy(),
-                        load.concurrency(),
-                        round,
-                        Profiling.name(
-                                server.name(),
-                                before.strategy(),
-                                load.concurrency(),
-                                load.rate(),
-                                round,
-                                settings.runs().rounds()));
-        Outcome outcome;
-        ServerCost cost;
-        List<Results.ServerSample> serverTimeline = null;
-        // the embedded generator runs in this JVM: its own bill by thread class at the window's edges, for its
-        // run-queue wait
-        boolean generatorHere = settings.generator().embeddedHere();
-        List<ThreadSnapshot> generatorEdges = Collections.synchronizedList(new ArrayList<>(2));
-        WarmUp warmUp;
+    }
+
+    /** What the load itself gave: the engine's outcome (with its notes and timeline), the server's cost, its warm-up. */
+    private record Loaded(Outcome outcome, ServerCost cost, WarmUp warmUp) {}
+
+    private Loaded load(Target server, CompareSettings.Load load, Engine.Timing timing, WindowEdges edges) {
         try (CostSampler costs = new CostSampler(server, live::server)) {
             // only an auto warm-up reads the server's compiler threads (a directory walk of every thread to start)
-            warmUp = timing.autoWarmup() ? WarmUp.of(server, costs) : WarmUp.notAsked();
-            LoadRunner.Phases phases = new LoadRunner.Phases() {
+            WarmUp warmUp = timing.autoWarmup() ? WarmUp.of(server, costs) : WarmUp.notAsked();
+            LoadRunner.Phases phases = edges.phases(warmUp, costs);
+            costs.begin();
+            // a server compare started listens on this machine: its accept queue's drops are this machine's
+            Long dropsBefore = server.startedByCompare() ? ListenDrops.read() : null;
+            Outcome outcome = load.rate() == null
+                    ? engine.run(server.base().resolve("/"), load.concurrency(), timing, phases)
+                    : engine.runAtRate(server.base().resolve("/"), load.connections(), load.rate(), timing, phases);
+            ServerCost cost = costs.cost(outcome.window().requestsPerSecond());
+            Long dropsAfter = dropsBefore == null ? null : ListenDrops.read();
+            String drops =
+                    dropsAfter == null ? null : ListenDrops.note(dropsAfter - dropsBefore, ListenDrops.somaxconn());
+            if (drops != null) {
+                outcome = outcome.withNote(drops);
+            }
+            String capped = timing.autoWarmup() ? warmUp.capNote() : null;
+            if (capped != null) {
+                outcome = outcome.withNote(capped);
+            }
+            if (outcome.timeline() != null) {
+                Results.Timeline generator = outcome.timeline();
+                outcome = outcome.withTimeline(new Results.Timeline(
+                        generator.measureStartSecond(),
+                        generator.measureEndSecond(),
+                        generator.generatorSeconds(),
+                        costs.timeline(
+                                generator.measureStartSecond(),
+                                settings.pinning().serverShareCpus())));
+            }
+            return new Loaded(outcome, cost, warmUp);
+        }
+    }
+
+    /**
+     * What happens at the measured window's edges besides the load: the server's cost sampler and profile start and
+     * stop, and the embedded generator (which runs in this JVM) reads its own threads, for its run-queue wait.
+     */
+    private final class WindowEdges {
+        private final Profiling.Window profile;
+        private final boolean generatorHere;
+        private final List<ThreadSnapshot> generator = Collections.synchronizedList(new ArrayList<>(2));
+
+        WindowEdges(Profiling.Window profile, boolean generatorHere) {
+            this.profile = profile;
+            this.generatorHere = generatorHere;
+        }
+
+        LoadRunner.Phases phases(WarmUp warmUp, CostSampler costs) {
+            return new LoadRunner.Phases() {
                 /** --warmup auto, at each whole delay period: the server's JIT settled. */
                 @Override
                 public boolean warmedUp() {
@@ -103,92 +178,34 @@ final class RunMeasurement {
                 public void measureStarted() {
                     costs.start();
                     profile.start();
-                    if (generatorHere) {
-                        generatorEdges.add(ThreadSnapshot.read(Path.of("/proc/self")));
-                    }
+                    readGenerator();
                 }
 
                 @Override
                 public void measureEnded() {
                     costs.stop();
                     profile.stop();
-                    if (generatorHere) {
-                        generatorEdges.add(ThreadSnapshot.read(Path.of("/proc/self")));
-                    }
+                    readGenerator();
                 }
             };
-            costs.begin();
-            // a server compare started listens on this machine: its accept queue's drops are this machine's
-            Long dropsBefore = server.startedByCompare() ? ListenDrops.read() : null;
-            outcome = load.rate() == null
-                    ? engine.run(server.base().resolve("/"), load.concurrency(), timing, phases)
-                    : engine.runAtRate(server.base().resolve("/"), load.connections(), load.rate(), timing, phases);
-            cost = costs.cost(outcome.window().requestsPerSecond());
-            Long dropsAfter = dropsBefore == null ? null : ListenDrops.read();
-            String drops =
-                    dropsAfter == null ? null : ListenDrops.note(dropsAfter - dropsBefore, ListenDrops.somaxconn());
-            if (drops != null) {
-                outcome = outcome.withNote(drops);
-            }
-            String capped = timing.autoWarmup() ? warmUp.capNote() : null;
-            if (capped != null) {
-                outcome = outcome.withNote(capped);
-            }
-            if (outcome.timeline() != null) {
-                serverTimeline = costs.timeline(
-                        outcome.timeline().measureStartSecond(),
-                        settings.pinning().serverShareCpus());
+        }
+
+        private void readGenerator() {
+            if (generatorHere) {
+                generator.add(ThreadSnapshot.read(Path.of("/proc/self")));
             }
         }
-        if (outcome.timeline() != null) {
-            Results.Timeline generator = outcome.timeline();
-            outcome = outcome.withTimeline(new Results.Timeline(
-                    generator.measureStartSecond(),
-                    generator.measureEndSecond(),
-                    generator.generatorSeconds(),
-                    serverTimeline));
+
+        /** The generator's bill by thread class over the window; null when it was not read at both edges. */
+        Map<String, ThreadClassCost> generatorThreads(long requests) {
+            synchronized (generator) {
+                return generator.size() != 2 || generator.contains(null)
+                        ? null
+                        : WindowCost.over(
+                                ThreadSnapshot.between(generator.get(0), generator.get(1), ThreadClasses.VERTX),
+                                requests);
+            }
         }
-        if (outcome.seconds() != null) {
-            String name = Profiling.name(
-                    server.name(),
-                    before.strategy(),
-                    load.concurrency(),
-                    load.rate(),
-                    round,
-                    settings.runs().rounds());
-            HdrLog.write(
-                    settings.out().resolve("hlog").resolve(name + ".hlog"),
-                    outcome.seconds(),
-                    timing.rampupSeconds(),
-                    name + ": " + server.base() + ", " + engine.name());
-        }
-        profile.finish();
-        Target.Stats after = server.idleStats(idleLimit);
-        Map<String, ThreadClassCost> generatorThreads;
-        synchronized (generatorEdges) {
-            generatorThreads = generatorEdges.size() != 2 || generatorEdges.contains(null)
-                    ? null
-                    : WindowCost.over(
-                            ThreadSnapshot.between(generatorEdges.get(0), generatorEdges.get(1), ThreadClasses.VERTX),
-                            outcome.window().requests());
-        }
-        Run run = RunAnalysis.analyse(
-                new RunAnalysis.Readings(
-                        server,
-                        load.concurrency(),
-                        engine.name(),
-                        round,
-                        outcome,
-                        before,
-                        after,
-                        cost,
-                        generatorThreads),
-                workload.delayEvery(),
-                workload.delayMs(),
-                timing.rampupSeconds(),
-                settings.pinning(),
-                problems);
-        return new Measured(run, settings.generator().timing().autoWarmup() ? warmUp : null);
     }
 
     /** The line before a run whose server compare started for it alone: its longer warm-up, and why. */
