@@ -111,7 +111,7 @@ final class RunMeasurement {
                         given.eventLoops());
     }
 
-    /** What the load itself gave: the engine's outcome (with its notes and timeline), the server's cost, its warm-up. */
+    /** What the load gave: the engine's outcome (with its notes and timeline), the server's cost, its warm-up. */
     private record Loaded(Outcome outcome, ServerCost cost, WarmUp warmUp) {}
 
     private Loaded load(Target server, CompareSettings.Load load, Engine.Timing timing, WindowEdges edges) {

@@ -9,6 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.threadbench.loadtest.analysis.Holm;
 import dev.threadbench.loadtest.base.UsageException;
 import dev.threadbench.loadtest.engine.Engine;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -25,6 +28,19 @@ class RunLengthTest {
         CommandLine command = new CommandLine(new CompareCommand());
         command.parseArgs(
                 ("--targets undertow=http://127.0.0.1:1 " + args).trim().split(" "));
+        CompareOptions options = (CompareOptions)
+                command.getCommandSpec().mixins().get("options").userObject();
+        return options.validate();
+    }
+
+    /** compare's options as checked for servers it starts (jars that exist; nothing is started here). */
+    private static CompareSettings started(String args) throws IOException {
+        Path jar = Files.createTempFile("server", ".jar");
+        jar.toFile().deleteOnExit();
+        CommandLine command = new CommandLine(new CompareCommand());
+        command.parseArgs(("--undertow-jar " + jar + " --vertx-jar " + jar + " " + args)
+                .trim()
+                .split(" "));
         CompareOptions options = (CompareOptions)
                 command.getCommandSpec().mixins().get("options").userObject();
         return options.validate();
@@ -70,7 +86,7 @@ class RunLengthTest {
     }
 
     @Test
-    void plainCompareHasTheRoundsItsVerdictNeedsWithinSevenMinutesAndQuickItsThree() {
+    void plainCompareHasTheRoundsItsVerdictNeedsWithinSevenMinutesAndQuickItsThree() throws IOException {
         assertEquals(6, RunLength.COMPARE.rounds());
         assertEquals(
                 Holm.roundsNeeded(6 * 2),
@@ -79,25 +95,19 @@ class RunLengthTest {
         assertEquals(3, RunLength.COMPARE_QUICK.rounds());
         // CompareHeader's estimate for the default 2 servers x 2 concurrencies: each run its seconds plus 3, each start
         // and stop 8; with the auto warm-up each server's first run in a round 8 s of it, the others 2 periods
-        assertEquals(408, autoEstimate(RunLength.COMPARE), "6 min 48 s");
-        assertTrue(autoEstimate(RunLength.COMPARE) <= 7 * 60, "under 7 minutes: " + autoEstimate(RunLength.COMPARE));
+        CompareHeader.Estimate plain = CompareHeader.Estimate.of(started(""));
+        assertEquals(24 * (2 + 2 + 3) + 12 * 8 + 12 * 4 + 12 * 8, plain.typicalSeconds());
+        assertEquals(408, plain.typicalSeconds(), "6 min 48 s");
+        assertTrue(plain.typicalSeconds() <= 7 * 60, "under 7 minutes: " + plain.typicalSeconds());
+        assertEquals(24 * (2 + 2 + 3 + 20) + 12 * 8, plain.mostSeconds(), "every warm-up at its 20 s cap");
+        CompareHeader.Estimate quick = CompareHeader.Estimate.of(started("--quick"));
+        assertEquals(quick.typicalSeconds(), quick.mostSeconds(), "a fixed warm-up");
+        assertTrue(quick.typicalSeconds() <= 3.5 * 60, "about 3 minutes: " + quick.typicalSeconds());
         assertTrue(
-                estimate(RunLength.COMPARE_QUICK) <= 3.5 * 60, "about 3 minutes: " + estimate(RunLength.COMPARE_QUICK));
-    }
-
-    private static int autoEstimate(RunLength length) {
-        int runs = length.rounds() * 2 * 2;
-        int firsts = length.rounds() * 2;
-        return runs * (length.rampupSeconds() + length.durationSeconds() + 3)
-                + firsts * Math.min(length.warmupSeconds(), RunLength.FIXED_WARMUP_SECONDS)
-                + (runs - firsts) * 4
-                + length.rounds() * 2 * 8;
-    }
-
-    private static int estimate(RunLength length) {
-        int runs = length.rounds() * 2 * 2;
-        return runs * (length.rampupSeconds() + length.warmupSeconds() + length.durationSeconds() + 3)
-                + length.rounds() * 2 * 8;
+                CompareHeader.runs(started(""))
+                        .endsWith("24 runs in 6 rounds (servers in turn, their order reversed each round), about"
+                                + " 6 min 48 s in all, at most 12 min 24 s"),
+                CompareHeader.runs(started("")));
     }
 
     @Test
