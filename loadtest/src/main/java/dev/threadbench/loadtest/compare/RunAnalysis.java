@@ -38,20 +38,7 @@ final class RunAnalysis {
             Target.Stats before,
             Target.Stats after,
             ServerCost cost,
-            Map<String, ThreadClassCost> generatorThreads) {
-
-        Readings(
-                Target server,
-                int concurrency,
-                String engine,
-                int round,
-                Outcome outcome,
-                Target.Stats before,
-                Target.Stats after,
-                ServerCost cost) {
-            this(server, concurrency, engine, round, outcome, before, after, cost, null);
-        }
-    }
+            Map<String, ThreadClassCost> generatorThreads) {}
 
     /**
      * Request threads are flagged starved when they waited on the run queue at least as long as they ran: a request
@@ -85,45 +72,15 @@ final class RunAnalysis {
         Double generatorShare = generatorShare(outcome, pinning);
         boolean generatorBound = generatorShare != null && generatorShare >= BOUND_SHARE;
         ServerCost cost = run.cost();
-        Double serverCpu = cost == null ? null : cost.cpuSeconds();
-        Double peakRss = cost == null ? null : cost.peakRssMb();
-        // over the /stats reads' own window (CPU per request x requests/s), not the client's: a saturated server
-        // answers the last read late, and its CPU until then over the client's seconds would read as more than its
-        // CPUs can give
-        Double serverShare = cost == null || cost.cpuMicrosPerRequest() == null
-                ? null
-                : round(
-                        cost.cpuMicrosPerRequest()
-                                * outcome.window().requestsPerSecond()
-                                / 1e6
-                                / pinning.serverShareCpus(),
-                        3);
+        Double serverShare = serverShare(cost, outcome, pinning);
         boolean serverBound = serverShare != null && serverShare >= BOUND_SHARE;
-        Double microsPerRequest =
-                cost == null || cost.cpuMicrosPerRequest() == null ? null : round(cost.cpuMicrosPerRequest(), 1);
         List<String> notes = new ArrayList<>(outcome.notes());
         Double ratio = bound == null ? null : round(outcome.window().requestsPerSecond() / bound, 4);
         if (ratio != null && outcome.open() == null && ratio > AboveBound.LIMIT) {
             notes.add(AboveBound.note(ratio, seconds, rampupSeconds, delayMs));
         }
-        if (generatorBound && outcome.cluster().agents() != null) {
-            Results.AgentRun busiest = outcome.cluster().agents().stream()
-                    .max(java.util.Comparator.comparingDouble(Results.AgentRun::generatorCpuShare))
-                    .orElseThrow();
-            notes.add(String.format(
-                    Locale.ROOT,
-                    "generator-bound: agent %s used %.0f %% of its %d CPUs; the figure may be the"
-                            + " generators' limit, not the server's (add agents)",
-                    busiest.name(),
-                    100 * busiest.generatorCpuShare(),
-                    busiest.cpus()));
-        } else if (generatorBound) {
-            notes.add(String.format(
-                    Locale.ROOT,
-                    "generator-bound: the load generator used %.0f %% of its %s CPUs; the figure may"
-                            + " be the generator's limit, not the server's",
-                    100 * generatorShare,
-                    cpus(pinning.generatorShareCpus())));
+        if (generatorBound) {
+            notes.add(generatorBoundNote(outcome, generatorShare, pinning));
         }
         if (serverBound) {
             notes.add(String.format(
@@ -132,23 +89,119 @@ final class RunAnalysis {
                     100 * serverShare,
                     cpus(pinning.serverShareCpus())));
         }
-        String compiling = compiling(cost, outcome.window().requestsPerSecond());
-        if (compiling != null) {
-            notes.add(compiling);
+        addIfAny(notes, compiling(cost, outcome.window().requestsPerSecond()));
+        addIfAny(notes, starved(Note.SERVER_STARVED, cost == null ? null : cost.threads()));
+        addIfAny(notes, starved(Note.GENERATOR_STARVED, run.generatorThreads()));
+        notes.addAll(statsNotes(run, delayEvery, problems));
+        Target.Stats after = run.after();
+        Results.Reconciliation reconciliation = !after.reported()
+                ? null
+                : Results.Reconciliation.of(
+                        after.requests() - run.before().requests(),
+                        outcome.answers().answered(),
+                        outcome.answers().unansweredAllowance());
+        return new Run(
+                run.server().name(),
+                after.strategy(),
+                run.concurrency(),
+                run.engine(),
+                run.round(),
+                null,
+                load(outcome, bound, ratio, rampupSeconds),
+                outcome.latency(),
+                serverSide(cost, serverShare, serverBound),
+                new Run.GeneratorSide(
+                        round(outcome.generatorCpuSeconds(), 2),
+                        generatorShare,
+                        generatorBound,
+                        run.generatorThreads()),
+                reconciliation,
+                notes,
+                outcome.open(),
+                new Run.Distributed(
+                        outcome.cluster().agents(), outcome.cluster().coordination()),
+                outcome.timeline());
+    }
+
+    private static Run.Load load(Outcome outcome, Double bound, Double ratio, Integer rampupSeconds) {
+        Double warmup = outcome.timeline() == null || rampupSeconds == null
+                ? null
+                : round(Math.max(0, outcome.timeline().measureStartSecond() - rampupSeconds), 1);
+        return new Run.Load(
+                outcome.window().requests(),
+                outcome.window().failed(),
+                round(outcome.window().durationSeconds(), 3),
+                round(outcome.window().requestsPerSecond(), 1),
+                bound,
+                ratio,
+                outcome.window().connectionsOpened(),
+                warmup);
+    }
+
+    private static Run.ServerSide serverSide(ServerCost cost, Double serverShare, boolean serverBound) {
+        return new Run.ServerSide(
+                cost == null ? null : cost.cpuSeconds(),
+                cost == null || cost.cpuMicrosPerRequest() == null ? null : round(cost.cpuMicrosPerRequest(), 1),
+                serverShare,
+                cost == null ? null : cost.peakRssMb(),
+                serverBound,
+                null,
+                cost,
+                null);
+    }
+
+    private static void addIfAny(List<String> notes, String note) {
+        if (note != null) {
+            notes.add(note);
         }
-        String serverStarved = starved(Note.SERVER_STARVED, cost == null ? null : cost.threads());
-        if (serverStarved != null) {
-            notes.add(serverStarved);
+    }
+
+    /**
+     * The server's CPU share over the /stats reads' own window (CPU per request x requests/s), not the client's: a
+     * saturated server answers the last read late, and its CPU until then over the client's seconds would read as more
+     * than its CPUs can give. Null without its cost.
+     */
+    private static Double serverShare(ServerCost cost, Outcome outcome, CpuPinning pinning) {
+        return cost == null || cost.cpuMicrosPerRequest() == null
+                ? null
+                : round(
+                        cost.cpuMicrosPerRequest()
+                                * outcome.window().requestsPerSecond()
+                                / 1e6
+                                / pinning.serverShareCpus(),
+                        3);
+    }
+
+    /** The generator used its CPUs to the full: this JVM, or from a cluster the busiest agent. */
+    private static String generatorBoundNote(Outcome outcome, double generatorShare, CpuPinning pinning) {
+        if (outcome.cluster().agents() != null) {
+            Results.AgentRun busiest = outcome.cluster().agents().stream()
+                    .max(java.util.Comparator.comparingDouble(Results.AgentRun::generatorCpuShare))
+                    .orElseThrow();
+            return String.format(
+                    Locale.ROOT,
+                    "generator-bound: agent %s used %.0f %% of its %d CPUs; the figure may be the"
+                            + " generators' limit, not the server's (add agents)",
+                    busiest.name(),
+                    100 * busiest.generatorCpuShare(),
+                    busiest.cpus());
         }
-        String generatorStarved = starved(Note.GENERATOR_STARVED, run.generatorThreads());
-        if (generatorStarved != null) {
-            notes.add(generatorStarved);
-        }
+        return String.format(
+                Locale.ROOT,
+                "generator-bound: the load generator used %.0f %% of its %s CPUs; the figure may"
+                        + " be the generator's limit, not the server's",
+                100 * generatorShare,
+                cpus(pinning.generatorShareCpus()));
+    }
+
+    /** What the server's /stats after the run lacks or contradicts; a count off its delay is a problem too. */
+    private static List<String> statsNotes(Readings run, int delayEvery, List<String> problems) {
+        List<String> notes = new ArrayList<>();
         Target.Stats after = run.after();
         if (!after.reported()) {
             notes.add("server CPU, peak RSS, cost and counts n/a: "
                     + run.server().name() + " at " + run.server().base() + " has no /stats");
-        } else if (cost == null) {
+        } else if (run.cost() == null) {
             notes.add("server CPU, peak RSS and cost n/a: " + run.server().name() + " at "
                     + run.server().base()
                     + " reports no process figures on its /stats (an older jar, or another server)");
@@ -161,44 +214,7 @@ final class RunAnalysis {
         if (after.inFlight() > 0) {
             notes.add(after.inFlight() + " request(s) still in flight at the server when its count was read");
         }
-        Results.Reconciliation reconciliation = !after.reported()
-                ? null
-                : Results.Reconciliation.of(
-                        after.requests() - run.before().requests(),
-                        outcome.answers().answered(),
-                        outcome.answers().unansweredAllowance());
-        Double warmup = outcome.timeline() == null || rampupSeconds == null
-                ? null
-                : round(Math.max(0, outcome.timeline().measureStartSecond() - rampupSeconds), 1);
-        return new Run(
-                run.server().name(),
-                after.strategy(),
-                run.concurrency(),
-                run.engine(),
-                run.round(),
-                null,
-                new Run.Load(
-                        outcome.window().requests(),
-                        outcome.window().failed(),
-                        round(seconds, 3),
-                        round(outcome.window().requestsPerSecond(), 1),
-                        bound,
-                        ratio,
-                        outcome.window().connectionsOpened(),
-                        warmup),
-                outcome.latency(),
-                new Run.ServerSide(serverCpu, microsPerRequest, serverShare, peakRss, serverBound, null, cost, null),
-                new Run.GeneratorSide(
-                        round(outcome.generatorCpuSeconds(), 2),
-                        generatorShare,
-                        generatorBound,
-                        run.generatorThreads()),
-                reconciliation,
-                notes,
-                outcome.open(),
-                new Run.Distributed(
-                        outcome.cluster().agents(), outcome.cluster().coordination()),
-                outcome.timeline());
+        return notes;
     }
 
     /**
