@@ -107,121 +107,46 @@ public final class SweepPairs {
     private static SweepPair ofPair(
             List<Cell> cells, List<Cell> remeasured, boolean endsMeasured, List<Results.Skipped> skipped) {
         Cell first = cells.getFirst();
-        int cpuConcurrency = nearestCpuConcurrency(cells);
-        Cell cpuCell = cells.stream()
-                .filter(c -> c.concurrency() == cpuConcurrency)
-                .findFirst()
-                .orElseThrow();
+        Cell cpuCell = cpuCell(cells);
         Map<Integer, Cell> again = new LinkedHashMap<>();
         remeasured.forEach(c -> again.put(c.concurrency(), c));
-        // each concurrency's class, all its readings pooled
-        Map<Integer, Hold> hold = new LinkedHashMap<>();
-        cells.forEach(c -> hold.put(c.concurrency(), hold(pooled(c, again.get(c.concurrency())))));
-        Cell held = null;
-        for (Cell cell : cells) {
-            if (hold.get(cell.concurrency()) == Hold.HELD) {
-                held = cell;
-            }
-        }
+        Map<Integer, Hold> hold = holds(cells, again);
+        Cell held = cells.stream()
+                .filter(c -> hold.get(c.concurrency()) == Hold.HELD)
+                .reduce((a, b) -> b)
+                .orElse(null);
         Integer heldAt = held == null ? null : held.concurrency();
         List<Cell> above = cells.stream()
                 .filter(c -> heldAt == null || c.concurrency() > heldAt)
                 .toList();
-        // the first above that held in no round; else the first above, which held in some rounds only (the
-        // pair then has no end that did not hold)
-        Cell breaking = above.stream()
-                .filter(c -> hold.get(c.concurrency()) == Hold.NOT_HELD)
-                .findFirst()
-                .or(() -> above.stream().findFirst())
-                .orElse(null);
-        // above the held end: every concurrency held in some rounds only, between the ends or (noise) above them
-        List<SweepPair.Share> band = above.stream()
-                .filter(c -> hold.get(c.concurrency()) == Hold.MIXED)
-                .map(c -> pooled(c, again.get(c.concurrency())))
-                .map(c -> new SweepPair.Share(c.concurrency(), heldRounds(c), c.rounds()))
+        Cell breaking = breaking(above, hold);
+        List<SweepPair.Share> band = band(above, hold, again);
+        List<Cell> below = cells.stream()
+                .filter(c -> heldAt != null && c.concurrency() < heldAt)
                 .toList();
-        List<String> shortBelow = cells.stream()
-                .filter(c -> heldAt != null
-                        && c.concurrency() < heldAt
-                        && (hold.get(c.concurrency()) != Hold.HELD || c.failedRounds() > 0))
+        List<String> shortBelow = below.stream()
+                .filter(c -> hold.get(c.concurrency()) != Hold.HELD || c.failedRounds() > 0)
                 .map(c -> String.format(Locale.ROOT, "%,d (%s)", c.concurrency(), shortfall(c)))
                 .toList();
         // below the held end, held in no round: the pair does not break once, so it is non-monotone
-        List<Integer> notHeldBelow = cells.stream()
-                .filter(c -> heldAt != null && c.concurrency() < heldAt && hold.get(c.concurrency()) == Hold.NOT_HELD)
+        List<Integer> notHeldBelow = below.stream()
+                .filter(c -> hold.get(c.concurrency()) == Hold.NOT_HELD)
                 .map(Cell::concurrency)
                 .toList();
         // where holding first failed: the lowest concurrency above the held end (none above it held in every round)
         Cell firstFailed = above.stream().findFirst().orElse(null);
-        Limit limit;
-        String detail;
-        Integer limitAt = firstFailed == null ? null : firstFailed.concurrency();
-        if (firstFailed != null) {
-            Cell all = pooled(firstFailed, again.get(firstFailed.concurrency()));
-            Cell notHeld = new Cell(
-                    all.concurrency(),
-                    all.strategy(),
-                    all.server(),
-                    all.engine(),
-                    all.runs().stream().filter(r -> !roundHeld(r)).toList());
-            Cell heldEnd = held == null ? null : pooled(held, again.get(heldAt));
-            LimitEvidence.Finding finding = LimitEvidence.limitAt(notHeld, heldEnd);
-            limit = finding.limit();
-            detail = String.format(
-                    Locale.ROOT,
-                    "%s: at %,d%s: %s%s",
-                    finding.because(),
-                    firstFailed.concurrency(),
-                    notHeld.rounds() == all.rounds()
-                            ? ""
-                            : String.format(
-                                    Locale.ROOT, " (the %d of its %d rounds not held)", notHeld.rounds(), all.rounds()),
-                    LimitEvidence.evidence(notHeld),
-                    heldEnd == null
-                            ? ""
-                            : String.format(
-                                    Locale.ROOT,
-                                    "; held end %,d: %s",
-                                    heldEnd.concurrency(),
-                                    LimitEvidence.evidence(heldEnd)));
-        } else {
-            int largest = cells.getLast().concurrency();
-            Results.Skipped next = skipped.stream()
-                    .filter(s -> s.concurrency() > largest)
-                    .min(Comparator.comparingInt(Results.Skipped::concurrency))
-                    .orElse(null);
-            limit = next == null ? Limit.NONE : Limit.MACHINE;
-            limitAt = next == null ? null : next.concurrency();
-            detail = next == null
-                    ? String.format(Locale.ROOT, "held at the largest swept concurrency, %,d", largest)
-                    : String.format(
-                            Locale.ROOT, "the machine's limit: %,d not run: %s", next.concurrency(), next.reason());
-        }
+        LimitFound found = firstFailed != null
+                ? limitWhereHoldingFailed(firstFailed, held, again)
+                : limitWhereAllHeld(cells.getLast().concurrency(), skipped);
+        Limit limit = found.limit();
         Integer notHeldAt = breaking == null ? null : breaking.concurrency();
-        SweepPair.Ends ends = null;
         // a sweep that measured its ends again but none of this pair's (their runs lost): unconfirmed, not agreeing
-        if (breaking != null && (endsMeasured || !remeasured.isEmpty())) {
-            Cell heldAgain = heldAt == null ? null : again.get(heldAt);
-            Cell notHeldAgain = again.get(notHeldAt);
-            // every other concurrency read twice and otherwise the second time, wherever it lies: never hidden
-            List<SweepPair.Remeasured> disputed = cells.stream()
-                    .filter(c -> !Objects.equals(c.concurrency(), heldAt) && c.concurrency() != notHeldAt)
-                    .filter(c ->
-                            again.containsKey(c.concurrency()) && opposite(hold(c), hold(again.get(c.concurrency()))))
-                    .map(c -> new SweepPair.Remeasured(reading(c), reading(again.get(c.concurrency()))))
-                    .toList();
-            ends = new SweepPair.Ends(
-                    held == null ? null : reading(held),
-                    heldAgain == null ? null : reading(heldAgain),
-                    reading(breaking),
-                    notHeldAgain == null ? null : reading(notHeldAgain),
-                    disputed.isEmpty() ? null : disputed);
-        }
-        Integer breakingPoint = null;
-        if (limit == Limit.SERVER && heldAt != null && (ends == null || ends.agree()) && notHeldBelow.isEmpty()) {
-            Integer between = ReadableNumber.between(heldAt, notHeldAt);
-            breakingPoint = between != null ? between : heldAt;
-        }
+        SweepPair.Ends ends =
+                breaking != null && (endsMeasured || !remeasured.isEmpty()) ? ends(cells, again, held, breaking) : null;
+        Integer breakingPoint =
+                limit == Limit.SERVER && heldAt != null && (ends == null || ends.agree()) && notHeldBelow.isEmpty()
+                        ? Objects.requireNonNullElse(ReadableNumber.between(heldAt, notHeldAt), heldAt)
+                        : null;
         return new SweepPair(
                 first.server(),
                 first.strategy(),
@@ -229,8 +154,8 @@ public final class SweepPairs {
                 heldAt,
                 notHeldAt,
                 limit,
-                detail,
-                limitAt,
+                found.detail(),
+                found.at(),
                 shortBelow.isEmpty() ? null : String.join(", ", shortBelow),
                 perThousand(cells, ServerCost::heapAfterGcMb),
                 perThousand(cells, ServerCost::peakRssMb),
@@ -241,6 +166,115 @@ public final class SweepPairs {
                 ends,
                 band.isEmpty() ? null : band,
                 notHeldBelow.isEmpty() ? null : notHeldBelow);
+    }
+
+    /**
+     * The end not held: the first concurrency above the held end that held in no round; else the first above, which
+     * held in some rounds only (the pair then has no end that did not hold); null when none lies above.
+     */
+    private static Cell breaking(List<Cell> above, Map<Integer, Hold> hold) {
+        return above.stream()
+                .filter(c -> hold.get(c.concurrency()) == Hold.NOT_HELD)
+                .findFirst()
+                .or(() -> above.stream().findFirst())
+                .orElse(null);
+    }
+
+    /** Each concurrency's class, all its readings (first and again) pooled. */
+    private static Map<Integer, Hold> holds(List<Cell> cells, Map<Integer, Cell> again) {
+        Map<Integer, Hold> hold = new LinkedHashMap<>();
+        cells.forEach(c -> hold.put(c.concurrency(), hold(pooled(c, again.get(c.concurrency())))));
+        return hold;
+    }
+
+    /** Above the held end: every concurrency held in some rounds only, between the ends or (noise) above them. */
+    private static List<SweepPair.Share> band(List<Cell> above, Map<Integer, Hold> hold, Map<Integer, Cell> again) {
+        return above.stream()
+                .filter(c -> hold.get(c.concurrency()) == Hold.MIXED)
+                .map(c -> pooled(c, again.get(c.concurrency())))
+                .map(c -> new SweepPair.Share(c.concurrency(), heldRounds(c), c.rounds()))
+                .toList();
+    }
+
+    /** The cell CPU per request is compared at ({@link #nearestCpuConcurrency}). */
+    private static Cell cpuCell(List<Cell> cells) {
+        int cpuConcurrency = nearestCpuConcurrency(cells);
+        return cells.stream()
+                .filter(c -> c.concurrency() == cpuConcurrency)
+                .findFirst()
+                .orElseThrow();
+    }
+
+    /** A pair's limit, why (with the evidence at both ends), and the concurrency it was read at. */
+    private record LimitFound(Limit limit, String detail, Integer at) {}
+
+    /** The limit read where holding first failed, from its rounds not held set against the held end's. */
+    private static LimitFound limitWhereHoldingFailed(Cell firstFailed, Cell held, Map<Integer, Cell> again) {
+        Cell all = pooled(firstFailed, again.get(firstFailed.concurrency()));
+        Cell notHeld = new Cell(
+                all.concurrency(),
+                all.strategy(),
+                all.server(),
+                all.engine(),
+                all.runs().stream().filter(r -> !roundHeld(r)).toList());
+        Cell heldEnd = held == null ? null : pooled(held, again.get(held.concurrency()));
+        LimitEvidence.Finding finding = LimitEvidence.limitAt(notHeld, heldEnd);
+        String detail = String.format(
+                Locale.ROOT,
+                "%s: at %,d%s: %s%s",
+                finding.because(),
+                firstFailed.concurrency(),
+                notHeld.rounds() == all.rounds()
+                        ? ""
+                        : String.format(
+                                Locale.ROOT, " (the %d of its %d rounds not held)", notHeld.rounds(), all.rounds()),
+                LimitEvidence.evidence(notHeld),
+                heldEnd == null
+                        ? ""
+                        : String.format(
+                                Locale.ROOT,
+                                "; held end %,d: %s",
+                                heldEnd.concurrency(),
+                                LimitEvidence.evidence(heldEnd)));
+        return new LimitFound(finding.limit(), detail, firstFailed.concurrency());
+    }
+
+    /** Every concurrency swept held: no limit, or the machine's where the next could not be run. */
+    private static LimitFound limitWhereAllHeld(int largest, List<Results.Skipped> skipped) {
+        Results.Skipped next = skipped.stream()
+                .filter(s -> s.concurrency() > largest)
+                .min(Comparator.comparingInt(Results.Skipped::concurrency))
+                .orElse(null);
+        if (next == null) {
+            return new LimitFound(
+                    Limit.NONE,
+                    String.format(Locale.ROOT, "held at the largest swept concurrency, %,d", largest),
+                    null);
+        }
+        return new LimitFound(
+                Limit.MACHINE,
+                String.format(Locale.ROOT, "the machine's limit: %,d not run: %s", next.concurrency(), next.reason()),
+                next.concurrency());
+    }
+
+    /** Both ends as read first and again, and every other concurrency whose two readings disagree. */
+    private static SweepPair.Ends ends(List<Cell> cells, Map<Integer, Cell> again, Cell held, Cell breaking) {
+        Integer heldAt = held == null ? null : held.concurrency();
+        int notHeldAt = breaking.concurrency();
+        Cell heldAgain = heldAt == null ? null : again.get(heldAt);
+        Cell notHeldAgain = again.get(notHeldAt);
+        // every other concurrency read twice and otherwise the second time, wherever it lies: never hidden
+        List<SweepPair.Remeasured> disputed = cells.stream()
+                .filter(c -> !Objects.equals(c.concurrency(), heldAt) && c.concurrency() != notHeldAt)
+                .filter(c -> again.containsKey(c.concurrency()) && opposite(hold(c), hold(again.get(c.concurrency()))))
+                .map(c -> new SweepPair.Remeasured(reading(c), reading(again.get(c.concurrency()))))
+                .toList();
+        return new SweepPair.Ends(
+                held == null ? null : reading(held),
+                heldAgain == null ? null : reading(heldAgain),
+                reading(breaking),
+                notHeldAgain == null ? null : reading(notHeldAgain),
+                disputed.isEmpty() ? null : disputed);
     }
 
     /** One concurrency's first reading and its reading again as one cell of all their rounds. */
