@@ -51,60 +51,11 @@ public final class ConsoleTable {
         List<Cell> cells = Cell.of(results.runs());
         List<String[]> rows = new ArrayList<>();
         rows.add(HEADER);
-        for (Cell c : cells) {
-            rows.add(new String[] {
-                String.valueOf(c.concurrency())
-                        + (c.targetRate() == null ? "" : String.format(Locale.ROOT, " @%,.0f/s", c.targetRate())),
-                c.strategy() == null ? "-" : c.strategy(),
-                c.server(),
-                c.engine(),
-                String.valueOf(c.rounds()),
-                c.requestsPerSecond().format("%,.0f"),
-                c.bound() == null ? "-" : String.format(Locale.ROOT, "%,.0f", c.bound()),
-                median(c.spread(run -> run.load().ratioToBound()), 100, "%.1f%%"),
-                ms(c.spread(r -> r.latency().latencyMs().p50()), false),
-                ms(c.spread(r -> r.latency().latencyMs().p99()), true),
-                ms(c.spread(r -> r.latency().latencyMs().p999()), false),
-                ms(c.spread(r -> r.latency().latencyMs().max()), false),
-                serverFigure(
-                        c,
-                        c.requestCpuMicrosPerRequest() == null
-                                ? "-"
-                                : c.requestCpuMicrosPerRequest().format("%.1f")),
-                c.generatorCpuMicrosPerRequest() == null
-                        ? "-"
-                        : c.generatorCpuMicrosPerRequest().format("%.1f"),
-                serverFigure(c, median(c.spread(run -> run.serverSide().cpuShare()), 100, "%.0f%%")),
-                median(c.spread(run -> run.generatorSide().cpuShare()), 100, "%.0f%%"),
-                serverFigure(c, median(c.spread(run -> run.serverSide().peakRssMb()), 1, "%.0f")),
-                String.format(Locale.ROOT, "%,d", c.failed()),
-                c.counts(),
-                note(c)
-            });
-        }
+        cells.forEach(c -> rows.add(row(c)));
         StringBuilder text = new StringBuilder(TextGrid.render(rows, LEFT));
         text.append(legend(results, cells));
         text.append(CostTable.render(cells));
-        if (cells.stream().anyMatch(c -> c.rounds() > 1)) {
-            text.append("spread over the rounds, (max - min) / median:\n");
-            for (Cell c : cells) {
-                Spread cpu = c.requestCpuMicrosPerRequest();
-                text.append(String.format(
-                        Locale.ROOT,
-                        "  C=%d %s: req/s %.1f %%%s (%d rounds)%n",
-                        c.concurrency(),
-                        c.label(),
-                        100 * c.requestsPerSecond().relativeRange(),
-                        cpu == null
-                                ? ""
-                                : String.format(Locale.ROOT, ", srv us/req %.1f %%", 100 * cpu.relativeRange()),
-                        c.rounds()));
-                if (cpu != null && cpu.relativeRange() > CostTable.ROUNDS_SHOWN_ABOVE) {
-                    CostTable.roundLines(c)
-                            .forEach(line -> text.append("    ").append(line).append('\n'));
-                }
-            }
-        }
+        text.append(spreads(cells));
         text.append(SweepTable.render(
                 SweepPairs.of(results),
                 cells,
@@ -118,13 +69,74 @@ public final class ConsoleTable {
         return text.toString();
     }
 
+    /** A cell's row, in {@link #HEADER}'s order. */
+    private static String[] row(Cell c) {
+        return new String[] {
+            String.valueOf(c.concurrency())
+                    + (c.targetRate() == null ? "" : String.format(Locale.ROOT, " @%,.0f/s", c.targetRate())),
+            c.strategy() == null ? "-" : c.strategy(),
+            c.server(),
+            c.engine(),
+            String.valueOf(c.rounds()),
+            c.requestsPerSecond().format("%,.0f"),
+            c.bound() == null ? "-" : String.format(Locale.ROOT, "%,.0f", c.bound()),
+            median(c.spread(run -> run.load().ratioToBound()), 100, "%.1f%%"),
+            ms(c.spread(r -> r.latency().latencyMs().p50()), false),
+            ms(c.spread(r -> r.latency().latencyMs().p99()), true),
+            ms(c.spread(r -> r.latency().latencyMs().p999()), false),
+            ms(c.spread(r -> r.latency().latencyMs().max()), false),
+            serverFigure(
+                    c,
+                    c.requestCpuMicrosPerRequest() == null
+                            ? "-"
+                            : c.requestCpuMicrosPerRequest().format("%.1f")),
+            c.generatorCpuMicrosPerRequest() == null
+                    ? "-"
+                    : c.generatorCpuMicrosPerRequest().format("%.1f"),
+            serverFigure(c, median(c.spread(run -> run.serverSide().cpuShare()), 100, "%.0f%%")),
+            median(c.spread(run -> run.generatorSide().cpuShare()), 100, "%.0f%%"),
+            serverFigure(c, median(c.spread(run -> run.serverSide().peakRssMb()), 1, "%.0f")),
+            String.format(Locale.ROOT, "%,d", c.failed()),
+            c.counts(),
+            note(c)
+        };
+    }
+
+    /** With several rounds: each cell's spread, and the rounds of a cell whose request CPU spread widely. */
+    private static String spreads(List<Cell> cells) {
+        if (cells.stream().noneMatch(c -> c.rounds() > 1)) {
+            return "";
+        }
+        StringBuilder text = new StringBuilder("spread over the rounds, (max - min) / median:\n");
+        for (Cell c : cells) {
+            Spread cpu = c.requestCpuMicrosPerRequest();
+            text.append(String.format(
+                    Locale.ROOT,
+                    "  C=%d %s: req/s %.1f %%%s (%d rounds)%n",
+                    c.concurrency(),
+                    c.label(),
+                    100 * c.requestsPerSecond().relativeRange(),
+                    cpu == null ? "" : String.format(Locale.ROOT, ", srv us/req %.1f %%", 100 * cpu.relativeRange()),
+                    c.rounds()));
+            if (cpu != null && cpu.relativeRange() > CostTable.ROUNDS_SHOWN_ABOVE) {
+                CostTable.roundLines(c)
+                        .forEach(line -> text.append("    ").append(line).append('\n'));
+            }
+        }
+        return text.toString();
+    }
+
     private static String legend(Results results, List<Cell> cells) {
+        return columnsLegend(results, cells) + warmupLegend(results) + flagsLegend(results, cells);
+    }
+
+    /** What the columns mean. */
+    private static String columnsLegend(Results results, List<Cell> cells) {
         Results.Settings settings = results.settings();
         StringBuilder text = new StringBuilder();
         if (cells.stream().anyMatch(c -> c.rounds() > 1)) {
-            text.append(
-                    "rounds: each cell's figures are the median of its rounds; req/s, p99, srv us/req and gen us/req"
-                            + " add (min-max).\n");
+            text.append("rounds: each cell's figures are the median of its rounds; req/s, p99, srv us/req and gen"
+                    + " us/req add (min-max).\n");
         }
         text.append("bound: the most requests/s the workload allows (C closed-loop clients, every ")
                 .append(settings == null ? "10" : settings.delayEvery())
@@ -133,64 +145,66 @@ public final class ConsoleTable {
                 .append(" ms: 5 x C with the defaults).\n")
                 .append(
                         cells.stream().anyMatch(Cell::billed)
-                                ? "srv us/req: the server's request CPU, its io, worker and carrier"
-                                        + " threads' CPU time per request (its JIT, GC and JVM housekeeping apart:"
-                                        + " the class table below)"
+                                ? "srv us/req: the server's request CPU, its io, worker and carrier threads' CPU time"
+                                        + " per request (its JIT, GC and JVM housekeeping apart: the class table"
+                                        + " below)"
                                         + (cells.stream().allMatch(Cell::billed)
                                                 ? ""
                                                 : "; where a server gave no bill by thread class, its whole"
                                                         + " process's")
                                         + "; gen us/req: the generator's CPU time per request"
-                                : "srv us/req, gen us/req: the server's"
-                                        + " and the generator's CPU time (user + system) per request")
+                                : "srv us/req, gen us/req: the server's and the generator's CPU time (user + system)"
+                                        + " per request")
                 .append("; srv CPU, gen CPU: the server's and the generator's whole CPU use as a share of their own"
                         + " CPUs (")
                 .append(pinning(results.environment()))
                 .append(").\n")
                 .append("counts: the server's /stats count against the answers the client got (exact, explained by"
-                        + " failed"
-                        + " or abandoned requests, or MISMATCH).\n");
-        if (settings != null && settings.autoWarmup()) {
-            Spread warmups = Spread.of(results.runs().stream()
-                    .map(run -> run.load().warmupSeconds())
-                    .toList());
-            text.append("warm-up: auto, each run's ended on a whole delay period once the server's JIT had"
-                            + " settled, at most ")
-                    .append(settings.warmupSeconds())
-                    .append(" s")
-                    .append(
-                            warmups == null
-                                    ? ""
-                                    : String.format(
-                                            Locale.ROOT,
-                                            ": %.0f s median, %.0f-%.0f s (each run's in results.json)",
-                                            warmups.median(),
-                                            warmups.min(),
-                                            warmups.max()))
-                    .append(".\n");
+                        + " failed or abandoned requests, or MISMATCH).\n");
+        return text.toString();
+    }
+
+    /** How the auto warm-up ended, over the runs. */
+    private static String warmupLegend(Results results) {
+        Results.Settings settings = results.settings();
+        if (settings == null || !settings.autoWarmup()) {
+            return "";
         }
+        Spread warmups = Spread.of(
+                results.runs().stream().map(run -> run.load().warmupSeconds()).toList());
+        return "warm-up: auto, each run's ended on a whole delay period once the server's JIT had settled, at most "
+                + settings.warmupSeconds() + " s"
+                + (warmups == null
+                        ? ""
+                        : String.format(
+                                Locale.ROOT,
+                                ": %.0f s median, %.0f-%.0f s (each run's in results.json)",
+                                warmups.median(),
+                                warmups.min(),
+                                warmups.max()))
+                + ".\n";
+    }
+
+    /** The open model, missing figures and the flags the table's notes may carry, each only when some run has it. */
+    private static String flagsLegend(Results results, List<Cell> cells) {
+        StringBuilder text = new StringBuilder();
         if (results.runs().stream().anyMatch(r -> r.open() != null)) {
-            text.append("C @R/s: the open model, R requests/s scheduled whatever the answers (C sets the bound); req/s:"
-                    + " answered per"
-                    + " second; latencies from each request's intended send time, so a server that falls"
-                    + " behind shows it.\n");
+            text.append("C @R/s: the open model, R requests/s scheduled whatever the answers (C sets the bound);"
+                    + " req/s: answered per second; latencies from each request's intended send time, so a server"
+                    + " that falls behind shows it.\n");
         }
         if (results.runs().stream()
                 .anyMatch(r ->
                         r.serverSide().cpuSeconds() == null || r.serverSide().peakRssMb() == null)) {
-            text.append(
-                    "n/a: the server reports no process figures on its /stats (an older jar, or another server), or has"
-                            + " no /stats at all (counts: -).\n");
+            text.append("n/a: the server reports no process figures on its /stats (an older jar, or another server),"
+                    + " or has no /stats at all (counts: -).\n");
         }
         if (results.runs().stream().anyMatch(AboveBound::of)) {
-            text.append(
-                    "ARTEFACT: above bound: a reading over 100.5 % of the bound, more than C closed-loop clients can"
-                            + " get:"
-                            + " the window caught more delayed answers than its share (a window of part of a delay"
-                            + " period, a ramp-up"
-                            + " shorter than one, or a stall that released a wave inside it; each run's cause is in"
-                            + " its notes in"
-                            + " results.json and the report): a measurement artefact, not a result.\n");
+            text.append("ARTEFACT: above bound: a reading over 100.5 % of the bound, more than C closed-loop clients"
+                    + " can get: the window caught more delayed answers than its share (a window of part of a delay"
+                    + " period, a ramp-up shorter than one, or a stall that released a wave inside it; each run's"
+                    + " cause is in its notes in results.json and the report): a measurement artefact, not a"
+                    + " result.\n");
         }
         if (results.runs().stream().anyMatch(run -> run.serverSide().cpuBound())) {
             text.append(
@@ -200,27 +214,23 @@ public final class ConsoleTable {
             text.append(
                     cells.stream().allMatch(Cell::billed)
                             ? "JIT: the server's JIT compiled for a tenth or more of its CPU in the window: apart"
-                                    + " from srv us/req (its"
-                                    + " request threads'), but its code was still changing (the class table shows the"
-                                    + " JIT's share).\n"
+                                    + " from srv us/req (its request threads'), but its code was still changing (the"
+                                    + " class table shows the JIT's share).\n"
                             : "JIT: the server's JIT compiled for a tenth or more of its CPU in the window; its"
-                                    + " us/req counts the"
-                                    + " compiler too (how much varies from run to run: docs/troubleshooting.md).\n");
+                                    + " us/req counts the compiler too (how much varies from run to run:"
+                                    + " docs/troubleshooting.md).\n");
         }
         if (cells.stream().anyMatch(c -> c.warmUpCappedRounds() > 0)) {
             text.append("cap: the auto warm-up ended at its cap, the server's JIT not yet settled (the run's note gives"
                     + " its share per period).\n");
         }
         if (cells.stream().anyMatch(c -> c.starvedRounds() > 0)) {
-            text.append(
-                    "STARVED: the server's request threads or the generator's event loops waited on the run queue at"
-                            + " least as"
-                            + " long as they ran (which side: the run's note).\n");
+            text.append("STARVED: the server's request threads or the generator's event loops waited on the run queue"
+                    + " at least as long as they ran (which side: the run's note).\n");
         }
         if (results.runs().stream().anyMatch(run -> run.generatorSide().cpuBound())) {
-            text.append(
-                    "GENERATOR-BOUND: the load generator used 90 % or more of its CPUs; that figure is the generator's"
-                            + " limit as much as the server's.\n");
+            text.append("GENERATOR-BOUND: the load generator used 90 % or more of its CPUs; that figure is the"
+                    + " generator's limit as much as the server's.\n");
         }
         return text.toString();
     }
