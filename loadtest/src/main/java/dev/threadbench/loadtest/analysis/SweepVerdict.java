@@ -132,51 +132,10 @@ final class SweepVerdict {
         SweepPair cheapest = measured.stream()
                 .min(Comparator.comparingDouble(p -> p.cpuMicrosPerRequest().median()))
                 .orElseThrow();
-        List<String> parts = new ArrayList<>();
-        for (SweepPair p : measured) {
-            if (p == cheapest) {
-                continue;
-            }
-            Spread x = p.cpuMicrosPerRequest();
-            Spread y = cheapest.cpuMicrosPerRequest();
-            String figures = String.format(Locale.ROOT, "%.1f vs %.1f us", x.median(), y.median());
-            parts.add(
-                    switch (Spread.judge(x, y)) {
-                        case APART ->
-                            100 * (1 - y.median() / x.median()) < Verdict.NAMEABLE_PERCENT
-                                    ? String.format(
-                                            Locale.ROOT,
-                                            "%s and %s: no difference worth naming (%s: the ranges do not overlap, but"
-                                                    + " that is under %.0f %%)",
-                                            p.strategy(),
-                                            cheapest.strategy(),
-                                            figures,
-                                            Verdict.NAMEABLE_PERCENT)
-                                    : String.format(
-                                            Locale.ROOT,
-                                            "%s costs %.1fx the CPU per request of %s (%s, the ranges do not overlap)",
-                                            p.strategy(),
-                                            x.median() / y.median(),
-                                            cheapest.strategy(),
-                                            figures);
-                        case OVERLAP ->
-                            String.format(
-                                    Locale.ROOT,
-                                    "%s and %s: no measurable difference (%s, ranges overlap)",
-                                    p.strategy(),
-                                    cheapest.strategy(),
-                                    figures);
-                        default ->
-                            String.format(
-                                    Locale.ROOT,
-                                    "%s costs %.1fx the CPU per request of %s (%s; one round: no spread to"
-                                            + " judge it by)",
-                                    p.strategy(),
-                                    x.median() / y.median(),
-                                    cheapest.strategy(),
-                                    figures);
-                    });
-        }
+        List<String> parts = measured.stream()
+                .filter(p -> p != cheapest)
+                .map(p -> against(p, cheapest))
+                .toList();
         boolean sameConcurrency =
                 measured.stream().map(SweepPair::cpuConcurrency).distinct().count() == 1;
         return String.format(
@@ -187,6 +146,47 @@ final class SweepVerdict {
                         ? String.format(Locale.ROOT, "%,d connections", cheapest.cpuConcurrency())
                         : "the concurrency nearest 2,000",
                 String.join("; ", parts));
+    }
+
+    /** One strategy's CPU per request against the cheapest's. */
+    private static String against(SweepPair p, SweepPair cheapest) {
+        Spread x = p.cpuMicrosPerRequest();
+        Spread y = cheapest.cpuMicrosPerRequest();
+        String figures = String.format(Locale.ROOT, "%.1f vs %.1f us", x.median(), y.median());
+        return switch (Spread.judge(x, y)) {
+            case APART ->
+                100 * (1 - y.median() / x.median()) < Verdict.NAMEABLE_PERCENT
+                        ? String.format(
+                                Locale.ROOT,
+                                "%s and %s: no difference worth naming (%s: the ranges do not overlap, but that is"
+                                        + " under %.0f %%)",
+                                p.strategy(),
+                                cheapest.strategy(),
+                                figures,
+                                Verdict.NAMEABLE_PERCENT)
+                        : String.format(
+                                Locale.ROOT,
+                                "%s costs %.1fx the CPU per request of %s (%s, the ranges do not overlap)",
+                                p.strategy(),
+                                x.median() / y.median(),
+                                cheapest.strategy(),
+                                figures);
+            case OVERLAP ->
+                String.format(
+                        Locale.ROOT,
+                        "%s and %s: no measurable difference (%s, ranges overlap)",
+                        p.strategy(),
+                        cheapest.strategy(),
+                        figures);
+            default ->
+                String.format(
+                        Locale.ROOT,
+                        "%s costs %.1fx the CPU per request of %s (%s; one round: no spread to judge it by)",
+                        p.strategy(),
+                        x.median() / y.median(),
+                        cheapest.strategy(),
+                        figures);
+        };
     }
 
     /** Peak RSS and heap after GC per 1,000 connections, the steepest first; how much of the steepest is live data. */

@@ -21,68 +21,13 @@ public final class SummaryMarkdown {
 
     public static String render(Results results, Gate.Check gates) {
         StringBuilder md = new StringBuilder();
-        BaselineJudgement baseline = results.baseline();
         md.append("### loadtest compare")
                 .append(
                         results.environment() == null
                                 ? ""
                                 : ", " + results.environment().date())
                 .append("\n\n");
-        if (baseline == null) {
-            md.append("| cell | rounds | req/s | of bound | p99 ms | srv us/req | failed |\n");
-            md.append("|---|---:|---:|---:|---:|---:|---:|\n");
-            for (Cell cell : Cell.of(results.runs())) {
-                md.append(String.format(
-                        Locale.ROOT,
-                        "| %s | %d | %s | %s | %s | %s | %,d |%n",
-                        label(cell),
-                        cell.rounds(),
-                        median(cell.requestsPerSecond(), "%,.0f"),
-                        median(cell.spread(run -> run.load().ratioToBound()), "%.3f"),
-                        median(cell.spread(r -> r.latency().latencyMs().p99()), "%,.0f"),
-                        median(cell.serverCpuMicrosPerRequest(), "%.1f"),
-                        cell.failed()));
-            }
-        } else {
-            md.append("Against the baseline of ")
-                    .append(baseline.baselineDate())
-                    .append(" (")
-                    .append(baseline.method())
-                    .append(").\n\n");
-            md.append("| cell | rounds | req/s | p99 ms | srv us/req | failed |\n");
-            md.append("|---|---:|---|---|---|---:|\n");
-            List<Cell> cells = Cell.of(results.runs());
-            for (BaselineJudgement.CellDelta delta : baseline.cells()) {
-                long failed = cells.stream()
-                        .filter(c -> c.server().equals(delta.server())
-                                && c.concurrency() == delta.concurrency()
-                                && Objects.equals(c.strategy(), delta.strategy())
-                                && Objects.equals(c.targetRate(), delta.targetRate())
-                                && Objects.equals(c.engine(), delta.engine()))
-                        .mapToLong(Cell::failed)
-                        .sum();
-                md.append(String.format(
-                        Locale.ROOT,
-                        "| %s | %d vs %d | %s | %s | %s | %,d |%n",
-                        delta.label(),
-                        delta.rounds(),
-                        delta.baselineRounds(),
-                        cellOf(delta.figure("req/s"), "%,.0f"),
-                        cellOf(delta.figure("p99 ms"), "%,.0f"),
-                        cellOf(delta.figure("srv us/req"), "%.1f"),
-                        failed));
-            }
-            if (!baseline.onlyInThisRun().isEmpty()) {
-                md.append("\nNot in the baseline: ")
-                        .append(String.join("; ", baseline.onlyInThisRun()))
-                        .append(".\n");
-            }
-            if (!baseline.environment().isEmpty()) {
-                md.append("\nEnvironment differs: ")
-                        .append(String.join("; ", baseline.environment()))
-                        .append(".\n");
-            }
-        }
+        md.append(results.baseline() == null ? cells(results) : againstBaseline(results, results.baseline()));
         if (gates != null) {
             List<String> lines = new ArrayList<>();
             gates.breaches().forEach(b -> lines.add("- **breached** " + b));
@@ -91,6 +36,70 @@ public final class SummaryMarkdown {
             } else {
                 md.append("\nNo --fail-if limit breached.\n");
             }
+        }
+        return md.toString();
+    }
+
+    /** A row per cell: medians of its rounds. */
+    private static String cells(Results results) {
+        StringBuilder md = new StringBuilder();
+        md.append("| cell | rounds | req/s | of bound | p99 ms | srv us/req | failed |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---:|\n");
+        for (Cell cell : Cell.of(results.runs())) {
+            md.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %d | %s | %s | %s | %s | %,d |%n",
+                    label(cell),
+                    cell.rounds(),
+                    median(cell.requestsPerSecond(), "%,.0f"),
+                    median(cell.spread(run -> run.load().ratioToBound()), "%.3f"),
+                    median(cell.spread(r -> r.latency().latencyMs().p99()), "%,.0f"),
+                    median(cell.serverCpuMicrosPerRequest(), "%.1f"),
+                    cell.failed()));
+        }
+        return md.toString();
+    }
+
+    /** A row per cell with each figure's change against the baseline, then what the two runs do not share. */
+    private static String againstBaseline(Results results, BaselineJudgement baseline) {
+        StringBuilder md = new StringBuilder();
+        md.append("Against the baseline of ")
+                .append(baseline.baselineDate())
+                .append(" (")
+                .append(baseline.method())
+                .append(").\n\n");
+        md.append("| cell | rounds | req/s | p99 ms | srv us/req | failed |\n");
+        md.append("|---|---:|---|---|---|---:|\n");
+        List<Cell> cells = Cell.of(results.runs());
+        for (BaselineJudgement.CellDelta delta : baseline.cells()) {
+            long failed = cells.stream()
+                    .filter(c -> c.server().equals(delta.server())
+                            && c.concurrency() == delta.concurrency()
+                            && Objects.equals(c.strategy(), delta.strategy())
+                            && Objects.equals(c.targetRate(), delta.targetRate())
+                            && Objects.equals(c.engine(), delta.engine()))
+                    .mapToLong(Cell::failed)
+                    .sum();
+            md.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %d vs %d | %s | %s | %s | %,d |%n",
+                    delta.label(),
+                    delta.rounds(),
+                    delta.baselineRounds(),
+                    cellOf(delta.figure("req/s"), "%,.0f"),
+                    cellOf(delta.figure("p99 ms"), "%,.0f"),
+                    cellOf(delta.figure("srv us/req"), "%.1f"),
+                    failed));
+        }
+        if (!baseline.onlyInThisRun().isEmpty()) {
+            md.append("\nNot in the baseline: ")
+                    .append(String.join("; ", baseline.onlyInThisRun()))
+                    .append(".\n");
+        }
+        if (!baseline.environment().isEmpty()) {
+            md.append("\nEnvironment differs: ")
+                    .append(String.join("; ", baseline.environment()))
+                    .append(".\n");
         }
         return md.toString();
     }

@@ -42,25 +42,7 @@ public final class SweepTable {
         }
         List<String[]> rows = new ArrayList<>();
         rows.add(HEADER);
-        for (SweepPair p : pairs) {
-            rows.add(new String[] {
-                p.server(),
-                String.valueOf(p.strategy()),
-                number(p.heapMbPer1000(), "%+.1f"),
-                number(p.rssMbPer1000(), "%+.1f"),
-                Spread.format(p.cpuMicrosPerRequest(), "%.1f"),
-                String.format(Locale.ROOT, "%,d", p.cpuConcurrency()),
-                p.cpuUserMicrosPerRequest() == null || p.cpuSystemMicrosPerRequest() == null
-                        ? "n/a"
-                        : String.format(
-                                Locale.ROOT,
-                                "%.1f / %.1f",
-                                p.cpuUserMicrosPerRequest().median(),
-                                p.cpuSystemMicrosPerRequest().median()),
-                p.reading(),
-                p.limit().id()
-            });
-        }
+        pairs.forEach(p -> rows.add(row(p)));
         StringBuilder text = new StringBuilder(
                         "\nsweep: memory per 1,000 connections (least-squares slope over the concurrencies),"
                                 + " CPU per request, breaking point:\n")
@@ -81,20 +63,7 @@ public final class SweepTable {
                         + " CPU time), generator (short of CPU time, the server not), machine (accept-queue drops, or"
                         + " not run), unexplained (none of these, a sign at the held end too, both sides short, or"
                         + " failed requests only: the evidence follows), or none (held at the largest swept).\n");
-        for (SweepPair p : pairs) {
-            text.append("  ")
-                    .append(p.label())
-                    .append(": ")
-                    .append(p.limitDetail())
-                    .append(
-                            p.shortBelow() == null
-                                    ? ""
-                                    : "; short of the bound or failures below it, at " + p.shortBelow())
-                    .append('\n');
-            if (!p.endsReading().isEmpty()) {
-                text.append("    ").append(p.endsReading()).append('\n');
-            }
-        }
+        pairs.forEach(p -> text.append(limitLines(p)));
         AboveBound.sweepPoints(cells, null)
                 .forEach(point -> text.append("  ARTEFACT: ")
                         .append(point)
@@ -103,6 +72,35 @@ public final class SweepTable {
         skipped.forEach(
                 s -> text.append(String.format(Locale.ROOT, "not run: C=%,d: %s%n", s.concurrency(), s.reason())));
         return text.toString();
+    }
+
+    /** A pair's row, in {@link #HEADER}'s order. */
+    private static String[] row(SweepPair p) {
+        return new String[] {
+            p.server(),
+            String.valueOf(p.strategy()),
+            number(p.heapMbPer1000(), "%+.1f"),
+            number(p.rssMbPer1000(), "%+.1f"),
+            Spread.format(p.cpuMicrosPerRequest(), "%.1f"),
+            String.format(Locale.ROOT, "%,d", p.cpuConcurrency()),
+            p.cpuUserMicrosPerRequest() == null || p.cpuSystemMicrosPerRequest() == null
+                    ? "n/a"
+                    : String.format(
+                            Locale.ROOT,
+                            "%.1f / %.1f",
+                            p.cpuUserMicrosPerRequest().median(),
+                            p.cpuSystemMicrosPerRequest().median()),
+            p.reading(),
+            p.limit().id()
+        };
+    }
+
+    /** A pair's limit with its evidence, what fell short below it, and how its ends read again. */
+    private static String limitLines(SweepPair p) {
+        String line = "  " + p.label() + ": " + p.limitDetail()
+                + (p.shortBelow() == null ? "" : "; short of the bound or failures below it, at " + p.shortBelow())
+                + "\n";
+        return p.endsReading().isEmpty() ? line : line + "    " + p.endsReading() + "\n";
     }
 
     /**
