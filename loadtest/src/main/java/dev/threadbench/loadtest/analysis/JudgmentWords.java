@@ -11,89 +11,82 @@ final class JudgmentWords {
     /** The two sides' labels and rounds. */
     record Sides(String firstLabel, String secondLabel, double[] first, double[] second) {}
 
-    static Verdict.Judgment judged(
-            String pair,
-            String figure,
-            String word,
-            Spread first,
-            Spread second,
-            Sides sides,
-            double p,
-            double adjusted,
-            int tests,
-            String shares) {
-        int n = sides.first.length;
-        int m = sides.second.length;
-        boolean more = word.equals("more");
-        double percent = percentApart(first.median(), second.median(), more);
-        if (!Holm.reachable(n, m, tests)) {
-            String words = String.format(
-                    Locale.ROOT,
-                    "too few rounds to name a difference at 5 %% over %d tests: need %d rounds a side (%d vs %d give p"
-                            + " >= %s; medians %.1f %% apart%s)",
-                    tests,
-                    Holm.roundsNeeded(tests),
-                    n,
-                    m,
-                    number(RankSum.leastP(n, m)),
-                    percent,
-                    shares);
+    /**
+     * One figure of one pair as tested: {@code word} is what the lower side has ("more" req/s, "less" CPU), {@code
+     * shares} what the request CPU leaves out (or "").
+     */
+    record Tested(String pair, String figure, String word, Spread first, Spread second, Sides sides, String shares) {
+
+        Verdict.Judgment judgment(
+                Verdict.Outcome outcome, String named, double percent, Test test, Double detectable, String words) {
             return new Verdict.Judgment(
                     pair,
                     figure,
                     first,
                     second,
-                    Verdict.Outcome.TOO_FEW_ROUNDS,
-                    null,
+                    outcome,
+                    named,
                     percent,
-                    p,
-                    adjusted,
-                    tests,
-                    null,
+                    test.p(),
+                    test.adjusted(),
+                    test.tests(),
+                    detectable,
                     words);
+        }
+    }
+
+    /** The rank-sum test's p, Holm's adjusted p, and how many tests Holm corrected over. */
+    record Test(double p, double adjusted, int tests) {}
+
+    static Verdict.Judgment judged(Tested t, Test test) {
+        int n = t.sides().first().length;
+        int m = t.sides().second().length;
+        boolean more = t.word().equals("more");
+        double percent = percentApart(t.first().median(), t.second().median(), more);
+        if (!Holm.reachable(n, m, test.tests())) {
+            String words = String.format(
+                    Locale.ROOT,
+                    "too few rounds to name a difference at 5 %% over %d tests: need %d rounds a side (%d vs %d give p"
+                            + " >= %s; medians %.1f %% apart%s)",
+                    test.tests(),
+                    Holm.roundsNeeded(test.tests()),
+                    n,
+                    m,
+                    number(RankSum.leastP(n, m)),
+                    percent,
+                    t.shares());
+            return t.judgment(Verdict.Outcome.TOO_FEW_ROUNDS, null, percent, test, null, words);
         }
         String method = String.format(
                 Locale.ROOT,
                 "rank-sum over %d vs %d rounds, Holm over %d tests: p = %s, adjusted %s",
                 n,
                 m,
-                tests,
-                number(p),
-                number(adjusted));
-        Double detectable = detectable(first, second);
-        if (adjusted <= RankSum.ALPHA && percent >= Verdict.NAMEABLE_PERCENT) {
-            boolean firstNamed = more == first.median() > second.median();
-            String named = firstNamed ? sides.firstLabel : sides.secondLabel;
+                test.tests(),
+                number(test.p()),
+                number(test.adjusted()));
+        Double detectable = detectable(t.first(), t.second());
+        if (test.adjusted() <= RankSum.ALPHA && percent >= Verdict.NAMEABLE_PERCENT) {
+            boolean firstNamed = more == t.first().median() > t.second().median();
+            String named = firstNamed ? t.sides().firstLabel() : t.sides().secondLabel();
             String words = String.format(
                     Locale.ROOT,
                     more ? "%s %.1f %% %s (%s%s)" : "%s %.0f %% %s (%s%s)",
                     named,
                     percent,
-                    word,
+                    t.word(),
                     method,
-                    shares);
-            return new Verdict.Judgment(
-                    pair,
-                    figure,
-                    first,
-                    second,
-                    Verdict.Outcome.DIFFERENT,
-                    named,
-                    percent,
-                    p,
-                    adjusted,
-                    tests,
-                    detectable,
-                    words);
+                    t.shares());
+            return t.judgment(Verdict.Outcome.DIFFERENT, named, percent, test, detectable, words);
         }
-        String words = adjusted <= RankSum.ALPHA
+        String words = test.adjusted() <= RankSum.ALPHA
                 ? String.format(
                         Locale.ROOT,
                         "no difference worth naming (%.2f %% apart, under %.0f %%; %s%s)",
                         percent,
                         Verdict.NAMEABLE_PERCENT,
                         method,
-                        shares)
+                        t.shares())
                 : String.format(
                         Locale.ROOT,
                         "no difference (%s; %s%s)",
@@ -102,20 +95,8 @@ final class JudgmentWords {
                                 ? "no size it could have named"
                                 : String.format(
                                         Locale.ROOT, "these rounds could have named about %.1f %% or more", detectable),
-                        shares);
-        return new Verdict.Judgment(
-                pair,
-                figure,
-                first,
-                second,
-                Verdict.Outcome.NO_DIFFERENCE,
-                null,
-                percent,
-                p,
-                adjusted,
-                tests,
-                detectable,
-                words);
+                        t.shares());
+        return t.judgment(Verdict.Outcome.NO_DIFFERENCE, null, percent, test, detectable, words);
     }
 
     /** The medians' distance: relative to the smaller for "more" (req/s), to the larger for "less". */

@@ -286,7 +286,8 @@ public final class Verdict {
         JudgmentWords.Sides sides = new JudgmentWords.Sides(c.pair.a.label(), c.pair.b.label(), c.a, c.b);
         String shares = c.figure == Figure.REQUEST_CPU ? selfShares(c.pair) : "";
         return JudgmentWords.judged(
-                c.pair.name(), c.label, c.figure.word, c.first, c.second, sides, p, adjusted, tests, shares);
+                new JudgmentWords.Tested(c.pair.name(), c.label, c.figure.word, c.first, c.second, sides, shares),
+                new JudgmentWords.Test(p, adjusted, tests));
     }
 
     private static Judgment untested(Candidate c) {
