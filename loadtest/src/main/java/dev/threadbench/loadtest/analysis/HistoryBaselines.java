@@ -39,7 +39,23 @@ public final class HistoryBaselines {
         BaselineJudgement shape = Baselines.of(newest, current, path);
         List<List<Cell>> earlierCells =
                 earlier.stream().map(r -> Cell.of(r.runs())).toList();
-        List<Cell> cells = Cell.of(current.runs());
+        List<BaselineJudgement.CellDelta> deltas =
+                corrected(shape, judged(shape, earlierCells, Cell.of(current.runs())));
+        return new BaselineJudgement(
+                path + " (" + earlier.size() + " earlier run" + (earlier.size() == 1 ? ")" : "s)"),
+                shape.baselineDate(),
+                METHOD,
+                shape.environment(),
+                deltas,
+                shape.onlyInBaseline(),
+                shape.onlyInThisRun(),
+                shape.breakingPoints(),
+                shape.sweepsAgree(),
+                shape.pace());
+    }
+
+    /** Every figure of every cell of {@code shape}, this run's cell against its earlier runs', before Holm. */
+    private static List<Judged> judged(BaselineJudgement shape, List<List<Cell>> earlierCells, List<Cell> cells) {
         List<Judged> judged = new ArrayList<>();
         for (BaselineJudgement.CellDelta delta : shape.cells()) {
             Cell cell = cells.stream()
@@ -61,9 +77,13 @@ public final class HistoryBaselines {
                 judged.add(judge(figure, matches, cell));
             }
         }
-        double[] p =
-                judged.stream().filter(j -> j.p != null).mapToDouble(j -> j.p).toArray();
-        double[] adjusted = Holm.adjust(p);
+        return judged;
+    }
+
+    /** The cells again, each tested figure with its p adjusted by Holm over all of them. */
+    private static List<BaselineJudgement.CellDelta> corrected(BaselineJudgement shape, List<Judged> judged) {
+        double[] adjusted = Holm.adjust(
+                judged.stream().filter(j -> j.p != null).mapToDouble(j -> j.p).toArray());
         List<BaselineJudgement.CellDelta> deltas = new ArrayList<>();
         int next = 0;
         int index = 0;
@@ -83,17 +103,7 @@ public final class HistoryBaselines {
                     delta.rounds(),
                     figures));
         }
-        return new BaselineJudgement(
-                path + " (" + earlier.size() + " earlier run" + (earlier.size() == 1 ? ")" : "s)"),
-                shape.baselineDate(),
-                METHOD,
-                shape.environment(),
-                deltas,
-                shape.onlyInBaseline(),
-                shape.onlyInThisRun(),
-                shape.breakingPoints(),
-                shape.sweepsAgree(),
-                shape.pace());
+        return deltas;
     }
 
     /** A figure before Holm: the delta, and its raw p when it was tested. */
@@ -128,17 +138,13 @@ public final class HistoryBaselines {
                 .toList();
         Spread before = Spread.of(medians);
         if (now == null || before == null && !earlier.isEmpty()) {
-            return new Judged(
-                    new BaselineJudgement.FigureDelta(
-                            figure.name,
-                            before,
-                            now,
-                            null,
-                            null,
-                            BaselineJudgement.Outcome.NOT_MEASURED,
-                            now == null ? "this run" : "the baseline"),
+            return untested(
+                    figure,
+                    before,
+                    now,
                     null,
-                    figure);
+                    BaselineJudgement.Outcome.NOT_MEASURED,
+                    now == null ? "this run" : "the baseline");
         }
         int k = medians.size();
         double mean =
@@ -148,30 +154,22 @@ public final class HistoryBaselines {
         if (figure == BaselineJudgement.Figure.REQUESTS_PER_SECOND || figure == BaselineJudgement.Figure.OF_BOUND) {
             String limit = Baselines.throughputNotJudged(current, "this run");
             if (limit != null) {
-                return new Judged(
-                        new BaselineJudgement.FigureDelta(
-                                figure.name, before, now, change, null, BaselineJudgement.Outcome.NOT_JUDGED, limit),
-                        null,
-                        figure);
+                return untested(figure, before, now, change, BaselineJudgement.Outcome.NOT_JUDGED, limit);
             }
         }
         if (k < MIN_RUNS || change == null) {
-            return new Judged(
-                    new BaselineJudgement.FigureDelta(
-                            figure.name,
-                            before,
-                            now,
-                            change,
-                            null,
-                            BaselineJudgement.Outcome.TOO_FEW_RUNS,
-                            String.format(
-                                    Locale.ROOT,
-                                    "%d earlier run%s of this cell; the spread between runs needs %d",
-                                    k,
-                                    k == 1 ? "" : "s",
-                                    MIN_RUNS)),
-                    null,
-                    figure);
+            return untested(
+                    figure,
+                    before,
+                    now,
+                    change,
+                    BaselineJudgement.Outcome.TOO_FEW_RUNS,
+                    String.format(
+                            Locale.ROOT,
+                            "%d earlier run%s of this cell; the spread between runs needs %d",
+                            k,
+                            k == 1 ? "" : "s",
+                            MIN_RUNS));
         }
         Prediction prediction =
                 Prediction.of(medians.stream().mapToDouble(Double::doubleValue).toArray(), now.median());
@@ -183,6 +181,17 @@ public final class HistoryBaselines {
                         figure.name, before, now, change, p, BaselineJudgement.Outcome.NO_DIFFERENCE, null, low, high),
                 p,
                 figure);
+    }
+
+    private static Judged untested(
+            BaselineJudgement.Figure figure,
+            Spread before,
+            Spread now,
+            Double change,
+            BaselineJudgement.Outcome outcome,
+            String why) {
+        return new Judged(
+                new BaselineJudgement.FigureDelta(figure.name, before, now, change, null, outcome, why), null, figure);
     }
 
     /**
