@@ -91,35 +91,7 @@ public record Results(
             Pinning cpuPinning,
             Map<String, String> frameworks,
             String build,
-            String gitCommit) {
-
-        public Environment(
-                String jdk,
-                String os,
-                String cpuModel,
-                int cores,
-                String undertowVersion,
-                String vertxVersion,
-                String date,
-                String serverJvmOptions,
-                String serverArgs,
-                Pinning cpuPinning) {
-            this(
-                    jdk,
-                    os,
-                    cpuModel,
-                    cores,
-                    undertowVersion,
-                    vertxVersion,
-                    date,
-                    serverJvmOptions,
-                    serverArgs,
-                    cpuPinning,
-                    null,
-                    null,
-                    null);
-        }
-    }
+            String gitCommit) {}
 
     /**
      * The CPUs the servers and the load generator were pinned to ({@code 0-3,6}); null for a side not pinned.
@@ -154,36 +126,6 @@ public record Results(
             String generatorTransport,
             Boolean warmupAuto,
             Boolean targets) {
-
-        public Settings(
-                String engine,
-                int rampupSeconds,
-                int warmupSeconds,
-                Integer durationSeconds,
-                Long iterations,
-                int timeoutSeconds,
-                int delayEvery,
-                long delayMs,
-                int eventLoops,
-                Integer rounds,
-                Boolean sweep) {
-            this(
-                    engine,
-                    rampupSeconds,
-                    warmupSeconds,
-                    durationSeconds,
-                    iterations,
-                    timeoutSeconds,
-                    delayEvery,
-                    delayMs,
-                    eventLoops,
-                    rounds,
-                    sweep,
-                    null,
-                    null,
-                    null,
-                    null);
-        }
 
         public Settings withGeneratorTransport(String transport) {
             return new Settings(

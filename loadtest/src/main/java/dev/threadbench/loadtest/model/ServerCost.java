@@ -29,37 +29,6 @@ public record ServerCost(
         int samples,
         Map<String, ThreadClassCost> threads) {
 
-    public ServerCost(
-            Double cpuSeconds,
-            Double cpuMicrosPerRequest,
-            Double cpuUserMicrosPerRequest,
-            Double cpuSystemMicrosPerRequest,
-            Long peakThreads,
-            Double contextSwitchesPerRequest,
-            Double peakRssMb,
-            Double heapAfterGcMb,
-            Double heapCommittedMb,
-            Long gcCount,
-            Double gcPauseMsPerSecond,
-            Double jitMsPerSecond,
-            int samples) {
-        this(
-                cpuSeconds,
-                cpuMicrosPerRequest,
-                cpuUserMicrosPerRequest,
-                cpuSystemMicrosPerRequest,
-                peakThreads,
-                contextSwitchesPerRequest,
-                peakRssMb,
-                heapAfterGcMb,
-                heapCommittedMb,
-                gcCount,
-                gcPauseMsPerSecond,
-                jitMsPerSecond,
-                samples,
-                null);
-    }
-
     /** The request CPU: the io, worker and carrier classes' CPU per request; null without the bill. */
     public Double requestCpuMicrosPerRequest() {
         return ThreadClassCost.sum(threads, ThreadClassCost.REQUEST_CLASSES, ThreadClassCost::cpuMicrosPerRequest);

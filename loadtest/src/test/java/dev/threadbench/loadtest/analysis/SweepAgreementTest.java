@@ -20,7 +20,7 @@ class SweepAgreementTest {
     private static SweepPair pair(String strategy, Integer heldAt, Integer notHeldAt, Limit limit, Spread cpu) {
         return new SweepPair(
                 "vertx", strategy, null, heldAt, notHeldAt, limit, "", notHeldAt, null, null, null, 2000, cpu, null,
-                null);
+                null, null, null, null);
     }
 
     @Test

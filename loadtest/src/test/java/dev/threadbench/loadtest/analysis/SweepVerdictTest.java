@@ -93,6 +93,9 @@ class SweepVerdictTest {
                 2000,
                 new Spread(101, 99, 103, 3),
                 null,
+                null,
+                null,
+                null,
                 null);
         assertEquals(
                 "On undertow at 2,000 connections: virtual and timer: no measurable difference (101.0 vs 100.0 us,"
@@ -112,6 +115,9 @@ class SweepVerdictTest {
                 20.0,
                 2000,
                 new Spread(150, 150, 150, 1),
+                null,
+                null,
+                null,
                 null,
                 null);
         assertEquals(
@@ -136,6 +142,9 @@ class SweepVerdictTest {
                 20.0,
                 2000,
                 cpu,
+                null,
+                null,
+                null,
                 null,
                 null);
     }
@@ -202,6 +211,9 @@ class SweepVerdictTest {
                 2000,
                 null,
                 null,
+                null,
+                null,
+                null,
                 null);
     }
 
@@ -243,6 +255,9 @@ class SweepVerdictTest {
                                 null,
                                 null,
                                 2000,
+                                null,
+                                null,
+                                null,
                                 null,
                                 null,
                                 null))));

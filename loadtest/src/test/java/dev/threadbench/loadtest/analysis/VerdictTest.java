@@ -250,7 +250,7 @@ class VerdictTest {
                 run.latency().percentiles(),
                 run.notes(),
                 // 20 us a request at 4,998 requests/s is 100 ms of server CPU a second, 87 of them compiling
-                new ServerCost(5.0, 20.0, 15.0, 5.0, 30L, 0.8, 346.0, 20.0, 512.0, 4L, 1.0, 87.0, 21),
+                new ServerCost(5.0, 20.0, 15.0, 5.0, 30L, 0.8, 346.0, 20.0, 512.0, 4L, 1.0, 87.0, 21, null),
                 run.open(),
                 null,
                 null,

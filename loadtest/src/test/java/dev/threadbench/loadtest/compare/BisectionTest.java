@@ -46,7 +46,9 @@ class BisectionTest {
                 null,
                 null,
                 null,
-                ends);
+                ends,
+                null,
+                null);
     }
 
     @Test

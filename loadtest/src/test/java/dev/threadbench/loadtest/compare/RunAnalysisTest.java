@@ -153,7 +153,7 @@ class RunAnalysisTest {
     @Test
     void theServersOwnCostGivesItsCpuAndPeakRssWhetherOrNotCompareStartedIt() {
         ServerCost cost =
-                new ServerCost(9.5, 1055.6, 800.0, 255.6, 8335L, 2.5, 1172.0, 310.2, 1024.0, 12L, 3.4, 12.5, 21);
+                new ServerCost(9.5, 1055.6, 800.0, 255.6, 8335L, 2.5, 1172.0, 310.2, 1024.0, 12L, 3.4, 12.5, 21, null);
         Run run = RunAnalysis.analyse(
                 new RunAnalysis.Readings(
                         RUNNING,
@@ -229,7 +229,7 @@ class RunAnalysisTest {
 
     private static ServerCost cost(double microsPerRequest, Double jitMsPerSecond) {
         return new ServerCost(
-                1.0, microsPerRequest, null, null, 20L, null, null, null, null, 0L, 0.0, jitMsPerSecond, 3);
+                1.0, microsPerRequest, null, null, 20L, null, null, null, null, 0L, 0.0, jitMsPerSecond, 3, null);
     }
 
     @Test

@@ -153,7 +153,10 @@ public final class ResultsFixtures {
                 serverJvmOptions == null ? null : "",
                 serverJvmOptions == null
                         ? new Results.Pinning(null, null, "not pinned: the servers were already running (--targets)")
-                        : new Results.Pinning("0", "1", "taskset; server JVMs with -XX:ActiveProcessorCount=1"));
+                        : new Results.Pinning("0", "1", "taskset; server JVMs with -XX:ActiveProcessorCount=1"),
+                null,
+                null,
+                null);
     }
 
     /**
@@ -366,7 +369,8 @@ public final class ResultsFixtures {
                             4L + r.round(),
                             1.25,
                             12.5 + r.round(),
-                            33),
+                            33,
+                            null),
                     r.open(),
                     r.cluster().agents(),
                     r.cluster().coordination(),
@@ -444,7 +448,7 @@ public final class ResultsFixtures {
         }
         return new Results(
                 environment("-Xms512m -Xmx2g"),
-                new Results.Settings("cluster", 2, 5, 20, null, 10, 10, 2000, 0, 1, null),
+                new Results.Settings("cluster", 2, 5, 20, null, 10, 10, 2000, 0, 1, null, null, null, null, null),
                 runs);
     }
 
@@ -551,7 +555,7 @@ public final class ResultsFixtures {
     }
 
     private static Results.Settings settings(int rounds) {
-        return new Results.Settings("embedded", 2, 5, 20, null, 10, 10, 2000, 1, rounds, null);
+        return new Results.Settings("embedded", 2, 5, 20, null, 10, 10, 2000, 1, rounds, null, null, null, null, null);
     }
 
     /** A run from its figures in results.json's order (the record groups them): for tests that set a few of them. */

@@ -51,7 +51,8 @@ public final class SweepFixtures {
                 3L,
                 1.5,
                 4.0,
-                20);
+                20,
+                null);
         return ResultsFixtures.flat(
                 base.server(),
                 base.strategy(),
@@ -126,7 +127,11 @@ public final class SweepFixtures {
                         s.delayMs(),
                         s.eventLoops(),
                         3,
-                        true),
+                        true,
+                        null,
+                        null,
+                        null,
+                        null),
                 runs,
                 skipped);
     }
