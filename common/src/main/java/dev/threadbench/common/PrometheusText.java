@@ -46,54 +46,62 @@ public final class PrometheusText {
                 "CPU time of the process, all threads.",
                 seconds(figures.cpuNanos()));
         if (bill != null) {
-            out.byClass(
-                    "threadbench_thread_cpu_seconds_total",
-                    "counter",
-                    "CPU time by thread class (exited: threads that ended).",
-                    bill,
-                    c -> c.cpuMs() / 1e3);
-            out.byClass(
-                    "threadbench_thread_run_queue_wait_seconds_total",
-                    "counter",
-                    "Time runnable but waiting for a CPU, by thread class (live threads only).",
-                    bill,
-                    c -> c.runQueueWaitMs() == null ? null : c.runQueueWaitMs() / 1e3);
-            out.byClass(
-                    "threadbench_threads", "gauge", "Live threads by thread class.", bill, c -> (double) c.threads());
+            out.threadClasses(bill);
         }
+        out.process(figures);
+        return out.text.toString();
+    }
+
+    /** CPU time, run-queue wait and live threads by thread class. */
+    private void threadClasses(Map<String, ThreadClasses.Cost> bill) {
+        byClass(
+                "threadbench_thread_cpu_seconds_total",
+                "counter",
+                "CPU time by thread class (exited: threads that ended).",
+                bill,
+                c -> c.cpuMs() / 1e3);
+        byClass(
+                "threadbench_thread_run_queue_wait_seconds_total",
+                "counter",
+                "Time runnable but waiting for a CPU, by thread class (live threads only).",
+                bill,
+                c -> c.runQueueWaitMs() == null ? null : c.runQueueWaitMs() / 1e3);
+        byClass("threadbench_threads", "gauge", "Live threads by thread class.", bill, c -> (double) c.threads());
+    }
+
+    /** The process: context switches, memory, GC, JIT and threads; a figure that cannot be read is left out. */
+    private void process(ProcessCost.Figures figures) {
         if (figures.voluntaryContextSwitches() != null && figures.involuntaryContextSwitches() != null) {
-            out.family(
+            family(
                     "threadbench_context_switches_total",
                     "counter",
                     "Context switches of the process, all threads (getrusage), by kind.");
-            out.sample("threadbench_context_switches_total", "kind=\"voluntary\"", figures.voluntaryContextSwitches());
-            out.sample(
-                    "threadbench_context_switches_total", "kind=\"involuntary\"", figures.involuntaryContextSwitches());
+            sample("threadbench_context_switches_total", "kind=\"voluntary\"", figures.voluntaryContextSwitches());
+            sample("threadbench_context_switches_total", "kind=\"involuntary\"", figures.involuntaryContextSwitches());
         }
         if (figures.rssBytes() != null) {
-            out.single("process_resident_memory_bytes", "gauge", "Resident memory (VmRSS).", figures.rssBytes());
+            single("process_resident_memory_bytes", "gauge", "Resident memory (VmRSS).", figures.rssBytes());
         }
-        out.single(
+        single(
                 "threadbench_heap_after_gc_bytes",
                 "gauge",
                 "Heap in use right after the last collection of each heap pool.",
                 figures.heapAfterGcBytes());
-        out.single("threadbench_heap_used_bytes", "gauge", "Heap in use now.", figures.heapUsedBytes());
-        out.single(
+        single("threadbench_heap_used_bytes", "gauge", "Heap in use now.", figures.heapUsedBytes());
+        single(
                 "threadbench_gc_pause_seconds_total",
                 "counter",
                 "Stop-the-world GC pause time.",
                 figures.gcPauseMs() / 1e3);
-        out.single("threadbench_gc_pauses_total", "counter", "Stop-the-world GC pauses.", figures.gcCount());
+        single("threadbench_gc_pauses_total", "counter", "Stop-the-world GC pauses.", figures.gcCount());
         if (figures.jitMs() != null) {
-            out.single(
+            single(
                     "threadbench_jit_compilation_seconds_total",
                     "counter",
                     "Time the JIT compilers spent compiling.",
                     figures.jitMs() / 1e3);
         }
-        out.single("jvm_threads_live_threads", "gauge", "Live JVM threads.", figures.threads());
-        return out.text.toString();
+        single("jvm_threads_live_threads", "gauge", "Live JVM threads.", figures.threads());
     }
 
     private void family(String name, String type, String help) {
