@@ -21,7 +21,6 @@ import dev.threadbench.loadtest.server.VariantJars;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -224,13 +223,7 @@ final class CompareOptions {
         boolean sweep = sweepOptions.on();
         RunLength defaults = RunLength.of(sweep, quick);
         CompareSettings.Sweep sweepSettings = sweepOptions.settings();
-        List<Integer> concurrencyList = !sweep
-                ? concurrencies
-                : sweepOptions.grid(
-                        matched("--concurrency") ? concurrencies : null,
-                        !running.isEmpty(),
-                        agents != null,
-                        words(jvmOptions));
+        List<Integer> concurrencyList = sweep ? sweepGrid(!running.isEmpty(), agents != null) : concurrencies;
         String strategiesGiven = sweep && running.isEmpty() && !matched("--strategies") ? "all" : strategies;
         checkServers();
         List<String> strategyList = strategyList(strategiesGiven);
@@ -249,6 +242,50 @@ final class CompareOptions {
         atLeast("--delay-every", delayEvery, 0, "");
         atLeast("--delay-ms", delayMs, 0, "");
         atLeast("--repeat", repeat, 1, " round");
+        checkEngineFits(engineKind, agents, sweep, given, concurrencyList);
+        String host = serverHost == null ? null : ServerArgs.address("--server-host", serverHost);
+        if (agents != null && running.isEmpty()) {
+            ServerArgs.checkReachable(host, agents.cluster().host());
+        }
+        List<CompareSettings.Load> loads = CompareSettings.Load.plan(
+                concurrencyList,
+                rates == null ? null : rates.stream().map(OfferedRate::parse).toList(),
+                matched("--concurrency"),
+                delayEvery,
+                delayMs);
+        List<String> checkedServerArgs =
+                ServerArgs.check(serverArgs == null ? List.of() : words(serverArgs), workMicros);
+        Map<String, Path> jars = running.isEmpty() ? jarOptions.jars(servers, progress) : Map.of();
+        List<Planned> planned = running.isEmpty()
+                ? jars.keySet().stream()
+                        .flatMap(server -> strategyList.stream().map(strategy -> new Planned(server, strategy)))
+                        .toList()
+                : running.keySet().stream()
+                        .map(server -> new Planned(server, null))
+                        .toList();
+        return new CompareSettings(
+                new CompareSettings.Runs(planned, running, strategiesGiven, concurrencyList, loads, repeat),
+                workload,
+                new CompareSettings.Servers(words(jvmOptions), checkedServerArgs, jars, host),
+                new CompareSettings.Generator(engineKind, timing.timing(), timing.windowNote(), agents),
+                pinning,
+                out.toAbsolutePath().normalize(),
+                sweepSettings);
+    }
+
+    /** --sweep's concurrencies: those given, else the grid up to what the machine holds. */
+    private List<Integer> sweepGrid(boolean running, boolean fromAgents) {
+        return sweepOptions.grid(
+                matched("--concurrency") ? concurrencies : null, running, fromAgents, words(jvmOptions));
+    }
+
+    /** The open model and the agents run on the embedded engine only; the agents split each run's connections. */
+    private void checkEngineFits(
+            EngineKind engineKind,
+            AgentsOptions.Request agents,
+            boolean sweep,
+            TimingOptions.Given given,
+            List<Integer> concurrencyList) {
         if (rates != null && sweep) {
             throw new UsageException("--rate: not with --sweep, which drives each concurrency in a closed loop");
         }
@@ -264,34 +301,6 @@ final class CompareOptions {
                 agents.checkConcurrency("--iterations", given.iterations());
             }
         }
-        String host = serverHost == null ? null : ServerArgs.address("--server-host", serverHost);
-        if (agents != null && running.isEmpty()) {
-            ServerArgs.checkReachable(host, agents.cluster().host());
-        }
-        List<CompareSettings.Load> loads = CompareSettings.Load.plan(
-                concurrencyList,
-                rates == null ? null : rates.stream().map(OfferedRate::parse).toList(),
-                matched("--concurrency"),
-                delayEvery,
-                delayMs);
-        List<String> checkedServerArgs =
-                ServerArgs.check(serverArgs == null ? List.of() : words(serverArgs), workMicros);
-        Map<String, Path> jars = running.isEmpty() ? jarOptions.jars(servers, progress) : Map.of();
-        List<Planned> planned = new ArrayList<>();
-        if (running.isEmpty()) {
-            jars.keySet()
-                    .forEach(server -> strategyList.forEach(strategy -> planned.add(new Planned(server, strategy))));
-        } else {
-            running.keySet().forEach(server -> planned.add(new Planned(server, null)));
-        }
-        return new CompareSettings(
-                new CompareSettings.Runs(planned, running, strategiesGiven, concurrencyList, loads, repeat),
-                workload,
-                new CompareSettings.Servers(words(jvmOptions), checkedServerArgs, jars, host),
-                new CompareSettings.Generator(engineKind, timing.timing(), timing.windowNote(), agents),
-                pinning,
-                out.toAbsolutePath().normalize(),
-                sweepSettings);
     }
 
     /** What compare cannot do to servers it did not start. */
