@@ -1,6 +1,5 @@
 package dev.threadbench.loadtest.compare;
 
-import dev.threadbench.loadtest.analysis.AboveBound;
 import dev.threadbench.loadtest.analysis.Baselines;
 import dev.threadbench.loadtest.analysis.SweepPairs;
 import dev.threadbench.loadtest.base.ExitCodes;
@@ -10,12 +9,10 @@ import dev.threadbench.loadtest.compare.CompareSettings.Planned;
 import dev.threadbench.loadtest.engine.Engine;
 import dev.threadbench.loadtest.host.CpuPinning;
 import dev.threadbench.loadtest.host.ListenDrops;
-import dev.threadbench.loadtest.model.Note;
 import dev.threadbench.loadtest.model.Results;
 import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.profile.ProfileMode;
 import dev.threadbench.loadtest.profile.Profiling;
-import dev.threadbench.loadtest.report.AgentLines;
 import dev.threadbench.loadtest.report.BaselineOptions;
 import dev.threadbench.loadtest.report.ConsoleTable;
 import dev.threadbench.loadtest.report.History;
@@ -133,37 +130,43 @@ final class Comparison {
             throw new UsageException(
                     "--concurrency: this machine can hold none of " + planned.concurrencies() + " (see above)");
         }
-        int points = planned.rounds() * planned.planned().size() * loads.size();
-        if (settings.sweep().on()) {
-            // at most: each pair breaking in the grid's widest gap, then its two ends again; counted again once the
-            // grid is run
-            int steps = Bisection.stepsLeftInGrid(
-                    loads.stream().map(CompareSettings.Load::concurrency).toList(),
-                    settings.sweep().resolution());
-            points += planned.rounds() * planned.planned().size() * (steps == 0 ? 0 : steps + 2);
-        }
         planProfiles();
-        progress.start(points);
+        progress.start(points(loads));
         List<Run> runs = new ArrayList<>();
         try (CpuPinning.Pinned pinned = settings.pinning().pinThisJvm()) {
             Map<String, RunningServer> running = ServerLaunch.connect(settings, out);
             Map<Planned, List<CompareSettings.Load>> grid = new LinkedHashMap<>();
             planned.planned().forEach(server -> grid.put(server, loads));
-            SweepNarrowing.Rounds rounds =
-                    (plan, freshWarmup, logSuffix, phase) -> rounds(plan, freshWarmup, running, runs, logSuffix, phase);
+            SweepNarrowing.Rounds rounds = (plan, freshWarmup, logSuffix, phase) ->
+                    rounds(plan, new Pass(freshWarmup, logSuffix, phase), running, runs);
             if (rounds.run(grid, null, "", settings.sweep().on() ? Run.Phase.GRID : null)
                     && settings.sweep().on()) {
                 new SweepNarrowing(settings, progress, rounds, out).run(runs, skipped);
             }
         }
-        for (Run run : runs) {
-            if (run.reconciliation() != null && run.reconciliation().mismatched()) {
-                problems.add(run.label() + planned.label(run.round()) + ": the server counted "
+        runs.stream()
+                .filter(run ->
+                        run.reconciliation() != null && run.reconciliation().mismatched())
+                .forEach(run -> problems.add(run.label() + planned.label(run.round()) + ": the server counted "
                         + run.reconciliation().serverCounted() + " requests, the client got "
-                        + run.reconciliation().clientAnswered() + " answers");
-            }
-        }
+                        + run.reconciliation().clientAnswered() + " answers"));
         return report(runs, skipped);
+    }
+
+    /**
+     * How many runs the progress line counts: with --sweep at most, each pair breaking in the grid's widest gap, then
+     * its two ends again (counted again once the grid is run).
+     */
+    private int points(List<CompareSettings.Load> loads) {
+        CompareSettings.Runs planned = settings.runs();
+        int points = planned.rounds() * planned.planned().size() * loads.size();
+        if (!settings.sweep().on()) {
+            return points;
+        }
+        int steps = Bisection.stepsLeftInGrid(
+                loads.stream().map(CompareSettings.Load::concurrency).toList(),
+                settings.sweep().resolution());
+        return points + planned.rounds() * planned.planned().size() * (steps == 0 ? 0 : steps + 2);
     }
 
     /** results.json, report.html, the table and the history; the exit code. */
@@ -242,17 +245,14 @@ final class Comparison {
 
     /**
      * Every round of the planned servers' runs (those in {@code plan}, each with its loads), servers in turn in each
-     * round as {@link CompareSettings.Runs#order} says, a run whose server compare starts for it warmed for
-     * {@code freshServerWarmupSeconds} (null: the settings' warm-up); false when the engine said no run can go on (the
-     * runs made are kept).
+     * round as {@link CompareSettings.Runs#order} says; false when the engine said no run can go on (the runs made are
+     * kept).
      */
     private boolean rounds(
             Map<Planned, List<CompareSettings.Load>> plan,
-            Integer freshServerWarmupSeconds,
+            Pass pass,
             Map<String, RunningServer> running,
-            List<Run> runs,
-            String logSuffix,
-            Run.Phase phase) {
+            List<Run> runs) {
         CompareSettings.Runs planned = settings.runs();
         for (int round = 0; round < planned.rounds(); round++) {
             for (Planned server : planned.order(round)) {
@@ -260,15 +260,7 @@ final class Comparison {
                     continue;
                 }
                 try {
-                    runsOf(
-                            server,
-                            round,
-                            running.get(server.server()),
-                            plan.get(server),
-                            freshServerWarmupSeconds,
-                            logSuffix,
-                            phase,
-                            runs);
+                    runsOf(server, round, running.get(server.server()), plan.get(server), pass, runs);
                 } catch (Engine.CannotGoOn e) {
                     if (runs.isEmpty()) {
                         throw e;
@@ -295,6 +287,13 @@ final class Comparison {
     }
 
     /**
+     * How a pass of rounds is made: a run whose server compare starts for it warmed for {@code
+     * freshServerWarmupSeconds} (null: the settings' warm-up), its log named with {@code logSuffix}, its runs in
+     * {@code phase} (null: no sweep).
+     */
+    private record Pass(Integer freshServerWarmupSeconds, String logSuffix, Run.Phase phase) {}
+
+    /**
      * One server's runs in one round, one per load (concurrency, or concurrency and rate), between its start and
      * its stop (or, already running, between connect and close), each added to {@code done} as it ends.
      */
@@ -303,9 +302,7 @@ final class Comparison {
             int round,
             RunningServer alreadyRunning,
             List<CompareSettings.Load> loads,
-            Integer freshServerWarmupSeconds,
-            String logSuffix,
-            Run.Phase phase,
+            Pass pass,
             List<Run> done) {
         CompareSettings.Runs runsPlanned = settings.runs();
         CompareSettings.Workload workload = settings.workload();
@@ -313,7 +310,7 @@ final class Comparison {
                 .resolve("logs")
                 .resolve(planned.server() + "-"
                         + (planned.strategy() == null ? "default" : planned.strategy())
-                        + (runsPlanned.rounds() == 1 ? "" : "-round" + (round + 1)) + logSuffix + ".log");
+                        + (runsPlanned.rounds() == 1 ? "" : "-round" + (round + 1)) + pass.logSuffix() + ".log");
         List<Run> runs = new ArrayList<>();
         try (Target server = alreadyRunning != null
                 ? alreadyRunning
@@ -323,7 +320,7 @@ final class Comparison {
                 versions.put(planned.server(), version);
             }
             // a server already running has been warm since the grid; one started for this run alone warms longer
-            Integer warmupSeconds = alreadyRunning != null ? null : freshServerWarmupSeconds;
+            Integer warmupSeconds = alreadyRunning != null ? null : pass.freshServerWarmupSeconds();
             if (alreadyRunning != null) {
                 out.printf(Locale.ROOT, "%n%s at %s%s%n", planned.server(), server.base(), runsPlanned.label(round));
             } else if (warmupSeconds != null) {
@@ -335,17 +332,7 @@ final class Comparison {
                 try {
                     live.runStarted(planned, load, round, progress.current());
                     measured = measurement.measure(server, load, round, warmupSeconds);
-                    run = phase == null
-                            ? measured.run()
-                            : measured.run()
-                                    .inPhase(
-                                            phase,
-                                            RunAnalysis.workerPoolShare(
-                                                    measured.run().strategy(),
-                                                    measured.run().load().requestsPerSecond(),
-                                                    workload.delayEvery(),
-                                                    workload.delayMs(),
-                                                    workers));
+                    run = inPhase(measured.run(), pass.phase());
                 } catch (Engine.RunLost e) {
                     // that run is lost, the next may go on (the engine says when none can)
                     problems.add(planned.server() + " C=" + load.concurrency() + runsPlanned.label(round) + ": "
@@ -356,44 +343,43 @@ final class Comparison {
                 }
                 runs.add(run);
                 done.add(run);
-                printRun(run, measured.warmUp());
+                RunLines.print(run, measured.warmUp(), progress.next(), settings, out);
                 live.runsSoFar(results(done, skipped));
             }
             OptionalInt stopped =
                     server.stop(Duration.ofMillis(workload.delayMs()).plusSeconds(15));
             if (stopped.isPresent()) {
-                int exit = stopped.getAsInt();
-                if (exit != 0) {
-                    String strategy = runs.isEmpty()
-                            ? planned.strategy()
-                            : runs.getFirst().strategy();
-                    problems.add(planned.server() + " (" + strategy + ")" + runsPlanned.label(round)
-                            + " exited with code " + exit + " after SIGTERM (log: " + log + ")");
-                }
-                out.printf(Locale.ROOT, "  stopped with SIGTERM: exit code %d%n", exit);
+                String strategy =
+                        runs.isEmpty() ? planned.strategy() : runs.getFirst().strategy();
+                stopped(planned.server() + " (" + strategy + ")" + runsPlanned.label(round), stopped.getAsInt(), log);
                 for (int i = done.size() - runs.size(); i < done.size(); i++) {
-                    done.set(i, done.get(i).withServerExitCode(exit));
+                    done.set(i, done.get(i).withServerExitCode(stopped.getAsInt()));
                 }
             }
         }
     }
 
-    /** A run's line as it ends, and the notes under it: its warm-up, above the bound, drops, starved, its agents. */
-    private void printRun(Run run, WarmUp warmUp) {
-        out.println("  " + progress.next() + ConsoleTable.oneLine(run));
-        if (warmUp != null && !warmUp.capped() && run.load().warmupSeconds() != null) {
-            out.println("      " + warmUp.line(run.load().warmupSeconds()));
+    /** With --sweep, the run in its phase, with its worker pool's share for the blocking strategy. */
+    private Run inPhase(Run run, Run.Phase phase) {
+        if (phase == null) {
+            return run;
         }
-        if (AboveBound.of(run)) {
-            out.println("      "
-                    + AboveBound.note(
-                            run.load().ratioToBound(),
-                            run.load().durationSeconds(),
-                            settings.generator().timing().rampupSeconds(),
-                            settings.workload().delayMs()));
+        CompareSettings.Workload workload = settings.workload();
+        return run.inPhase(
+                phase,
+                RunAnalysis.workerPoolShare(
+                        run.strategy(),
+                        run.load().requestsPerSecond(),
+                        workload.delayEvery(),
+                        workload.delayMs(),
+                        workers));
+    }
+
+    /** A server's exit after SIGTERM: a problem unless 0. */
+    private void stopped(String which, int exit, Path log) {
+        if (exit != 0) {
+            problems.add(which + " exited with code " + exit + " after SIGTERM (log: " + log + ")");
         }
-        run.notes().stream().filter(Note::named).forEach(note -> out.println("      " + note));
-        AgentLines.of(run).forEach(line -> out.println("      " + line));
-        out.flush();
+        out.printf(Locale.ROOT, "  stopped with SIGTERM: exit code %d%n", exit);
     }
 }
