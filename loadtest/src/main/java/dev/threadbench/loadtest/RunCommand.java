@@ -121,30 +121,7 @@ public final class RunCommand implements Callable<Integer> {
                 given.eventLoops() == null ? 0 : given.eventLoops());
 
         PrintStream out = console.out();
-        out.println(String.format("%-25s %s", "Concurrency", plan.concurrency()));
-        out.println(String.format(
-                "%-25s %s",
-                "Iterations",
-                durationSeconds != null ? "until " + durationSeconds + " s have been measured" : plan.iterations()));
-        out.println(String.format("%-25s %s", "Rampup", plan.rampupSeconds()));
-        out.println(String.format("%-25s %s", "Base URL", plan.base()));
-        out.println(String.format(
-                "%-25s %s",
-                "Event loops",
-                agents != null
-                        ? "each agent's own (its cores)"
-                        : timing.eventLoops() > 0
-                                ? timing.eventLoops()
-                                : LoadSpec.defaultEventLoops(plan.concurrency())));
-        if (perSecond != null) {
-            out.println(String.format(
-                    Locale.ROOT,
-                    "%-25s %,.1f req/s on %d connections (open model: latency from each"
-                            + " request's intended send time)",
-                    "Rate",
-                    perSecond,
-                    plan.concurrency()));
-        }
+        printHeader(plan, timing, agents != null, perSecond, out);
         out.flush();
         LoadResult result;
         if (agents != null) {
@@ -163,6 +140,36 @@ public final class RunCommand implements Callable<Integer> {
             return ExitCodes.FAILED;
         }
         return ExitCodes.OK;
+    }
+
+    /** drill's header: the plan's concurrency, iterations, ramp-up, base and event loops, and the open model's rate. */
+    private static void printHeader(
+            Plan plan, Engine.Timing timing, boolean fromAgents, Double perSecond, PrintStream out) {
+        Integer durationSeconds = timing.durationSeconds();
+        out.println(String.format("%-25s %s", "Concurrency", plan.concurrency()));
+        out.println(String.format(
+                "%-25s %s",
+                "Iterations",
+                durationSeconds != null ? "until " + durationSeconds + " s have been measured" : plan.iterations()));
+        out.println(String.format("%-25s %s", "Rampup", plan.rampupSeconds()));
+        out.println(String.format("%-25s %s", "Base URL", plan.base()));
+        out.println(String.format(
+                "%-25s %s",
+                "Event loops",
+                fromAgents
+                        ? "each agent's own (its cores)"
+                        : timing.eventLoops() > 0
+                                ? timing.eventLoops()
+                                : LoadSpec.defaultEventLoops(plan.concurrency())));
+        if (perSecond != null) {
+            out.println(String.format(
+                    Locale.ROOT,
+                    "%-25s %,.1f req/s on %d connections (open model: latency from each"
+                            + " request's intended send time)",
+                    "Rate",
+                    perSecond,
+                    plan.concurrency()));
+        }
     }
 
     /** The plan on the agents, through the engine compare uses for them: drill's summary, then each agent's line. */
