@@ -75,89 +75,32 @@ public final class LoadRunner {
         List<StepExchange> steps = spec.steps().stream()
                 .map(step -> StepExchange.of(step, spec.pinnedHosts()))
                 .toList();
-        try {
-            List<Context> contexts = eventLoopContexts(vertx, spec.eventLoops());
-            ChannelFactory<? extends Channel> channels =
-                    ((VertxInternal) vertx).transport().channelFactory(false);
-            List<SlotGroup> groups = new ArrayList<>();
-            try (MeasuredWindow window = new MeasuredWindow(spec.runShape(), spec.rampup(), phases)) {
-                int firstSlot = 0;
-                for (int g = 0; g < spec.eventLoops(); g++) {
-                    int slots = spec.concurrency() / spec.eventLoops()
-                            + (g < spec.concurrency() % spec.eventLoops() ? 1 : 0);
-                    if (slots > 0) {
-                        groups.add(
-                                new SlotGroup(vertx, contexts.get(g), channels, slots, firstSlot, spec, steps, window));
-                        firstSlot += slots;
-                    }
+        try (MeasuredWindow window = new MeasuredWindow(spec.runShape(), spec.rampup(), phases)) {
+            List<SlotGroup> groups = groups(vertx, steps, window);
+            Tally total = new Tally();
+            List<SecondBuckets> seconds = new ArrayList<>();
+            window.open();
+            try (Progress progress = new Progress(
+                    progressSink,
+                    () -> snapshot(window, groups),
+                    () -> SecondSeries.latest(
+                            groups.stream().map(g -> g.tally.seconds.latest()).toList()))) {
+                start(groups, window);
+                CompletableFuture<Void> allDone = CompletableFuture.allOf(
+                        groups.stream().map(SlotGroup::done).toArray(CompletableFuture[]::new));
+                try {
+                    awaitUnlessAborted(allDone);
+                } catch (Aborted e) {
+                    groups.forEach(SlotGroup::stop);
+                    throw e;
                 }
-                Tally total = new Tally();
-                List<SecondBuckets> seconds = new ArrayList<>();
-                window.open();
-                try (Progress progress = new Progress(
-                        progressSink,
-                        () -> snapshot(window, groups),
-                        () -> SecondSeries.latest(groups.stream()
-                                .map(g -> g.tally.seconds.latest())
-                                .toList()))) {
-                    if (spec.open()) {
-                        for (int g = 0; g < groups.size(); g++) {
-                            groups.get(g)
-                                    .startOpen(new ArrivalSchedule(
-                                            window.startNanos(),
-                                            spec.rate(),
-                                            g,
-                                            groups.size(),
-                                            window.measureEndNanos()));
-                        }
-                    } else {
-                        long rampupNanos = spec.rampup().toNanos();
-                        int slotIndex = 0;
-                        for (SlotGroup group : groups) {
-                            for (int s = 0; s < group.slots(); s++, slotIndex++) {
-                                group.startSlot(rampupNanos * slotIndex / spec.concurrency());
-                            }
-                        }
-                    }
-                    CompletableFuture<Void> allDone = CompletableFuture.allOf(
-                            groups.stream().map(SlotGroup::done).toArray(CompletableFuture[]::new));
-                    try {
-                        awaitUnlessAborted(allDone);
-                    } catch (Aborted e) {
-                        groups.forEach(SlotGroup::stop);
-                        throw e;
-                    }
-                    for (SlotGroup group : groups) {
-                        total.merge(group.done().join());
-                        seconds.add(group.done().join().seconds);
-                    }
-                    window.finish(System.nanoTime());
+                for (SlotGroup group : groups) {
+                    total.merge(group.done().join());
+                    seconds.add(group.done().join().seconds);
                 }
-                return new LoadResult(
-                        total.measuredRequests,
-                        total.measuredSuccesses,
-                        total.failures(),
-                        window.seconds(),
-                        total.latencyMicros,
-                        total.sent,
-                        total.answered,
-                        total.connectionsOpened,
-                        window.cpuSeconds(),
-                        (int) groups.stream().map(SlotGroup::thread).distinct().count(),
-                        transport.transport().key(),
-                        total.firstOtherFailure,
-                        spec.open()
-                                ? new LoadResult.Open(
-                                        spec.rate(),
-                                        spec.concurrency(),
-                                        total.sentInWindow,
-                                        total.completedInWindow,
-                                        total.late,
-                                        total.unsent,
-                                        total.maxLateNanos / 1e6)
-                                : null,
-                        SecondSeries.of(window.measureStartSecond(), window.measureEndSecond(), seconds));
+                window.finish(System.nanoTime());
             }
+            return result(total, window, groups, transport, seconds);
         } finally {
             CompletableFuture<Void> closed = vertx.close()
                     .toCompletionStage()
@@ -169,6 +112,75 @@ public final class LoadRunner {
                 closed.join();
             } // aborted: its connections are closed already; the caller (an agent) is free for the next run at once
         }
+    }
+
+    /** The connections shared out over the event loops as evenly as they go, one group per loop. */
+    private List<SlotGroup> groups(Vertx vertx, List<StepExchange> steps, MeasuredWindow window) {
+        List<Context> contexts = eventLoopContexts(vertx, spec.eventLoops());
+        ChannelFactory<? extends Channel> channels =
+                ((VertxInternal) vertx).transport().channelFactory(false);
+        List<SlotGroup> groups = new ArrayList<>();
+        int firstSlot = 0;
+        for (int g = 0; g < spec.eventLoops(); g++) {
+            int slots = spec.concurrency() / spec.eventLoops() + (g < spec.concurrency() % spec.eventLoops() ? 1 : 0);
+            if (slots > 0) {
+                groups.add(new SlotGroup(
+                        contexts.get(g), channels, new SlotGroup.Slots(slots, firstSlot), spec, steps, window));
+                firstSlot += slots;
+            }
+        }
+        return groups;
+    }
+
+    /** The open model's arrivals, shared out over the groups; else each connection's start, spread over the ramp-up. */
+    private void start(List<SlotGroup> groups, MeasuredWindow window) {
+        if (spec.open()) {
+            for (int g = 0; g < groups.size(); g++) {
+                groups.get(g)
+                        .startOpen(new ArrivalSchedule(
+                                window.startNanos(), spec.rate(), g, groups.size(), window.measureEndNanos()));
+            }
+            return;
+        }
+        long rampupNanos = spec.rampup().toNanos();
+        int slotIndex = 0;
+        for (SlotGroup group : groups) {
+            for (int s = 0; s < group.slots(); s++, slotIndex++) {
+                group.startSlot(rampupNanos * slotIndex / spec.concurrency());
+            }
+        }
+    }
+
+    private LoadResult result(
+            Tally total,
+            MeasuredWindow window,
+            List<SlotGroup> groups,
+            GeneratorTransport.Started transport,
+            List<SecondBuckets> seconds) {
+        return new LoadResult(
+                total.measuredRequests,
+                total.measuredSuccesses,
+                total.failures(),
+                window.seconds(),
+                total.latencyMicros,
+                total.sent,
+                total.answered,
+                total.connectionsOpened,
+                window.cpuSeconds(),
+                (int) groups.stream().map(SlotGroup::thread).distinct().count(),
+                transport.transport().key(),
+                total.firstOtherFailure,
+                spec.open()
+                        ? new LoadResult.Open(
+                                spec.rate(),
+                                spec.concurrency(),
+                                total.sentInWindow,
+                                total.completedInWindow,
+                                total.late,
+                                total.unsent,
+                                total.maxLateNanos / 1e6)
+                        : null,
+                SecondSeries.of(window.measureStartSecond(), window.measureEndSecond(), seconds));
     }
 
     /**

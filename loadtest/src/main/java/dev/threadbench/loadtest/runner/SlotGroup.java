@@ -67,21 +67,22 @@ final class SlotGroup {
     final LongAdder completed = new LongAdder();
     final LongAdder failed = new LongAdder();
 
+    /** The group's share of the connections: {@code count} of them, numbered from {@code firstIndex} over all. */
+    record Slots(int count, int firstIndex) {}
+
     SlotGroup(
-            Vertx vertx,
             Context context,
             ChannelFactory<? extends Channel> channels,
-            int slots,
-            int firstSlotIndex,
+            Slots slots,
             LoadSpec spec,
             List<StepExchange> steps,
             MeasuredWindow window) {
-        this.vertx = vertx;
+        this.vertx = context.owner();
         this.context = context;
         this.eventLoop = ((ContextInternal) context).nettyEventLoop();
-        this.slots = slots;
-        this.firstSlotIndex = firstSlotIndex;
-        this.running = slots;
+        this.slots = slots.count();
+        this.firstSlotIndex = slots.firstIndex();
+        this.running = slots.count();
         this.window = window;
         this.steps = steps;
         this.sources = spec.sourceAddresses();
