@@ -80,6 +80,74 @@ final class RunCoordinator implements AutoCloseable {
         });
     }
 
+    /** Each agent its order, one after the other; when each was sent and answered, on this JVM's clock. */
+    private List<CompletableFuture<ClusterMessage>> send(
+            List<ClusterNode.Member> team, List<RunOrder> orders, RunWatch watch, long[] sentAt, long[] acceptedAt) {
+        List<CompletableFuture<ClusterMessage>> answers = new ArrayList<>();
+        for (int i = 0; i < team.size(); i++) {
+            sentAt[i] = System.nanoTime();
+            int agent = i;
+            answers.add(node.bus()
+                    .request(ClusterMessage.agentAddress(team.get(i).nodeId()), orders.get(i), answerMillis)
+                    .andThen(answer -> {
+                        acceptedAt[agent] = System.nanoTime();
+                        if (answer.succeeded()) {
+                            watch.accepted(agent);
+                        }
+                    })
+                    .toCompletionStage()
+                    .toCompletableFuture());
+        }
+        return answers;
+    }
+
+    /** Each agent's report, to come: registered under the run and the agent before any order goes out. */
+    private CompletableFuture<AgentReport>[] pending(String runId, List<ClusterNode.Member> team) {
+        @SuppressWarnings("unchecked")
+        CompletableFuture<AgentReport>[] pending = new CompletableFuture[team.size()];
+        for (int i = 0; i < team.size(); i++) {
+            pending[i] = new CompletableFuture<>();
+            reports.put(runId + "/" + team.get(i).nodeId(), pending[i]);
+        }
+        return pending;
+    }
+
+    /** Each agent's order: its share of the connections (and rate, and a counted run's iterations). */
+    private List<RunOrder> orders(
+            String runId,
+            List<ClusterNode.Member> team,
+            List<Plan.Step> steps,
+            int connections,
+            Double rate,
+            Timing timing) {
+        List<Integer> shares = split(connections, team.size());
+        List<Integer> iterationShares = timing.iterations() == null ? null : split(timing.iterations(), team.size());
+        List<RunOrder> orders = new ArrayList<>();
+        for (int i = 0; i < team.size(); i++) {
+            orders.add(new RunOrder(
+                    runId,
+                    node.nodeId(),
+                    team.get(i).nodeId(),
+                    steps,
+                    shares.get(i),
+                    rate == null ? null : rate * shares.get(i) / connections,
+                    timing.iterations() == null ? timing : countedShare(timing, iterationShares.get(i)),
+                    START_IN_MILLIS));
+        }
+        return orders;
+    }
+
+    /** A counted run's timing for an agent that sends {@code iterations} of the run's requests. */
+    private static Timing countedShare(Timing timing, long iterations) {
+        return new Timing(
+                timing.rampupSeconds(),
+                timing.warmupSeconds(),
+                null,
+                iterations,
+                timing.timeoutSeconds(),
+                timing.eventLoops());
+    }
+
     /**
      * One run on {@code team}: {@code connections} (and {@code rate}, and a counted run's iterations) split evenly, the
      * remainder spread; phases marked on this JVM's clock from the start it gave them.
@@ -102,55 +170,16 @@ final class RunCoordinator implements AutoCloseable {
         CompletableFuture<String> runLost = new CompletableFuture<>();
         lost = runLost;
         inRun = team.stream().collect(Collectors.toMap(ClusterNode.Member::nodeId, m -> m));
-        @SuppressWarnings("unchecked")
-        CompletableFuture<AgentReport>[] pending = new CompletableFuture[n];
+        CompletableFuture<AgentReport>[] pending = pending(runId, team);
         long[] sentAt = new long[n];
         long[] acceptedAt = new long[n];
         List<ClusterNode.Member> accepted = new ArrayList<>();
-        List<Integer> shares = split(connections, n);
-        List<Integer> iterationShares = timing.iterations() == null ? null : split(timing.iterations(), n);
-        for (int i = 0; i < n; i++) {
-            pending[i] = new CompletableFuture<>();
-            reports.put(runId + "/" + team.get(i).nodeId(), pending[i]);
-        }
-        // heartbeats from before the first order: no agent's silence clock runs while the others are still being
-        // ordered
+        List<RunOrder> orders = orders(runId, team, steps, connections, rate, timing);
+        // heartbeats from before the first order: no agent's silence clock runs while others are being ordered
         RunWatch watch = new RunWatch(node, runId, team, pending, runLost);
         long heartbeat = node.vertx().setPeriodic(RunWatch.HEARTBEAT_MILLIS, id -> watch.beat());
         try {
-            List<CompletableFuture<ClusterMessage>> answers = new ArrayList<>();
-            for (int i = 0; i < n; i++) {
-                Timing share = timing.iterations() == null
-                        ? timing
-                        : new Timing(
-                                timing.rampupSeconds(),
-                                timing.warmupSeconds(),
-                                null,
-                                (long) iterationShares.get(i),
-                                timing.timeoutSeconds(),
-                                timing.eventLoops());
-                RunOrder order = new RunOrder(
-                        runId,
-                        node.nodeId(),
-                        team.get(i).nodeId(),
-                        steps,
-                        shares.get(i),
-                        rate == null ? null : rate * shares.get(i) / connections,
-                        share,
-                        START_IN_MILLIS);
-                sentAt[i] = System.nanoTime();
-                int agent = i;
-                answers.add(node.bus()
-                        .request(ClusterMessage.agentAddress(team.get(i).nodeId()), order, answerMillis)
-                        .andThen(answer -> {
-                            acceptedAt[agent] = System.nanoTime();
-                            if (answer.succeeded()) {
-                                watch.accepted(agent);
-                            }
-                        })
-                        .toCompletionStage()
-                        .toCompletableFuture());
-            }
+            List<CompletableFuture<ClusterMessage>> answers = send(team, orders, watch, sentAt, acceptedAt);
             long startNanos = sentAt[0] + TimeUnit.MILLISECONDS.toNanos(START_IN_MILLIS);
             for (int i = 0; i < n; i++) {
                 awaitAccepted(team.get(i), answers.get(i));
@@ -158,9 +187,8 @@ final class RunCoordinator implements AutoCloseable {
             }
             try (ClusterWindow window = new ClusterWindow(phases, startNanos, timing)) {
                 List<AgentReport> done = awaitReports(team, pending, window, runLost);
-                double skewMs = skewMs(sentAt, acceptedAt, done);
                 Results.Coordination coordination = new Results.Coordination(
-                        Math.round(skewMs * 10) / 10.0,
+                        Math.round(skewMs(sentAt, acceptedAt, done) * 10) / 10.0,
                         node.codec().messages() - messagesBefore,
                         node.codec().bytes() - bytesBefore);
                 return new ClusterEngine.Merged(AgentReports.merge(done), AgentReports.perAgent(done), coordination);
