@@ -301,43 +301,33 @@ public final class Verdict {
         Spread first = pair.a.spread(value);
         Spread second = pair.b.spread(value);
         String label = figure == Figure.REQUEST_CPU && !billed ? "srv CPU us/req" : figure.label;
-        if (first == null || second == null) {
-            return new Candidate(pair, figure, label, first, second, null, null, Outcome.NOT_MEASURED, "not measured");
-        }
-        if (oneProcess && figure.ofTheProcess()) {
-            return new Candidate(
-                    pair,
-                    figure,
-                    label,
-                    first,
-                    second,
-                    null,
-                    null,
-                    Outcome.NOT_JUDGED,
-                    "not judged: one process of each served every round (--targets), so its rounds are not"
-                            + " independent readings of it");
-        }
-        if (figure == Figure.REQUESTS_PER_SECOND) {
-            String why = throughputNotJudged(pair.a, pair.b);
-            if (why != null) {
-                return new Candidate(pair, figure, label, first, second, null, null, Outcome.NOT_JUDGED, why);
-            }
-        }
-        if (first.n() < 2 || second.n() < 2) {
-            return new Candidate(
-                    pair,
-                    figure,
-                    label,
-                    first,
-                    second,
-                    null,
-                    null,
-                    Outcome.NOT_JUDGED,
-                    "not judged: one round has no spread (--repeat " + Holm.roundsNeeded(mostTests) + " or more)");
+        String why = first == null || second == null ? "not measured" : notJudged(pair, figure, mostTests, oneProcess);
+        if (why != null) {
+            Outcome outcome = first == null || second == null ? Outcome.NOT_MEASURED : Outcome.NOT_JUDGED;
+            return new Candidate(pair, figure, label, first, second, null, null, outcome, why);
         }
         double[] a = values(pair.a, value);
         double[] b = values(pair.b, value);
         return new Candidate(pair, figure, label, first, second, a, b, null, null);
+    }
+
+    /** Why a measured figure is not judged; null when it is. */
+    private static String notJudged(Pair pair, Figure figure, int mostTests, boolean oneProcess) {
+        if (oneProcess && figure.ofTheProcess()) {
+            return "not judged: one process of each served every round (--targets), so its rounds are not independent"
+                    + " readings of it";
+        }
+        if (figure == Figure.REQUESTS_PER_SECOND) {
+            String why = throughputNotJudged(pair.a, pair.b);
+            if (why != null) {
+                return why;
+            }
+        }
+        Function<Run, Double> value = figure.value(pair.a.billed() && pair.b.billed());
+        if (pair.a.spread(value).n() < 2 || pair.b.spread(value).n() < 2) {
+            return "not judged: one round has no spread (--repeat " + Holm.roundsNeeded(mostTests) + " or more)";
+        }
+        return null;
     }
 
     private static double[] values(Cell cell, Function<Run, Double> value) {
