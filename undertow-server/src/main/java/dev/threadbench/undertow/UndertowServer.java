@@ -67,7 +67,7 @@ public final class UndertowServer implements ServerMain.Started {
                         .set(Options.CORK, true)
                         .getMap());
         ExecutorService virtualThreads = Executors.newVirtualThreadPerTaskExecutor();
-        int connectionLimit = ConnectionLimit.install();
+        int connectionLimit = AcceptAtLimit.install();
         Undertow undertow = Undertow.builder()
                 .setWorker(worker)
                 .addHttpListener(options.port(), options.host())

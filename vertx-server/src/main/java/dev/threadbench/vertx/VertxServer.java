@@ -97,7 +97,7 @@ public final class VertxServer implements ServerMain.Started {
         HttpServer server = vertx.createHttpServer(httpOptions())
                 .connectionHandler(connection -> {
                     HeadGuard.install(connection);
-                    AcceptFailures.watch(connection);
+                    AcceptAtLimit.watch(connection);
                 })
                 .requestHandler(Routes.root(vertx, setup, delay))
                 .invalidRequestHandler(Routes::badRequest);

@@ -14,17 +14,18 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * First on the listening channel: what Netty's ServerBootstrapAcceptor does when an accept fails (out of
+ * Accepting at the file-descriptor limit, Vert.x's way (Undertow's: its own {@code AcceptAtLimit}). First on the
+ * listening channel: what Netty's ServerBootstrapAcceptor does when an accept fails (out of
  * file descriptors, say), without its warning on every failure and with a shorter pause. Netty stops
  * reading the listening channel for 1 s and lets the exception reach the end of the pipeline, which
  * logs it; here reading stops for {@link #RETRY}, so accepting resumes within that of descriptors coming
  * free, and an {@link AcceptStallLog} says when the spell began and when it ended. No accept loop spins:
  * each failure costs one accept call per {@link #RETRY} until one succeeds.
  */
-final class AcceptFailures extends ChannelInboundHandlerAdapter {
+final class AcceptAtLimit extends ChannelInboundHandlerAdapter {
 
     static final Duration RETRY = Duration.ofMillis(250);
-    private static final AttributeKey<AcceptFailures> WATCHING = AttributeKey.valueOf(AcceptFailures.class.getName());
+    private static final AttributeKey<AcceptAtLimit> WATCHING = AttributeKey.valueOf(AcceptAtLimit.class.getName());
 
     private final AcceptStallLog log = new AcceptStallLog("vertx");
     private final long descriptorLimit = ConnectionBudget.ofThisProcess().descriptorLimit();
@@ -41,7 +42,7 @@ final class AcceptFailures extends ChannelInboundHandlerAdapter {
         if (listening == null || listening.attr(WATCHING).get() != null) {
             return;
         }
-        AcceptFailures handler = new AcceptFailures();
+        AcceptAtLimit handler = new AcceptAtLimit();
         if (listening.attr(WATCHING).setIfAbsent(handler) == null) {
             listening.pipeline().addFirst("acceptFailures", handler);
         }

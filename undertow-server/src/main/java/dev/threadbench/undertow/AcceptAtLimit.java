@@ -8,7 +8,8 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
 /**
- * Keeps Undertow from running out of file descriptors on accept, where XNIO recovers badly: after a
+ * Accepting at the file-descriptor limit, Undertow's way (Vert.x's: its own {@code AcceptAtLimit}). Keeps Undertow
+ * from running out of file descriptors on accept, where XNIO recovers badly: after a
  * failed accept it stops accepting for 250 ms, then 1, 4, 16 and 30 s as failures repeat, and only a
  * successful accept resets that; connections closing in between do not end it. So the listener gets
  * XNIO's own connection limit instead ({@code Options.CONNECTION_HIGH_WATER} and {@code _LOW_WATER},
@@ -19,7 +20,7 @@ import java.util.logging.Logger;
  * printed) into an {@link AcceptStallLog}. Each start lets in at most one connection that was waiting,
  * so the log's count of connections accepted late is an upper bound here.
  */
-final class ConnectionLimit {
+final class AcceptAtLimit {
 
     /** Logs each stop and start at the limit, at debug level. */
     static final String XNIO_LIMIT_LOGGER = "org.xnio.nio.tcp.server.connection-limit";
@@ -35,7 +36,7 @@ final class ConnectionLimit {
     private static Logger serverLogger;
     private static Stalls stalls;
 
-    private ConnectionLimit() {}
+    private AcceptAtLimit() {}
 
     /** This process's connection limit, its stops and starts reported from now on (after FrameworkLogging.quiet). */
     static synchronized int install() {
