@@ -167,7 +167,7 @@ public final class Baselines {
         Spread after = currentCell.spread(value(figure));
         if (b.length == 0 || c.length == 0) {
             return new BaselineJudgement.FigureDelta(
-                    figure.name,
+                    figure,
                     before,
                     after,
                     null,
@@ -181,12 +181,12 @@ public final class Baselines {
             limit = limit != null ? limit : throughputNotJudged(currentCell, "this run");
             if (limit != null) {
                 return new BaselineJudgement.FigureDelta(
-                        figure.name, before, after, change, null, BaselineJudgement.Outcome.NOT_JUDGED, limit);
+                        figure, before, after, change, null, BaselineJudgement.Outcome.NOT_JUDGED, limit);
             }
         }
         if (!RankSum.canJudge(b.length, c.length)) {
             return new BaselineJudgement.FigureDelta(
-                    figure.name,
+                    figure,
                     before,
                     after,
                     change,
@@ -207,7 +207,7 @@ public final class Baselines {
                 : (after.median() > before.median()) == figure.higherIsBetter
                         ? BaselineJudgement.Outcome.BETTER
                         : BaselineJudgement.Outcome.WORSE;
-        return new BaselineJudgement.FigureDelta(figure.name, before, after, change, p, outcome, null);
+        return new BaselineJudgement.FigureDelta(figure, before, after, change, p, outcome, null);
     }
 
     /** Why throughput cannot be judged in a cell: the generator was the limit, or a round read above the bound. */

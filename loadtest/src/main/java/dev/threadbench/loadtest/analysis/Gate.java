@@ -155,9 +155,9 @@ public record Gate(String text, String metric, boolean above, double limit, bool
             cases.add(new Case(text, "-", null, text + ": no cell to judge against the baseline"));
             return;
         }
-        String name = figure(metric).name;
+        BaselineJudgement.Figure named = figure(metric);
         for (BaselineJudgement.CellDelta cell : baseline.cells()) {
-            BaselineJudgement.FigureDelta delta = cell.figure(name);
+            BaselineJudgement.FigureDelta delta = cell.figure(named);
             if (delta == null || delta.change() == null) {
                 continue;
             }

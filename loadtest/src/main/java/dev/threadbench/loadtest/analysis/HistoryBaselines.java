@@ -178,7 +178,7 @@ public final class HistoryBaselines {
         double high = prediction.high() / Math.abs(mean);
         return new Judged(
                 new BaselineJudgement.FigureDelta(
-                        figure.name, before, now, change, p, BaselineJudgement.Outcome.NO_DIFFERENCE, null, low, high),
+                        figure, before, now, change, p, BaselineJudgement.Outcome.NO_DIFFERENCE, null, low, high),
                 p,
                 figure);
     }
@@ -191,7 +191,7 @@ public final class HistoryBaselines {
             BaselineJudgement.Outcome outcome,
             String why) {
         return new Judged(
-                new BaselineJudgement.FigureDelta(figure.name, before, now, change, null, outcome, why), null, figure);
+                new BaselineJudgement.FigureDelta(figure, before, now, change, null, outcome, why), null, figure);
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.threadbench.loadtest.model;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -69,7 +71,7 @@ public record BaselineJudgement(
      * relative --fail-if limit must be past to breach; null otherwise (and in older files).
      */
     public record FigureDelta(
-            String figure,
+            Figure figure,
             Spread baseline,
             Spread current,
             Double change,
@@ -80,15 +82,15 @@ public record BaselineJudgement(
             Double changeHigh) {
 
         public FigureDelta(
-                String figure, Spread baseline, Spread current, Double change, Double p, Outcome outcome, String note) {
+                Figure figure, Spread baseline, Spread current, Double change, Double p, Outcome outcome, String note) {
             this(figure, baseline, current, change, p, outcome, note, null, null);
         }
 
         /** "req/s 9,990 (9,950-10,010) vs 9,985 baseline: no difference (+0.1 %, p = 0.49)". */
         public String describe() {
-            String format = Figure.of(figure).format;
-            String values = figure + " " + Spread.format(current, format) + " vs " + Spread.format(baseline, format)
-                    + " baseline: ";
+            String format = figure.format;
+            String values = figure.name + " " + Spread.format(current, format) + " vs "
+                    + Spread.format(baseline, format) + " baseline: ";
             String numbers = change == null
                     ? ""
                     : String.format(Locale.ROOT, "%+.1f %%", 100 * change)
@@ -107,7 +109,7 @@ public record BaselineJudgement(
                             + outcome.words()
                             + (note == null ? "" : ": " + note)
                             + (numbers.isEmpty() ? "" : " (" + numbers + ")");
-                case NOT_MEASURED -> figure + ": not measured in " + note;
+                case NOT_MEASURED -> figure.name + ": not measured in " + note;
             };
         }
     }
@@ -128,9 +130,9 @@ public record BaselineJudgement(
                     + " " + server + "/" + strategy;
         }
 
-        public FigureDelta figure(String name) {
+        public FigureDelta figure(Figure figure) {
             return figures.stream()
-                    .filter(f -> f.figure().equals(name))
+                    .filter(f -> f.figure() == figure)
                     .findFirst()
                     .orElse(null);
         }
@@ -155,7 +157,10 @@ public record BaselineJudgement(
         SERVER_CPU("srv us/req", "%.1f", false),
         RSS("RSS MB", "%,.0f", false);
 
+        /** How results.json and the console name it. */
+        @JsonValue
         public final String name;
+
         public final String format;
         public final boolean higherIsBetter;
 
@@ -165,6 +170,7 @@ public record BaselineJudgement(
             this.higherIsBetter = higherIsBetter;
         }
 
+        @JsonCreator
         public static Figure of(String name) {
             for (Figure figure : values()) {
                 if (figure.name.equals(name)) {

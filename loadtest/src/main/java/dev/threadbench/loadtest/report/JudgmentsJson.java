@@ -35,7 +35,7 @@ record JudgmentsJson(
                 for (BaselineJudgement.FigureDelta figure : cell.figures()) {
                     baseline.add(new BaselineFigure(
                             cell.label(),
-                            figure.figure(),
+                            figure.figure().name,
                             figure.outcome().name(),
                             figure.change(),
                             figure.changeLow(),

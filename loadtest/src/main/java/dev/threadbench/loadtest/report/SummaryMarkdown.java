@@ -86,9 +86,9 @@ public final class SummaryMarkdown {
                     delta.label(),
                     delta.rounds(),
                     delta.baselineRounds(),
-                    cellOf(delta.figure("req/s"), "%,.0f"),
-                    cellOf(delta.figure("p99 ms"), "%,.0f"),
-                    cellOf(delta.figure("srv us/req"), "%.1f"),
+                    cellOf(delta.figure(BaselineJudgement.Figure.REQUESTS_PER_SECOND), "%,.0f"),
+                    cellOf(delta.figure(BaselineJudgement.Figure.P99), "%,.0f"),
+                    cellOf(delta.figure(BaselineJudgement.Figure.SERVER_CPU), "%.1f"),
                     failed));
         }
         if (!baseline.onlyInThisRun().isEmpty()) {

@@ -27,7 +27,11 @@ class BaselinesTest {
     }
 
     private static Outcome outcome(BaselineJudgement judgement, String figure) {
-        return judgement.cells().getFirst().figure(figure).outcome();
+        return judgement
+                .cells()
+                .getFirst()
+                .figure(BaselineJudgement.Figure.of(figure))
+                .outcome();
     }
 
     @Test
@@ -38,7 +42,8 @@ class BaselinesTest {
         BaselineJudgement judgement = judge(baseline, slower);
 
         assertEquals(1, judgement.cells().size());
-        BaselineJudgement.FigureDelta rps = judgement.cells().getFirst().figure("req/s");
+        BaselineJudgement.FigureDelta rps =
+                judgement.cells().getFirst().figure(BaselineJudgement.Figure.REQUESTS_PER_SECOND);
         assertEquals(Outcome.WORSE, rps.outcome(), rps.describe());
         assertEquals(2 / 70.0, rps.p(), 1e-9);
         assertEquals(-0.05, rps.change(), 0.012);
@@ -77,7 +82,8 @@ class BaselinesTest {
         BaselineJudgement judgement = judge(
                 BaselineFixtures.run(4, 9900, 2010, 30, 0.0005, 3),
                 BaselineFixtures.run(4, 9900 * 0.995, 2010, 30, 0.0005, 4));
-        BaselineJudgement.FigureDelta rps = judgement.cells().getFirst().figure("req/s");
+        BaselineJudgement.FigureDelta rps =
+                judgement.cells().getFirst().figure(BaselineJudgement.Figure.REQUESTS_PER_SECOND);
         assertEquals(Outcome.NO_DIFFERENCE, rps.outcome());
         assertEquals(2 / 70.0, rps.p(), 1e-9, "significant, but under 1 %");
     }
@@ -86,7 +92,8 @@ class BaselinesTest {
     void threeRoundsASideAreTooFewToJudgeWhateverTheShift() {
         BaselineJudgement judgement = judge(
                 BaselineFixtures.run(3, 9900, 2010, 30, 0.001, 5), BaselineFixtures.run(3, 5000, 2010, 30, 0.001, 6));
-        BaselineJudgement.FigureDelta rps = judgement.cells().getFirst().figure("req/s");
+        BaselineJudgement.FigureDelta rps =
+                judgement.cells().getFirst().figure(BaselineJudgement.Figure.REQUESTS_PER_SECOND);
         assertEquals(Outcome.TOO_FEW_ROUNDS, rps.outcome());
         assertEquals("3 + 3 rounds can give p no lower than 0.100 (4 + 4 rounds can)", rps.note());
         assertTrue(rps.describe().contains("baseline: too few rounds to judge: 3 + 3 rounds"), rps.describe());
@@ -101,7 +108,8 @@ class BaselinesTest {
                 .map(r -> r.round() == 0 ? generatorBound(r) : r)
                 .toList();
         BaselineJudgement judgement = judge(baseline, new Results(current.environment(), current.settings(), runs));
-        BaselineJudgement.FigureDelta rps = judgement.cells().getFirst().figure("req/s");
+        BaselineJudgement.FigureDelta rps =
+                judgement.cells().getFirst().figure(BaselineJudgement.Figure.REQUESTS_PER_SECOND);
         assertEquals(Outcome.NOT_JUDGED, rps.outcome());
         assertEquals("generator-bound in 1/4 rounds of this run", rps.note());
     }
@@ -243,7 +251,7 @@ class BaselinesTest {
     void aRunWithinTheRunToRunSpreadIsNoRegressionThoughItsRoundsLieApartFromTheLastRunsRounds() {
         Results current = onDay(BaselineFixtures.run(4, 9900, 2012, 33.5, 0.005, 99), 9);
         BaselineJudgement judgement = HistoryBaselines.of(history(), current, "history");
-        BaselineJudgement.FigureDelta cpu = judgement.cells().getFirst().figure("srv us/req");
+        BaselineJudgement.FigureDelta cpu = judgement.cells().getFirst().figure(BaselineJudgement.Figure.SERVER_CPU);
         assertEquals(Outcome.NO_DIFFERENCE, cpu.outcome(), cpu.describe());
         assertEquals(0.10, cpu.change(), 0.01, "33.5 against a mean of 30.5");
         assertTrue(cpu.changeLow() < 0 && cpu.changeHigh() > 0.2, cpu.describe());
@@ -263,7 +271,7 @@ class BaselinesTest {
     void aRunWellBeyondTheRunToRunSpreadIsWorseAndBreachesWhenItsBoundIsPastTheLimit() {
         Results current = onDay(BaselineFixtures.run(4, 9900, 2012, 30.5 * 1.5, 0.005, 99), 9);
         BaselineJudgement judgement = HistoryBaselines.of(history(), current, "history");
-        BaselineJudgement.FigureDelta cpu = judgement.cells().getFirst().figure("srv us/req");
+        BaselineJudgement.FigureDelta cpu = judgement.cells().getFirst().figure(BaselineJudgement.Figure.SERVER_CPU);
         assertEquals(Outcome.WORSE, cpu.outcome(), cpu.describe());
         assertTrue(cpu.changeLow() > 0.10, cpu.describe());
         Gate.Check check = cpuGate(judgement, current);
@@ -277,7 +285,7 @@ class BaselinesTest {
     void fewerThanThreeEarlierRunsAreTooFewToJudgeAndARelativeLimitDoesNotBreach() {
         Results current = onDay(BaselineFixtures.run(4, 9900, 2012, 60, 0.005, 99), 9);
         BaselineJudgement judgement = HistoryBaselines.of(history().subList(0, 2), current, "history");
-        BaselineJudgement.FigureDelta cpu = judgement.cells().getFirst().figure("srv us/req");
+        BaselineJudgement.FigureDelta cpu = judgement.cells().getFirst().figure(BaselineJudgement.Figure.SERVER_CPU);
         assertEquals(Outcome.TOO_FEW_RUNS, cpu.outcome(), cpu.describe());
         assertTrue(cpu.describe().contains("too few runs to judge: 2 earlier runs of this cell"), cpu.describe());
         Gate.Check check = cpuGate(judgement, current);
