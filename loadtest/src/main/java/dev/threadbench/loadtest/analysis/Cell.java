@@ -177,7 +177,7 @@ public record Cell(int concurrency, String strategy, String server, String engin
 
     /** Rounds in which the kernel dropped connection attempts at the server's full accept queue. */
     public long dropRounds() {
-        return runs.stream().filter(r -> Note.KERNEL_DROPS.in(r.notes())).count();
+        return runs.stream().filter(Run::listenDropped).count();
     }
 
     /** The procedure its runs were measured with in a sweep ({@link Run#phase}); null outside one. */
@@ -225,25 +225,25 @@ public record Cell(int concurrency, String strategy, String server, String engin
 
     /** Rounds whose server's request threads waited on the run queue as long as they ran ({@link Note}). */
     public long serverStarvedRounds() {
-        return runs.stream().filter(r -> Note.SERVER_STARVED.in(r.notes())).count();
+        return runs.stream().filter(Run::serverStarved).count();
     }
 
     /** Rounds whose generator's event loops waited on the run queue as long as they ran. */
     public long generatorStarvedRounds() {
-        return runs.stream().filter(r -> Note.GENERATOR_STARVED.in(r.notes())).count();
+        return runs.stream().filter(Run::generatorStarved).count();
     }
 
     /** Rounds in which the server was short of CPU time: its CPUs full, or its request threads starved. */
     public long serverShortOfCpuRounds() {
         return runs.stream()
-                .filter(r -> r.serverSide().cpuBound() || Note.SERVER_STARVED.in(r.notes()))
+                .filter(r -> r.serverSide().cpuBound() || r.serverStarved())
                 .count();
     }
 
     /** Rounds in which the generator was short of CPU time: its CPUs full, or its event loops starved. */
     public long generatorShortOfCpuRounds() {
         return runs.stream()
-                .filter(r -> r.generatorSide().cpuBound() || Note.GENERATOR_STARVED.in(r.notes()))
+                .filter(r -> r.generatorSide().cpuBound() || r.generatorStarved())
                 .count();
     }
 

@@ -1,7 +1,6 @@
 package dev.threadbench.loadtest.analysis;
 
 import dev.threadbench.loadtest.model.Limit;
-import dev.threadbench.loadtest.model.Note;
 import dev.threadbench.loadtest.model.Run;
 import dev.threadbench.loadtest.model.Spread;
 import java.util.ArrayList;
@@ -34,20 +33,17 @@ final class LimitEvidence {
 
     /** One kind of evidence a round can show. */
     enum Sign {
-        ACCEPT_QUEUE_DROPS(
-                Side.MACHINE,
-                "connection attempts dropped at a full accept queue",
-                r -> Note.KERNEL_DROPS.in(r.notes())),
+        ACCEPT_QUEUE_DROPS(Side.MACHINE, "connection attempts dropped at a full accept queue", Run::listenDropped),
         WORKER_POOL_FULL(Side.SERVER, "worker pool held by delayed requests", LimitEvidence::poolShort),
         SERVER_CPUS_FULL(Side.SERVER, "CPUs full", r -> r.serverSide().cpuBound()),
-        SERVER_STARVED(Side.SERVER, "threads starved of CPU time", r -> Note.SERVER_STARVED.in(r.notes())),
+        SERVER_STARVED(Side.SERVER, "threads starved of CPU time", Run::serverStarved),
         /** One or the other of the two above, round by round: short of CPU time either way. */
         SERVER_SHORT_OF_CPU(
                 Side.SERVER,
                 "CPUs full or threads starved",
                 r -> SERVER_CPUS_FULL.shown.test(r) || SERVER_STARVED.shown.test(r)),
         GENERATOR_CPUS_FULL(Side.GENERATOR, "CPUs full", r -> r.generatorSide().cpuBound()),
-        GENERATOR_STARVED(Side.GENERATOR, "threads starved of CPU time", r -> Note.GENERATOR_STARVED.in(r.notes())),
+        GENERATOR_STARVED(Side.GENERATOR, "threads starved of CPU time", Run::generatorStarved),
         GENERATOR_SHORT_OF_CPU(
                 Side.GENERATOR,
                 "CPUs full or threads starved",

@@ -27,7 +27,8 @@ final class RunAnalysis {
 
     /**
      * What one run measured: the engine's outcome, the server's /stats while idle before and after it,
-     * and its cost over the measured window as it reported it (null when it reports none).
+     * and its cost over the measured window as it reported it (null when it reports none); {@code listenDrops}: this
+     * machine's accept-queue drops over the run, null when not read (a server compare did not start).
      */
     record Readings(
             Target server,
@@ -38,7 +39,8 @@ final class RunAnalysis {
             Target.Stats before,
             Target.Stats after,
             ServerCost cost,
-            Map<String, ThreadClassCost> generatorThreads) {}
+            Map<String, ThreadClassCost> generatorThreads,
+            Long listenDrops) {}
 
     /**
      * Request threads are flagged starved when they waited on the run queue at least as long as they ran: a request
@@ -90,8 +92,10 @@ final class RunAnalysis {
                     cpus(pinning.serverShareCpus())));
         }
         addIfAny(notes, compiling(cost, outcome.window().requestsPerSecond()));
-        addIfAny(notes, starved(Note.SERVER_STARVED, cost == null ? null : cost.threads()));
-        addIfAny(notes, starved(Note.GENERATOR_STARVED, run.generatorThreads()));
+        String serverStarved = starved(Note.SERVER_STARVED, cost == null ? null : cost.threads());
+        String generatorStarved = starved(Note.GENERATOR_STARVED, run.generatorThreads());
+        addIfAny(notes, serverStarved);
+        addIfAny(notes, generatorStarved);
         notes.addAll(statsNotes(run, delayEvery, problems));
         Target.Stats after = run.after();
         Results.Reconciliation reconciliation = !after.reported()
@@ -109,12 +113,13 @@ final class RunAnalysis {
                 null,
                 load(outcome, bound, ratio, rampupSeconds),
                 outcome.latency(),
-                serverSide(cost, serverShare, serverBound),
+                serverSide(cost, serverShare, serverBound, serverStarved != null, run.listenDrops()),
                 new Run.GeneratorSide(
                         round(outcome.generatorCpuSeconds(), 2),
                         generatorShare,
                         generatorBound,
-                        run.generatorThreads()),
+                        run.generatorThreads(),
+                        generatorStarved != null),
                 reconciliation,
                 notes,
                 outcome.open(),
@@ -138,7 +143,8 @@ final class RunAnalysis {
                 warmup);
     }
 
-    private static Run.ServerSide serverSide(ServerCost cost, Double serverShare, boolean serverBound) {
+    private static Run.ServerSide serverSide(
+            ServerCost cost, Double serverShare, boolean serverBound, boolean starved, Long listenDrops) {
         return new Run.ServerSide(
                 cost == null ? null : cost.cpuSeconds(),
                 cost == null || cost.cpuMicrosPerRequest() == null ? null : round(cost.cpuMicrosPerRequest(), 1),
@@ -147,7 +153,9 @@ final class RunAnalysis {
                 serverBound,
                 null,
                 cost,
-                null);
+                null,
+                starved,
+                listenDrops);
     }
 
     private static void addIfAny(List<String> notes, String note) {

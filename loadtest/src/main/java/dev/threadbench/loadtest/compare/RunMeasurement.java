@@ -88,7 +88,8 @@ final class RunMeasurement {
                         before,
                         after,
                         loaded.cost(),
-                        edges.generatorThreads(outcome.window().requests())),
+                        edges.generatorThreads(outcome.window().requests()),
+                        loaded.listenDrops()),
                 workload.delayEvery(),
                 workload.delayMs(),
                 timing.rampupSeconds(),
@@ -111,8 +112,8 @@ final class RunMeasurement {
                         given.eventLoops());
     }
 
-    /** What the load gave: the engine's outcome (with its notes and timeline), the server's cost, its warm-up. */
-    private record Loaded(Outcome outcome, ServerCost cost, WarmUp warmUp) {}
+    /** What the load gave: the engine's outcome (notes, timeline), the server's cost, its warm-up, listen drops. */
+    private record Loaded(Outcome outcome, ServerCost cost, WarmUp warmUp, Long listenDrops) {}
 
     private Loaded load(Target server, CompareSettings.Load load, Engine.Timing timing, WindowEdges edges) {
         try (CostSampler costs = new CostSampler(server, live::server)) {
@@ -127,8 +128,8 @@ final class RunMeasurement {
                     : engine.runAtRate(server.base().resolve("/"), load.connections(), load.rate(), timing, phases);
             ServerCost cost = costs.cost(outcome.window().requestsPerSecond());
             Long dropsAfter = dropsBefore == null ? null : ListenDrops.read();
-            String drops =
-                    dropsAfter == null ? null : ListenDrops.note(dropsAfter - dropsBefore, ListenDrops.somaxconn());
+            Long dropped = dropsAfter == null ? null : dropsAfter - dropsBefore;
+            String drops = dropped == null ? null : ListenDrops.note(dropped, ListenDrops.somaxconn());
             if (drops != null) {
                 outcome = outcome.withNote(drops);
             }
@@ -146,7 +147,7 @@ final class RunMeasurement {
                                 generator.measureStartSecond(),
                                 settings.pinning().serverShareCpus())));
             }
-            return new Loaded(outcome, cost, warmUp);
+            return new Loaded(outcome, cost, warmUp, dropped);
         }
     }
 

@@ -157,6 +157,21 @@ public record Run(
         }
     }
 
+    /** The server's request threads starved of CPU time: the field, or in older files the note. */
+    public boolean serverStarved() {
+        return serverSide.starved() != null ? serverSide.starved() : Note.SERVER_STARVED.in(notes);
+    }
+
+    /** The generator's event loops starved of CPU time: the field, or in older files the note. */
+    public boolean generatorStarved() {
+        return generatorSide.starved() != null ? generatorSide.starved() : Note.GENERATOR_STARVED.in(notes);
+    }
+
+    /** The kernel dropped connection attempts at a full accept queue: the field, or in older files the note. */
+    public boolean listenDropped() {
+        return serverSide.listenDrops() != null ? serverSide.listenDrops() > 0 : Note.KERNEL_DROPS.in(notes);
+    }
+
     /**
      * The procedure a sweep's run was measured with: {@code grid} (one server climbing through the concurrencies),
      * {@code narrowing} (a server started for this point and warmed first) or {@code ends} (a pair's last held and
@@ -215,7 +230,9 @@ public record Run(
      * its own process over the window; null when it reports nothing. {@code workerPoolShare}: for the blocking
      * strategy, the share of the server's worker pool its delayed requests held over the window (Little's law: delayed
      * answers/s x the delay / the pool's maximum); null for other strategies and when the pool is not known
-     * (--targets).
+     * (--targets). {@code starved}: its request threads waited on the run queue at least as long as they ran;
+     * {@code listenDrops}: connection attempts this machine's kernel dropped at full accept queues over the run (a
+     * server compare started). Both null in older files, where the notes say it ({@link Note}).
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record ServerSide(
@@ -226,16 +243,36 @@ public record Run(
             @JsonProperty("serverBound") boolean cpuBound,
             @JsonProperty("serverExitCode") Integer exitCode,
             ServerCost cost,
-            Double workerPoolShare) {
+            Double workerPoolShare,
+            @JsonProperty("serverStarved") Boolean starved,
+            Long listenDrops) {
 
         ServerSide withWorkerPoolShare(Double share) {
             return new ServerSide(
-                    cpuSeconds, cpuMicrosPerRequest, cpuShare, peakRssMb, cpuBound, exitCode, cost, share);
+                    cpuSeconds,
+                    cpuMicrosPerRequest,
+                    cpuShare,
+                    peakRssMb,
+                    cpuBound,
+                    exitCode,
+                    cost,
+                    share,
+                    starved,
+                    listenDrops);
         }
 
         ServerSide withExitCode(Integer code) {
             return new ServerSide(
-                    cpuSeconds, cpuMicrosPerRequest, cpuShare, peakRssMb, cpuBound, code, cost, workerPoolShare);
+                    cpuSeconds,
+                    cpuMicrosPerRequest,
+                    cpuShare,
+                    peakRssMb,
+                    cpuBound,
+                    code,
+                    cost,
+                    workerPoolShare,
+                    starved,
+                    listenDrops);
         }
     }
 
@@ -243,14 +280,16 @@ public record Run(
      * The load generator's side of a run: its CPU over the window ({@code clientCpuSeconds} in results.json), as a
      * share of its own CPU set, {@code cpuBound} at 0.9 or more; {@code threads}: the embedded generator's own JVM
      * (compare's) by thread class, for its run-queue wait ({@link ThreadClassCost}); null from wrk, drill and agents,
-     * and in older files.
+     * and in older files. {@code starved}: its event loops waited on the run queue at least as long as they ran; null
+     * in older files.
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record GeneratorSide(
             @JsonProperty("clientCpuSeconds") Double cpuSeconds,
             @JsonProperty("generatorCpuShare") Double cpuShare,
             @JsonProperty("generatorBound") boolean cpuBound,
-            @JsonProperty("generatorThreads") Map<String, ThreadClassCost> threads) {}
+            @JsonProperty("generatorThreads") Map<String, ThreadClassCost> threads,
+            @JsonProperty("generatorStarved") Boolean starved) {}
 
     /**
      * A run the agents' cluster made: each agent's share and what coordinating them cost; both null for one generator.
