@@ -202,15 +202,10 @@ public record Cell(int concurrency, String strategy, String server, String engin
         return runs.stream().filter(r -> Note.WARMUP_CAPPED.in(r.notes())).count();
     }
 
-    /** Whether a run's note says its server's or its generator's threads were starved of CPU. */
-    public static boolean starvedNote(String note) {
-        return Note.SERVER_STARVED.is(note) || Note.GENERATOR_STARVED.is(note);
-    }
-
-    /** Rounds with a note that the server's or the generator's threads waited on the run queue as long as they ran. */
+    /** Rounds whose server's request threads or generator's event loops waited on the run queue as long as they ran. */
     public long starvedRounds() {
         return runs.stream()
-                .filter(r -> r.notes().stream().anyMatch(Cell::starvedNote))
+                .filter(r -> r.serverStarved() || r.generatorStarved())
                 .count();
     }
 

@@ -301,10 +301,12 @@ public final class Verdict {
         Spread first = pair.a.spread(value);
         Spread second = pair.b.spread(value);
         String label = figure == Figure.REQUEST_CPU && !billed ? "srv CPU us/req" : figure.label;
-        String why = first == null || second == null ? "not measured" : notJudged(pair, figure, mostTests, oneProcess);
+        if (first == null || second == null) {
+            return new Candidate(pair, figure, label, first, second, null, null, Outcome.NOT_MEASURED, "not measured");
+        }
+        String why = notJudged(pair, figure, first, second, mostTests, oneProcess);
         if (why != null) {
-            Outcome outcome = first == null || second == null ? Outcome.NOT_MEASURED : Outcome.NOT_JUDGED;
-            return new Candidate(pair, figure, label, first, second, null, null, outcome, why);
+            return new Candidate(pair, figure, label, first, second, null, null, Outcome.NOT_JUDGED, why);
         }
         double[] a = values(pair.a, value);
         double[] b = values(pair.b, value);
@@ -312,7 +314,8 @@ public final class Verdict {
     }
 
     /** Why a measured figure is not judged; null when it is. */
-    private static String notJudged(Pair pair, Figure figure, int mostTests, boolean oneProcess) {
+    private static String notJudged(
+            Pair pair, Figure figure, Spread first, Spread second, int mostTests, boolean oneProcess) {
         if (oneProcess && figure.ofTheProcess()) {
             return "not judged: one process of each served every round (--targets), so its rounds are not independent"
                     + " readings of it";
@@ -323,8 +326,7 @@ public final class Verdict {
                 return why;
             }
         }
-        Function<Run, Double> value = figure.value(pair.a.billed() && pair.b.billed());
-        if (pair.a.spread(value).n() < 2 || pair.b.spread(value).n() < 2) {
+        if (first.n() < 2 || second.n() < 2) {
             return "not judged: one round has no spread (--repeat " + Holm.roundsNeeded(mostTests) + " or more)";
         }
         return null;
